@@ -1,0 +1,215 @@
+"""The event store interface, its errors, and the append logic every implementation shares.
+
+An implementation supplies storage (:class:`Tail` look-ups inside its write transaction, and
+inserts); :func:`plan_append` decides idempotency, optimistic concurrency, stream ownership,
+positions, versions and the hash chain, so that every store behaves identically. The contract
+suite in ``tests/contract`` runs against every implementation.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Callable, Iterator, Protocol, Sequence
+
+from .envelope import (ANY, GENESIS_HASH, NO_STREAM, NewEvent, Record, canonical_json,
+                       chain_hash, hashed_text, new_event_id, record_hash, utc_timestamp)
+
+
+class StoreError(Exception):
+    """An append refused as a whole: nothing of the batch was written."""
+
+
+class WrongExpectedVersion(StoreError):
+    def __init__(self, stream: str, expected: int | str, current: int):
+        self.stream, self.expected, self.current = stream, expected, current
+        super().__init__(f"stream {stream!r} is at version {current}, expected {expected}")
+
+
+class IdempotencyConflict(StoreError):
+    def __init__(self, event_id: str, reason: str):
+        self.event_id = event_id
+        super().__init__(f"event id {event_id} {reason}")
+
+
+class StreamBelongsElsewhere(StoreError):
+    def __init__(self, stream: str, owner: str):
+        self.stream, self.owner = stream, owner
+        super().__init__(f"stream {stream!r} belongs to another tournament")
+
+
+class InvalidBatch(StoreError):
+    pass
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    records: list[Record]
+    created: bool  # False: an idempotent retry; every record was already stored
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    tournament_id: str
+    ok: bool
+    checked: int
+    last_position: int | None
+    last_hash: str | None
+    first_bad_position: int | None = None
+    problem: str | None = None
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+class Tail(Protocol):
+    """What :func:`plan_append` needs to know, read inside the store's write transaction."""
+
+    def records_by_id(self, ids: Sequence[str]) -> dict[str, Record]: ...
+    def stream_head(self, stream: str) -> tuple[str, int] | None: ...  # (owner, version)
+    def tournament_head_hash(self, tournament_id: str) -> str | None: ...
+    def last_position(self) -> int: ...
+
+
+def plan_append(tournament_id: str, events: Sequence[NewEvent], tail: Tail,
+                recorded_at: str | None = None) -> AppendResult:
+    """The records to insert for ``events`` (all or nothing), or the stored ones for a retry."""
+    if not events:
+        raise InvalidBatch("a batch holds at least one event")
+    ids = [e.id or new_event_id() for e in events]
+    if len(set(ids)) != len(ids):
+        raise InvalidBatch("the same event id appears twice in one batch")
+    recorded_at = recorded_at or utc_timestamp()
+    meta_texts: dict[int, str] = {}
+    drafts = [_draft(tournament_id, e, i, recorded_at, meta_texts) for e, i in zip(events, ids)]
+    stored = tail.records_by_id([e.id for e in events if e.id])
+    if stored:
+        return AppendResult(_idempotent_replay(drafts, stored), created=False)
+
+    position = tail.last_position()
+    prev_hash = tail.tournament_head_hash(tournament_id) or GENESIS_HASH
+    versions: dict[str, int] = {}
+    records = []
+    for event, draft in zip(events, drafts):
+        current = _current_version(tournament_id, event.stream, versions, tail)
+        _check_expected(event.stream, event.expected_version, current)
+        position += 1
+        versions[event.stream] = current + 1
+        record = _sealed(draft, position, current + 1, prev_hash)
+        prev_hash = record.hash
+        records.append(record)
+    return AppendResult(records, created=True)
+
+
+def _draft(tournament_id: str, e: NewEvent, event_id: str, recorded_at: str,
+           meta_texts: dict[int, str]) -> Record:
+    # One batch usually shares one meta object: serialise it once.
+    meta = meta_texts.get(id(e.meta)) or meta_texts.setdefault(id(e.meta), canonical_json(e.meta))
+    return Record(0, event_id, tournament_id, e.stream, 0, e.type, e.schema_version,
+                  canonical_json(e.data), meta, recorded_at, "", "")
+
+
+def _sealed(draft: Record, position: int, version: int, prev_hash: str) -> Record:
+    unsealed = draft._replace(position=position, version=version, prev_hash=prev_hash)
+    return unsealed._replace(hash=chain_hash(prev_hash, hashed_text(unsealed)))
+
+
+def _idempotent_replay(drafts: list[Record], stored: dict[str, Record]) -> list[Record]:
+    """A retry must repeat the whole stored batch, fact for fact (a batch is atomic, so a
+    partial match cannot be a retry)."""
+    for draft in drafts:
+        if draft.id in stored and not stored[draft.id].same_fact_as(draft):
+            raise IdempotencyConflict(draft.id, "is already stored with other content")
+    missing = [d.id for d in drafts if d.id not in stored]
+    if missing:
+        raise IdempotencyConflict(missing[0], "is new, but other events of its batch are already "
+                                              "stored: a retry must repeat the stored batch")
+    return [stored[d.id] for d in drafts]
+
+
+def _current_version(tournament_id: str, stream: str, versions: dict[str, int], tail: Tail) -> int:
+    if stream in versions:
+        return versions[stream]
+    head = tail.stream_head(stream)
+    if head is None:
+        return 0
+    owner, version = head
+    if owner != tournament_id:
+        raise StreamBelongsElsewhere(stream, owner)
+    return version
+
+
+def _check_expected(stream: str, expected: int | str | None, current: int) -> None:
+    if expected is None or expected == ANY:
+        return
+    wanted = 0 if expected == NO_STREAM else expected
+    if wanted != current:
+        raise WrongExpectedVersion(stream, expected, current)
+
+
+def verify_records(tournament_id: str, records: Iterator[Record]) -> ChainReport:
+    """Walk one tournament's chain in position order; report the first position that fails.
+
+    Checks, per event: the hash of its own content, the link to the previous event's hash,
+    and that its stream's versions run 1, 2, 3, … without gaps.
+    """
+    prev_hash, checked, last = GENESIS_HASH, 0, None
+    versions: dict[str, int] = {}
+    for r in records:
+        problem = _chain_problem(r, prev_hash, versions)
+        if problem:
+            return ChainReport(tournament_id, False, checked, r.position, r.hash, r.position, problem)
+        versions[r.stream] = r.version
+        prev_hash, checked, last = r.hash, checked + 1, r
+    return ChainReport(tournament_id, True, checked, last and last.position, last and last.hash)
+
+
+def _chain_problem(r: Record, prev_hash: str, versions: dict[str, int]) -> str | None:
+    if r.prev_hash != prev_hash:
+        return "prev_hash does not match the hash of the tournament's previous event"
+    if record_hash(r) != r.hash:
+        return "hash does not match the event's content"
+    if r.version != versions.get(r.stream, 0) + 1:
+        return f"stream {r.stream!r} version {r.version} does not follow {versions.get(r.stream, 0)}"
+    return None
+
+
+class EventStore(ABC):
+    """The store interface. Reads are iterators over pages: nothing loads the whole log."""
+
+    clock: Callable[[], str] = staticmethod(utc_timestamp)
+
+    @abstractmethod
+    def append(self, tournament_id: str, events: Sequence[NewEvent]) -> AppendResult:
+        """Append all of ``events`` in one transaction, or raise a :class:`StoreError`."""
+
+    @abstractmethod
+    def get(self, event_id: str) -> Record | None: ...
+
+    @abstractmethod
+    def stream_head(self, stream: str) -> tuple[str, int] | None:
+        """(owning tournament, current version) of a stream, or None if it has no events."""
+
+    @abstractmethod
+    def read_stream(self, stream: str, from_version: int = 1, limit: int | None = None,
+                    until_position: int | None = None) -> Iterator[Record]: ...
+
+    @abstractmethod
+    def read_tournament(self, tournament_id: str, after: int = 0, limit: int | None = None,
+                        stream: str | None = None, type: str | None = None) -> Iterator[Record]: ...
+
+    @abstractmethod
+    def read_type(self, type: str, after: int = 0, limit: int | None = None) -> Iterator[Record]: ...
+
+    @abstractmethod
+    def last_position(self) -> int: ...
+
+    def verify(self, tournament_id: str) -> ChainReport:
+        return verify_records(tournament_id, self.read_tournament(tournament_id))
+
+    def tournament_ids(self) -> Iterator[str]:
+        """Every tournament that has a log, in order of creation."""
+        for r in self.read_type("TournamentCreated"):
+            yield r.tournament_id
+
+    def close(self) -> None:
+        pass

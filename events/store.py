@@ -91,7 +91,7 @@ def plan_append(tournament_id: str, events: Sequence[NewEvent], tail: Tail,
     records = []
     for event, draft in zip(events, drafts):
         current = _current_version(tournament_id, event.stream, versions, tail)
-        _check_expected(event.stream, event.expected_version, current)
+        check_expected_version(event.stream, event.expected_version, current)
         position += 1
         versions[event.stream] = current + 1
         record = _sealed(draft, position, current + 1, prev_hash)
@@ -138,7 +138,8 @@ def _current_version(tournament_id: str, stream: str, versions: dict[str, int], 
     return version
 
 
-def _check_expected(stream: str, expected: int | str | None, current: int) -> None:
+def check_expected_version(stream: str, expected: int | str | None, current: int) -> None:
+    """Raise WrongExpectedVersion unless ``current`` is what ``expected`` asks for."""
     if expected is None or expected == ANY:
         return
     wanted = 0 if expected == NO_STREAM else expected

@@ -1,0 +1,92 @@
+"""The event catalogue: every event type, the marshmallow schema of its ``data``, its schema
+version, the kind of stream it lives in, and whether a client may post it.
+
+Upcasting convention
+--------------------
+A stored event is never rewritten: it keeps the ``data`` and ``schema_version`` it was written
+with (that is what its hash covers). When a type's data changes shape, bump its
+``schema_version`` and add one *upcaster* per step: ``upcasters[n]`` is a pure function that turns
+version-``n`` data into version-``n+1`` data. Readers call :meth:`Catalogue.upcast`, which applies
+the steps in order, so projections only ever see the current shape. New events are always written
+at the current version.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Mapping
+
+from marshmallow import Schema, ValidationError
+
+from .envelope import Record
+
+STREAM_PATTERN = r"^[a-z][a-z0-9]*-[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"
+_STREAM_RE = re.compile(STREAM_PATTERN)
+
+
+class UnknownEventType(KeyError):
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+
+
+@dataclass(frozen=True)
+class EventType:
+    name: str
+    schema: type[Schema]
+    stream_kind: str  # the prefix of its streams; "tournament" means exactly tournament-<tid>
+    schema_version: int = 1
+    postable: bool = True  # False: recorded by the backend only (derived facts, route-made events)
+    upcasters: Mapping[int, Callable[[dict], dict]] = field(default_factory=dict)
+
+    def load(self, data: object) -> dict:
+        """Validated ``data``; raises marshmallow's ValidationError naming each field at fault."""
+        return self.schema().load(data)
+
+    def stream_error(self, stream: str, tournament_id: str) -> str | None:
+        """Why ``stream`` cannot hold this type in this tournament, or None."""
+        if self.stream_kind == "tournament":
+            wanted = tournament_stream(tournament_id)
+            return None if stream == wanted else f"{self.name} lives in stream {wanted!r}"
+        if not stream.startswith(self.stream_kind + "-"):
+            return f"{self.name} lives in a {self.stream_kind}-<id> stream"
+        return None
+
+
+def tournament_stream(tournament_id: str) -> str:
+    return f"tournament-{tournament_id}"
+
+
+def is_stream_name(stream: str) -> bool:
+    return bool(_STREAM_RE.match(stream))
+
+
+class Catalogue:
+    def __init__(self, types: Iterable[EventType]):
+        self._types = {t.name: t for t in types}
+
+    def get(self, name: str) -> EventType:
+        try:
+            return self._types[name]
+        except KeyError:
+            raise UnknownEventType(name) from None
+
+    def names(self) -> list[str]:
+        return sorted(self._types)
+
+    def __iter__(self):
+        return iter(self._types.values())
+
+    def upcast(self, record: Record) -> dict:
+        """The record's data in the current shape of its type."""
+        data = record.data_dict
+        event_type = self._types.get(record.type)
+        if event_type is None:
+            return data
+        for version in range(record.schema_version, event_type.schema_version):
+            data = event_type.upcasters[version](data)
+        return data
+
+
+def validation_messages(error: ValidationError) -> dict:
+    return error.messages if isinstance(error.messages, dict) else {"_schema": error.messages}

@@ -1,0 +1,48 @@
+"""The tournament-level events every game shares (rules/tournaments.md T-1.3). They live in the
+tournament's own stream, ``tournament-<tid>``."""
+from marshmallow import Schema, fields, validate
+
+from .catalogue import EventType
+
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+_id = validate.Regexp(ID_PATTERN, error="must be 1-64 letters, digits, '_', '.' or '-', "
+                                        "starting with a letter or digit")
+_name = validate.Length(min=1, max=200)
+
+
+class TournamentCreatedData(Schema):
+    tournament_id = fields.String(required=True, validate=_id)
+    name = fields.String(required=True, validate=_name)
+    game = fields.String(required=True, validate=validate.Length(min=1, max=20))
+    format = fields.String(required=True, validate=validate.Length(min=1, max=20))
+    settings = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=100)),
+                           load_default=dict)
+    date = fields.String(validate=validate.Regexp(r"^\d{4}-\d{2}-\d{2}$", error="must be YYYY-MM-DD"))
+    venue = fields.String(validate=_name)
+
+
+class TeamRegisteredData(Schema):
+    team_id = fields.String(required=True, validate=_id)
+    name = fields.String(required=True, validate=_name)
+    players = fields.List(fields.String(validate=validate.Length(min=1, max=100)), required=True,
+                          validate=validate.Length(min=1, max=8))
+    organisation = fields.String(validate=_name)
+
+
+class TeamWithdrawnData(Schema):
+    team_id = fields.String(required=True, validate=_id)
+    reason = fields.String(validate=validate.Length(min=1, max=2000))
+
+
+class RulingRecordedData(Schema):
+    text = fields.String(required=True, validate=validate.Length(min=1, max=10000))
+    effect = fields.Dict(keys=fields.String())
+
+
+TOURNAMENT_EVENTS = (
+    # Recorded by POST /v1/tournaments, which also chooses the id: not posted as an event.
+    EventType("TournamentCreated", TournamentCreatedData, "tournament", postable=False),
+    EventType("TeamRegistered", TeamRegisteredData, "tournament"),
+    EventType("TeamWithdrawn", TeamWithdrawnData, "tournament"),
+    EventType("RulingRecorded", RulingRecordedData, "tournament"),
+)

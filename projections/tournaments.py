@@ -1,0 +1,29 @@
+"""Tournament read models: one tournament as of any position, and the list of tournaments."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from events.catalogue import Catalogue, tournament_stream
+from events.store import EventStore
+
+from .streams import load_stream
+
+
+def tournament_view(store: EventStore, catalogue: Catalogue, tournament_id: str,
+                    at: int | None = None) -> dict | None:
+    """The tournament as its stream says at position ``at`` (default: now); None if it did
+    not exist then."""
+    folded = load_stream(store, catalogue, tournament_stream(tournament_id), at)
+    if folded.state is None:
+        return None
+    return {**folded.state.to_dict(), "version": folded.version, "position": folded.position}
+
+
+def tournament_summaries(store: EventStore, catalogue: Catalogue, after: int,
+                         limit: int) -> Iterator[dict]:
+    """Tournaments in order of creation, from the ``TournamentCreated`` events alone."""
+    for record in store.read_type("TournamentCreated", after=after, limit=limit):
+        data = catalogue.upcast(record)
+        yield {"id": data["tournament_id"], "name": data["name"], "game": data["game"],
+               "format": data["format"], "created_at": record.recorded_at,
+               "position": record.position}

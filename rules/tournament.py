@@ -1,0 +1,126 @@
+"""Tournament-level rules shared by every game (rules/tournaments.md, section 1).
+
+The state of a tournament is a frozen :class:`Tournament`; :func:`apply` takes it and one event
+of the tournament stream and returns the next state, or raises :class:`RuleViolation`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Mapping
+
+from .violations import RuleViolation
+
+# T-1.1 disciplines; T-1.2 the size of an entrant in each (a player, a pair, or — seed 004 —
+# a team of two pairs). SJ3 admits pairs too: tournaments.md T-6.4 setting pairingUnit=pair.
+ENTRANT_SIZES: Mapping[str, tuple[int, ...]] = MappingProxyType({
+    "SJ2": (2,), "SJ3": (2, 4), "GD": (2,), "MJO": (1,), "MJS": (1,),
+    "bridge": (2,), "xiangqi": (1,), "go": (1,),
+})
+GAMES = tuple(ENTRANT_SIZES)
+FORMATS = ("knockout", "swiss", "groups")  # T-1.1: knockout rounds, Swiss rounds, groups
+
+
+@dataclass(frozen=True)
+class Team:
+    team_id: str
+    name: str
+    players: tuple[str, ...]
+    organisation: str | None = None
+    withdrawn: bool = False
+
+    def to_dict(self) -> dict:
+        return {"team_id": self.team_id, "name": self.name, "players": list(self.players),
+                "organisation": self.organisation, "withdrawn": self.withdrawn}
+
+
+@dataclass(frozen=True)
+class Ruling:
+    text: str
+    effect: Mapping | None
+
+    def to_dict(self) -> dict:
+        return {"text": self.text, "effect": self.effect}
+
+
+@dataclass(frozen=True)
+class Tournament:
+    tournament_id: str
+    name: str
+    game: str
+    format: str
+    settings: Mapping = field(default_factory=dict)
+    date: str | None = None
+    venue: str | None = None
+    teams: tuple[Team, ...] = ()
+    rulings: tuple[Ruling, ...] = ()
+
+    def team(self, team_id: str) -> Team | None:
+        return next((t for t in self.teams if t.team_id == team_id), None)
+
+    def to_dict(self) -> dict:
+        return {"id": self.tournament_id, "name": self.name, "game": self.game,
+                "format": self.format, "settings": dict(self.settings), "date": self.date,
+                "venue": self.venue, "teams": [t.to_dict() for t in self.teams],
+                "rulings": [r.to_dict() for r in self.rulings]}
+
+
+def create(data: dict) -> Tournament:
+    """``TournamentCreated`` opens the tournament (T-1.3) for one discipline and format (T-1.1)."""
+    if data["game"] not in ENTRANT_SIZES:
+        raise RuleViolation("T-1.1", f"unknown discipline {data['game']!r}; one of {', '.join(GAMES)}")
+    if data["format"] not in FORMATS:
+        raise RuleViolation("T-1.1", f"unknown format {data['format']!r}; one of {', '.join(FORMATS)}")
+    return Tournament(tournament_id=data["tournament_id"], name=data["name"], game=data["game"],
+                      format=data["format"], settings=data.get("settings", {}),
+                      date=data.get("date"), venue=data.get("venue"))
+
+
+def register_team(t: Tournament, data: dict) -> Tournament:
+    """``TeamRegistered`` (T-1.3): a new entrant whose size fits the discipline (T-1.2)."""
+    if t.team(data["team_id"]) is not None:
+        raise RuleViolation("T-1.3", f"team {data['team_id']!r} is already registered")
+    players = tuple(data["players"])
+    sizes = ENTRANT_SIZES[t.game]
+    if len(players) not in sizes:
+        wanted = " or ".join(str(n) for n in sizes)
+        raise RuleViolation("T-1.2", f"an entrant in {t.game} has {wanted} player(s), "
+                                     f"not {len(players)}")
+    if len(set(players)) != len(players):
+        raise RuleViolation("T-1.2", "an entrant names the same player twice")
+    team = Team(data["team_id"], data["name"], players, data.get("organisation"))
+    return replace(t, teams=t.teams + (team,))
+
+
+def withdraw_team(t: Tournament, data: dict) -> Tournament:
+    """``TeamWithdrawn`` (T-1.3): only a registered team that has not withdrawn already."""
+    team = t.team(data["team_id"])
+    if team is None:
+        raise RuleViolation("T-1.3", f"team {data['team_id']!r} is not registered")
+    if team.withdrawn:
+        raise RuleViolation("T-1.3", f"team {data['team_id']!r} has already withdrawn")
+    teams = tuple(replace(x, withdrawn=True) if x is team else x for x in t.teams)
+    return replace(t, teams=teams)
+
+
+def record_ruling(t: Tournament, data: dict) -> Tournament:
+    """``RulingRecorded`` (T-1.5): the committee decides cases the rules leave open."""
+    return replace(t, rulings=t.rulings + (Ruling(data["text"], data.get("effect")),))
+
+
+_TRANSITIONS = {
+    "TeamRegistered": register_team,
+    "TeamWithdrawn": withdraw_team,
+    "RulingRecorded": record_ruling,
+}
+
+
+def apply(t: Tournament | None, event_type: str, data: dict) -> Tournament:
+    """The next state of the tournament stream after one event."""
+    if event_type == "TournamentCreated":
+        if t is not None:
+            raise RuleViolation("T-1.3", "the tournament has already been created")
+        return create(data)
+    if t is None:
+        raise RuleViolation("T-1.3", "the tournament has not been created")
+    return _TRANSITIONS[event_type](t, data)

@@ -1,0 +1,1 @@
+"""HTTP resources, one blueprint each."""

@@ -1,0 +1,93 @@
+"""What every blueprint shares: the services of the app, paging, and the mapping of domain
+errors to problems."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from flask import current_app, jsonify, request, url_for
+
+from events.catalogue import Catalogue, tournament_stream
+from events.envelope import Record
+from events.store import (EventStore, IdempotencyConflict, InvalidBatch, StreamBelongsElsewhere,
+                          WrongExpectedVersion)
+
+from ..appending import EventRuleViolation, TournamentNotFound
+from ..problems import Problem
+
+DEFAULT_LIMIT = 100
+
+
+@dataclass(frozen=True)
+class Services:
+    store: EventStore
+    catalogue: Catalogue
+
+
+def services() -> Services:
+    return current_app.extensions["paiju"]
+
+
+def require_tournament(tournament_id: str) -> None:
+    head = services().store.stream_head(tournament_stream(tournament_id))
+    if head is None or head[0] != tournament_id:
+        raise Problem(404, "not-found", f"no tournament {tournament_id!r}")
+
+
+def max_limit() -> int:
+    return current_app.config["PAGE_LIMIT_MAX"]
+
+
+def page(endpoint: str, records: Iterable, limit: int, key, key_arg: str, **args):
+    """One page as a list and the URL of the next one (None on the last page). ``records`` must
+    hold up to ``limit + 1`` items: the extra one only tells that there is more."""
+    items = list(records)
+    more = len(items) > limit
+    items = items[:limit]
+    next_url = None
+    if more:
+        query = {k: v for k, v in args.items() if v is not None}
+        next_url = url_for(endpoint, **query, **{key_arg: key(items[-1]), "limit": limit})
+    return items, next_url
+
+
+def paged_response(name: str, items: list, next_url: str | None, **fields):
+    response = jsonify({**fields, name: items, "next": next_url})
+    if next_url:
+        response.headers["Link"] = f'<{next_url}>; rel="next"'
+    return response
+
+
+def envelopes(records: Iterable[Record]) -> list[dict]:
+    return [r.to_dict() for r in records]
+
+
+@contextmanager
+def domain_errors_as_problems(event_path=lambda index: f"/events/{index}") -> Iterator[None]:
+    """Translate what the append path refuses into problems; nothing was stored in any case."""
+    try:
+        yield
+    except TournamentNotFound as error:
+        raise Problem(404, "not-found", f"no tournament {error.args[0]!r}") from None
+    except EventRuleViolation as error:
+        v = error.violation
+        raise Problem(422, "rule-violation", f"{v.rule}: {v.message}", rule=v.rule,
+                      event_index=error.index, path=event_path(error.index)) from None
+    except WrongExpectedVersion as error:
+        raise Problem(409, "version-conflict", str(error), stream=error.stream,
+                      expected_version=error.expected, current_version=error.current) from None
+    except IdempotencyConflict as error:
+        raise Problem(409, "idempotency-conflict", str(error), event_id=error.event_id) from None
+    except StreamBelongsElsewhere as error:
+        raise Problem(409, "stream-conflict", f"stream {error.stream!r} belongs to another "
+                                              "tournament", stream=error.stream) from None
+    except InvalidBatch as error:
+        raise Problem(400, "validation-failed", str(error),
+                      errors=[{"path": "/events", "message": str(error)}]) from None
+
+
+def request_meta(given: dict | None) -> dict:
+    """The envelope's meta: what the client says of itself, and the request's correlation id.
+    (Who the actor is will come from the bearer token once tokens exist.)"""
+    return {"correlation_id": request.environ["paiju.request_id"], **(given or {})}

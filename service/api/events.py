@@ -1,0 +1,129 @@
+"""The log of one tournament: post events, read them back, verify the chain, export it."""
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, jsonify
+from marshmallow import ValidationError
+
+from events.catalogue import UnknownEventType
+from events.envelope import NewEvent
+
+from ..appending import append_events
+from ..problems import Problem, field_errors, validation_failed
+from ..requests import int_arg, json_body, str_arg
+from ..schemas import EventRequestSchema, batch_schema
+from .common import (DEFAULT_LIMIT, domain_errors_as_problems, envelopes, max_limit, page,
+                     paged_response, request_meta, require_tournament, services)
+
+bp = Blueprint("events", __name__, url_prefix="/v1/tournaments/<tid>")
+
+
+@bp.post("/events")
+def post_events(tid: str):
+    body = json_body()
+    events, batch = _parse_events(tid, body)
+    s = services()
+    with domain_errors_as_problems(lambda i: f"/events/{i}" if batch else "/"):
+        result = append_events(s.store, s.catalogue, tid, events)
+    stored = envelopes(result.records)
+    response = jsonify({"events": stored} if batch else stored[0])
+    response.status_code = 201 if result.created else 200
+    return response
+
+
+def _parse_events(tid: str, body: object) -> tuple[list[NewEvent], bool]:
+    """The body as events: one event object, or ``{"events": [...]}`` for an atomic batch."""
+    if not isinstance(body, dict):
+        raise validation_failed([{"path": "/", "message":
+                                  'must be an event object or {"events": [...]}'}])
+    batch = "events" in body
+    schema = batch_schema(current_app.config["MAX_BATCH"]) if batch else EventRequestSchema()
+    try:
+        loaded = schema.load(body)
+    except ValidationError as error:
+        raise validation_failed(field_errors(error.messages)) from None
+    items = loaded["events"] if batch else [loaded]
+    errors, events = [], []
+    for index, item in enumerate(items):
+        prefix = f"/events/{index}" if batch else ""
+        event = _event(tid, item, prefix, errors)
+        if event is not None:
+            events.append(event)
+    if errors:
+        raise validation_failed(errors)
+    return events, batch
+
+
+def _event(tid: str, item: dict, prefix: str, errors: list) -> NewEvent | None:
+    catalogue = services().catalogue
+    try:
+        event_type = catalogue.get(item["type"])
+    except UnknownEventType:
+        errors.append({"path": f"{prefix}/type", "message": f"unknown event type "
+                       f"{item['type']!r}; known: {', '.join(catalogue.names())}"})
+        return None
+    before = len(errors)
+    if not event_type.postable:
+        errors.append({"path": f"{prefix}/type",
+                       "message": f"{event_type.name} is recorded by the backend, not posted"})
+    stream_error = event_type.stream_error(item["stream"], tid)
+    if stream_error:
+        errors.append({"path": f"{prefix}/stream", "message": stream_error})
+    try:
+        data = event_type.load(item["data"])
+    except ValidationError as error:
+        errors.extend(field_errors(error.messages, f"{prefix}/data"))
+    if len(errors) > before:
+        return None
+    return NewEvent(type=event_type.name, stream=item["stream"], data=data, id=item.get("id"),
+                    expected_version=item.get("expected_version"),
+                    meta=request_meta(item.get("meta")), schema_version=event_type.schema_version)
+
+
+@bp.get("/events")
+def list_events(tid: str):
+    after = int_arg("after", 0, 0)
+    limit = int_arg("limit", DEFAULT_LIMIT, 1, max_limit())
+    stream, type_ = str_arg("stream"), str_arg("type")
+    require_tournament(tid)
+    records = services().store.read_tournament(tid, after, limit + 1, stream=stream, type=type_)
+    items, next_url = page(".list_events", records, limit, lambda r: r.position, "after",
+                           tid=tid, stream=stream, type=type_)
+    return paged_response("events", envelopes(items), next_url)
+
+
+@bp.get("/events/<event_id>")
+def get_event(tid: str, event_id: str):
+    record = services().store.get(event_id)
+    if record is None or record.tournament_id != tid:
+        raise Problem(404, "not-found", f"no event {event_id!r} in tournament {tid!r}")
+    return jsonify(record.to_dict())
+
+
+@bp.get("/streams/<stream>")
+def read_stream(tid: str, stream: str):
+    from_version = int_arg("from_version", 1, 1)
+    limit = int_arg("limit", DEFAULT_LIMIT, 1, max_limit())
+    store = services().store
+    head = store.stream_head(stream)
+    if head is None or head[0] != tid:
+        raise Problem(404, "not-found", f"no stream {stream!r} in tournament {tid!r}")
+    records = store.read_stream(stream, from_version, limit + 1)
+    items, next_url = page(".read_stream", records, limit, lambda r: r.version + 1,
+                           "from_version", tid=tid, stream=stream)
+    return paged_response("events", envelopes(items), next_url,
+                          stream=stream, tournament_id=tid, version=head[1])
+
+
+@bp.get("/verify")
+def verify(tid: str):
+    require_tournament(tid)
+    return jsonify(services().store.verify(tid).to_dict())
+
+
+@bp.get("/export")
+def export(tid: str):
+    str_arg("format", ("jsonl",), "jsonl")
+    require_tournament(tid)
+    lines = (r.to_json_line() + "\n" for r in services().store.read_tournament(tid))
+    return Response(lines, mimetype="application/x-ndjson", headers={
+        "Content-Disposition": f'attachment; filename="paiju-{tid}.jsonl"'})

@@ -1,0 +1,72 @@
+"""Tournaments: create one (it opens the tournament's stream), list them, read one at any
+position."""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, url_for
+from marshmallow import ValidationError
+
+from events.catalogue import tournament_stream
+from events.envelope import NO_STREAM, NewEvent, new_event_id
+from events.store import WrongExpectedVersion
+from projections.tournaments import tournament_summaries, tournament_view
+
+from ..appending import append_events
+from ..problems import Problem, field_errors, validation_failed
+from ..requests import int_arg, json_body
+from ..schemas import MetaSchema
+from .common import (DEFAULT_LIMIT, domain_errors_as_problems, max_limit, page, paged_response,
+                     request_meta, services)
+
+bp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
+
+
+@bp.post("")
+def create_tournament():
+    body = json_body()
+    if not isinstance(body, dict):
+        raise validation_failed([{"path": "/", "message": "must be a JSON object"}])
+    s = services()
+    event_type = s.catalogue.get("TournamentCreated")
+    body = {"tournament_id": new_event_id(), **body}
+    meta = body.pop("meta", None)
+    try:
+        data = event_type.load(body)
+        meta = MetaSchema().load(meta) if meta is not None else None
+    except ValidationError as error:
+        raise validation_failed(field_errors(error.messages)) from None
+    tid = data["tournament_id"]
+    event = NewEvent(type=event_type.name, stream=tournament_stream(tid), data=data,
+                     expected_version=NO_STREAM, meta=request_meta(meta),
+                     schema_version=event_type.schema_version)
+    try:
+        with domain_errors_as_problems(lambda _: "/"):
+            append_events(s.store, s.catalogue, tid, [event], creating=True)
+    except Problem as problem:
+        if problem.slug == "version-conflict":
+            raise Problem(409, "tournament-exists", f"tournament {tid!r} already exists") from None
+        raise
+    response = jsonify(tournament_view(s.store, s.catalogue, tid))
+    response.status_code = 201
+    response.headers["Location"] = url_for(".get_tournament", tid=tid)
+    return response
+
+
+@bp.get("")
+def list_tournaments():
+    after = int_arg("after", 0, 0)
+    limit = int_arg("limit", DEFAULT_LIMIT, 1, max_limit())
+    s = services()
+    summaries = tournament_summaries(s.store, s.catalogue, after, limit + 1)
+    items, next_url = page(".list_tournaments", summaries, limit, lambda t: t["position"], "after")
+    return paged_response("tournaments", items, next_url)
+
+
+@bp.get("/<tid>")
+def get_tournament(tid: str):
+    at = int_arg("at", None, 0)
+    s = services()
+    view = tournament_view(s.store, s.catalogue, tid, at)
+    if view is None:
+        when = "" if at is None else f" at position {at}"
+        raise Problem(404, "not-found", f"no tournament {tid!r}{when}")
+    return jsonify(view)

@@ -1,0 +1,45 @@
+"""The Flask application factory."""
+from __future__ import annotations
+
+from flask import Flask, request
+
+from events import default_catalogue
+from events.envelope import new_event_id
+from events.sqlite_store import SQLiteEventStore
+from events.store import EventStore
+
+from . import problems
+from .api import events, health, tournaments
+from .api.common import Services
+
+DEFAULTS = {
+    "DATABASE": "var/paiju.db",
+    "SQLITE_SYNCHRONOUS": "FULL",     # durability first; NORMAL trades the last commits for speed
+    "MAX_CONTENT_LENGTH": 1024 * 1024,  # bodies over 1 MiB get 413 before they are read
+    "MAX_BATCH": 1000,                # events in one atomic batch
+    "PAGE_LIMIT_MAX": 1000,           # events or tournaments in one page
+}
+
+
+def create_app(config: dict | None = None, store: EventStore | None = None) -> Flask:
+    app = Flask("paiju")
+    app.config.update(DEFAULTS)
+    app.config.update(config or {})
+    app.json.ensure_ascii = False  # names in Chinese stay readable
+    if store is None:
+        store = SQLiteEventStore(app.config["DATABASE"], app.config["SQLITE_SYNCHRONOUS"])
+    app.extensions["paiju"] = Services(store=store, catalogue=default_catalogue())
+
+    @app.before_request
+    def _request_id():
+        request.environ["paiju.request_id"] = new_event_id()
+
+    @app.after_request
+    def _echo_request_id(response):
+        response.headers["X-Request-Id"] = request.environ.get("paiju.request_id", "")
+        return response
+
+    problems.register(app)
+    for blueprint in (tournaments.bp, events.bp, health.bp):
+        app.register_blueprint(blueprint)
+    return app

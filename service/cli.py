@@ -1,0 +1,109 @@
+"""The ``paiju`` command: serve the API, verify the log, export a tournament."""
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from pathlib import Path
+
+DEFAULT_DB = "var/paiju.db"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="paiju", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="serve the HTTP API (waitress, production WSGI)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--db", default=DEFAULT_DB, help="SQLite database file (created if new)")
+    serve.add_argument("--threads", type=int, default=16, help="request worker threads")
+    serve.set_defaults(run=_serve)
+
+    verify = commands.add_parser("verify", help="walk the hash chain of every tournament, or one")
+    verify.add_argument("--db", default=DEFAULT_DB)
+    verify.add_argument("--tournament", help="only this tournament")
+    verify.set_defaults(run=_verify)
+
+    export = commands.add_parser("export", help="write a tournament's log to standard output")
+    export.add_argument("--tournament", required=True)
+    export.add_argument("--format", choices=["jsonl"], default="jsonl")
+    export.add_argument("--db", default=DEFAULT_DB)
+    export.set_defaults(run=_export)
+
+    args = parser.parse_args(argv)
+    return args.run(args)
+
+
+def _serve(args) -> int:
+    import waitress
+
+    from .app import create_app
+
+    app = create_app({"DATABASE": args.db})
+    # SIGTERM stops the server like Ctrl-C does, so the store closes cleanly.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    print(f"paiju serving on http://{args.host}:{args.port} (database {args.db})", flush=True)
+    try:
+        waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
+                       ident="paiju", _quiet=True)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        app.extensions["paiju"].store.close()
+    return 0
+
+
+def _open_existing(path: str):
+    from events.sqlite_store import SQLiteEventStore
+
+    if not Path(path).is_file():
+        print(f"paiju: no database at {path}", file=sys.stderr)
+        return None
+    return SQLiteEventStore(path)
+
+
+def _verify(args) -> int:
+    store = _open_existing(args.db)
+    if store is None:
+        return 2
+    try:
+        ids = [args.tournament] if args.tournament else list(store.tournament_ids())
+        failures = 0
+        for tid in ids:
+            report = store.verify(tid)
+            if report.checked == 0 and report.ok:
+                print(f"{tid}: no events", file=sys.stderr)
+                failures += 1
+            elif report.ok:
+                print(f"{tid}: ok, {report.checked} events, head {report.last_position} "
+                      f"{report.last_hash}")
+            else:
+                failures += 1
+                print(f"{tid}: BROKEN at position {report.first_bad_position}: {report.problem} "
+                      f"({report.checked} events verified before it)")
+        return 1 if failures else 0
+    finally:
+        store.close()
+
+
+def _export(args) -> int:
+    store = _open_existing(args.db)
+    if store is None:
+        return 2
+    try:
+        count = 0
+        for record in store.read_tournament(args.tournament):
+            sys.stdout.write(record.to_json_line() + "\n")
+            count += 1
+        if count == 0:
+            print(f"paiju: no events for tournament {args.tournament}", file=sys.stderr)
+            return 1
+        print(f"paiju: exported {count} events of {args.tournament}", file=sys.stderr)
+        return 0
+    finally:
+        store.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,77 @@
+"""Reading a request at the edge: content type, size, UTF-8, JSON, query parameters.
+
+Everything here runs before anything touches the store, and every refusal is a Problem.
+"""
+from __future__ import annotations
+
+import json
+
+from flask import request
+
+from events.envelope import canonical_json
+
+from .problems import Problem, validation_failed
+
+
+def json_body() -> object:
+    """The request body as JSON: application/json only, UTF-8 only, no duplicate keys."""
+    if request.mimetype != "application/json":
+        raise Problem(415, "unsupported-media-type",
+                      f"Content-Type must be application/json, not {request.mimetype or 'none'}")
+    charset = request.mimetype_params.get("charset", "utf-8").lower()
+    if charset not in ("utf-8", "utf8"):
+        raise Problem(415, "unsupported-media-type", f"charset must be utf-8, not {charset}")
+    raw = request.get_data(cache=False)  # over MAX_CONTENT_LENGTH: 413 before reading it all
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise Problem(400, "malformed-json", f"the body is not UTF-8: byte {error.start} "
+                                             f"(0x{raw[error.start]:02x}) is invalid") from None
+    try:
+        value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constants)
+        canonical_json(value).encode("utf-8")  # lone surrogates (\ud800) cannot be stored
+    except json.JSONDecodeError as error:
+        raise Problem(400, "malformed-json", f"invalid JSON at line {error.lineno} column "
+                                             f"{error.colno}: {error.msg}") from None
+    except (ValueError, UnicodeEncodeError) as error:
+        raise Problem(400, "malformed-json", f"invalid JSON: {error}") from None
+    except RecursionError:
+        raise Problem(400, "malformed-json", "invalid JSON: nested too deeply") from None
+    return value
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    keys = [k for k, _ in pairs]
+    if len(set(keys)) != len(keys):
+        duplicate = next(k for k in keys if keys.count(k) > 1)
+        raise ValueError(f"the key {duplicate!r} appears twice in one object")
+    return dict(pairs)
+
+
+def _no_constants(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def int_arg(name: str, default: int | None, minimum: int, maximum: int | None = None) -> int | None:
+    """A whole-number query parameter within bounds, or a 400 naming it."""
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    if not raw.isdigit() and not (raw.startswith("-") and raw[1:].isdigit()):
+        raise _query_error(name, "must be a whole number")
+    value = int(raw)
+    if value < minimum or (maximum is not None and value > maximum):
+        bound = f"between {minimum} and {maximum}" if maximum is not None else f"at least {minimum}"
+        raise _query_error(name, f"must be {bound}")
+    return value
+
+
+def str_arg(name: str, allowed: tuple[str, ...] | None = None, default: str | None = None) -> str | None:
+    value = request.args.get(name, default)
+    if value is not None and allowed is not None and value not in allowed:
+        raise _query_error(name, f"must be one of {', '.join(allowed)}")
+    return value
+
+
+def _query_error(name: str, message: str) -> Problem:
+    return validation_failed([{"path": name, "in": "query", "message": message}])

@@ -1,4 +1,4 @@
-"""Append throughput of the paiju event store, beside plain SQLite and the ``eventsourcing`` library.
+"""Append throughput of the paiju event store, beside plain SQLite and ``eventsourcing``.
 
 Every figure comes from one run on one machine, on file databases in one temporary directory
 (``--dir`` picks the disk), all with ``journal_mode=WAL`` and ``synchronous=FULL``:
@@ -151,7 +151,7 @@ def bench_eventsourcing(path: Path, events: int, batch: int) -> tuple[float, int
         for b in batches:
             recorder.insert_events(b)
         elapsed = time.perf_counter() - started
-        # The library does not set synchronous; report what it ran with, so the comparison is honest.
+        # The library does not set synchronous: report what it ran with, for an honest match.
         with datastore.transaction(commit=False) as cursor:
             cursor.execute("PRAGMA synchronous")
             synchronous = cursor.fetchone()[0]
@@ -383,11 +383,13 @@ def print_report(report: dict, args: argparse.Namespace) -> None:
     print()
     for key, label in rate_labels(args).items():
         value = report["events_per_s"][key]
-        print(f"{label:<80}" + (f"{value:>10,.0f} events/s" if value is not None else f"{'n/a':>10}"))
+        shown = f"{value:>10,.0f} events/s" if value is not None else f"{'n/a':>10}"
+        print(f"{label:<80}{shown}")
     print()
     for key, label in RATIO_LABELS.items():
         value = report["ratios"][key]
-        print(f"{label:<80}" + (f"{value:>10.2f}x" if value is not None else f"{'n/a':>10}"))
+        shown = f"{value:>10.2f}x" if value is not None else f"{'n/a':>10}"
+        print(f"{label:<80}{shown}")
     for note in report["notes"]:
         print(f"note: {note}")
 

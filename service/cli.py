@@ -41,8 +41,7 @@ def _serve(args) -> int:
     from .app import create_app
 
     app = create_app({"DATABASE": args.db})
-    # SIGTERM stops the server like Ctrl-C does, so the store closes cleanly.
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
     print(f"paiju serving on http://{args.host}:{args.port} (database {args.db})", flush=True)
     try:
         waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
@@ -52,6 +51,11 @@ def _serve(args) -> int:
     finally:
         app.extensions["paiju"].store.close()
     return 0
+
+
+def _stop_like_ctrl_c(signum, frame):
+    """SIGTERM stops the server as Ctrl-C does, so that the store is closed cleanly."""
+    raise KeyboardInterrupt
 
 
 def _open_existing(path: str):

@@ -59,6 +59,9 @@ class InMemoryEventStore(EventStore):
         return _limited((r for r in records if (stream is None or r.stream == stream)
                          and (type is None or r.type == type)), limit)
 
+    def tournament_ids(self) -> list[str]:
+        return list(self._tournaments)
+
     def read_type(self, type, after=0, limit=None):
         return _limited((r for r in self._log[after:] if r.type == type), limit)
 

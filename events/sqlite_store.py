@@ -99,6 +99,11 @@ class SQLiteEventStore(EventStore):
     def read_type(self, type, after=0, limit=None):
         return self._paged("type = ?", [type], "position", after, limit)
 
+    def tournament_ids(self) -> list[str]:
+        rows = self._reader().execute("SELECT tournament_id, min(position) AS first FROM events "
+                                      "GROUP BY tournament_id ORDER BY first")
+        return [row[0] for row in rows]
+
     def _paged(self, where: str, params: list, key: str, after: int, limit: int | None):
         sql = f"{SELECT}WHERE {where} AND {key} > ? ORDER BY {key} LIMIT ?"
         key_index = COLUMNS.index(key)

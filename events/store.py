@@ -204,13 +204,18 @@ class EventStore(ABC):
     @abstractmethod
     def last_position(self) -> int: ...
 
+    @abstractmethod
+    def tournament_ids(self) -> list[str]:
+        """Every tournament id that any stored event carries, in order of its first event
+        (a scan of the whole index: for verification, not for request paths)."""
+
     def verify(self, tournament_id: str) -> ChainReport:
         return verify_records(tournament_id, self.read_tournament(tournament_id))
 
-    def tournament_ids(self) -> Iterator[str]:
-        """Every tournament that has a log, in order of creation."""
-        for r in self.read_type("TournamentCreated"):
-            yield r.tournament_id
+    def verify_all(self) -> list[ChainReport]:
+        """Every chain in the log. An event whose ``tournament_id`` was altered shows up at its
+        own position in the chain it was moved to (and as a broken link in the one it left)."""
+        return [self.verify(tid) for tid in self.tournament_ids()]
 
     def close(self) -> None:
         pass

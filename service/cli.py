@@ -72,10 +72,10 @@ def _verify(args) -> int:
     if store is None:
         return 2
     try:
-        ids = [args.tournament] if args.tournament else list(store.tournament_ids())
+        reports = [store.verify(args.tournament)] if args.tournament else store.verify_all()
         failures = 0
-        for tid in ids:
-            report = store.verify(tid)
+        for report in reports:
+            tid = report.tournament_id
             if report.checked == 0 and report.ok:
                 print(f"{tid}: no events", file=sys.stderr)
                 failures += 1

@@ -1,0 +1,161 @@
+"""What only the SQLite store has: a file that outlives the process, durability settings,
+append-only triggers, tamper evidence against direct edits, and group commit."""
+import sqlite3
+import threading
+
+import pytest
+
+from events.envelope import NewEvent
+from events.sqlite_store import COLUMNS, SQLiteEventStore
+from events.store import WrongExpectedVersion
+
+
+def fill(store, tid="t1", n=5):
+    return store.append(tid, [NewEvent("CardsPlayed", f"match-{tid}-{i % 2}", {"seat": i % 4, "cards": ["TH"]},
+                                       meta={"actor": "scorer-1"})
+                              for i in range(n)]).records
+
+
+def test_wal_and_synchronous_full_by_default(sqlite_store):
+    conn = sqlite_store._reader()
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_every_read_path_has_an_index(sqlite_store):
+    fill(sqlite_store)
+    conn = sqlite_store._reader()
+    queries = {
+        "stream": "SELECT * FROM events WHERE stream = 'match-1' AND version > 0 ORDER BY version",
+        "tournament": "SELECT * FROM events WHERE tournament_id = 't1' AND position > 0 ORDER BY position",
+        "tournament+type": "SELECT * FROM events WHERE tournament_id = 't1' AND type = 'X' "
+                           "AND position > 0 ORDER BY position",
+        "type": "SELECT * FROM events WHERE type = 'X' AND position > 0 ORDER BY position",
+        "id": "SELECT * FROM events WHERE id = 'x'",
+    }
+    for name, sql in queries.items():
+        plan = " ".join(row[-1] for row in conn.execute("EXPLAIN QUERY PLAN " + sql))
+        assert "USING INDEX" in plan or "USING INTEGER PRIMARY KEY" in plan, (name, plan)
+        assert "TEMP B-TREE" not in plan, (name, plan)
+
+
+def test_the_log_survives_a_restart(tmp_path):
+    path = tmp_path / "paiju.db"
+    first = SQLiteEventStore(path)
+    written = fill(first)
+    first.close()
+    again = SQLiteEventStore(path)
+    assert list(again.read_tournament("t1")) == written
+    assert again.append("t1", [NewEvent("X", "match-0", {})]).records[0].position == 6
+    assert again.verify("t1").ok
+    again.close()
+
+
+def test_the_store_refuses_to_update_or_delete_an_event(sqlite_store):
+    fill(sqlite_store)
+    conn = sqlite3.connect(sqlite_store.path)
+    for sql in ("UPDATE events SET data = '{}' WHERE position = 2", "DELETE FROM events WHERE position = 2"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            conn.execute(sql)
+    conn.close()
+
+
+def tamper(path, sql, *params):
+    """What an attacker with the file can do: drop the guards and edit a row."""
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TRIGGER events_no_update")
+    conn.execute("DROP TRIGGER events_no_delete")
+    conn.execute(sql, params)
+    conn.commit()
+    conn.close()
+
+
+def first_bad_position(store):
+    return min((r.first_bad_position for r in store.verify_all() if not r.ok), default=None)
+
+
+@pytest.mark.parametrize("column", [c for c in COLUMNS if c != "position"])
+def test_changing_any_stored_field_makes_verify_report_that_position(sqlite_store, column):
+    fill(sqlite_store, n=6)
+    fill(sqlite_store, tid="t2", n=2)
+    assert sqlite_store.verify("t1").ok
+    conn = sqlite3.connect(sqlite_store.path)
+    value = conn.execute(f"SELECT {column} FROM events WHERE position = 4").fetchone()[0]
+    conn.close()
+    changed = value + 100 if isinstance(value, int) else _flip_one_character(value)
+    tamper(sqlite_store.path, f"UPDATE events SET {column} = ? WHERE position = 4", changed)
+    assert first_bad_position(sqlite_store) == 4
+    if column != "tournament_id":
+        report = sqlite_store.verify("t1")
+        assert (report.ok, report.first_bad_position, report.checked) == (False, 4, 3)
+        assert sqlite_store.verify("t2").ok  # another tournament's chain is untouched
+
+
+def _flip_one_character(text: str) -> str:
+    """Change one byte somewhere in the middle, keeping the text valid where it is JSON."""
+    i = len(text) // 2
+    replacement = "1" if text[i] != "1" else "2"
+    if text[i] in '{}[]":,':
+        i = next(j for j in range(i, len(text)) if text[j].isalnum())
+        replacement = "X" if text[i] != "X" else "Y"
+    return text[:i] + replacement + text[i + 1:]
+
+
+def test_white_space_added_inside_data_is_detected(sqlite_store):
+    fill(sqlite_store)
+    tamper(sqlite_store.path, "UPDATE events SET data = replace(data, ':', ': ') WHERE position = 3")
+    assert first_bad_position(sqlite_store) == 3
+
+
+def test_deleting_an_event_is_reported_at_the_next_one(sqlite_store):
+    fill(sqlite_store)
+    tamper(sqlite_store.path, "DELETE FROM events WHERE position = 3")
+    report = sqlite_store.verify("t1")
+    assert (report.ok, report.first_bad_position) == (False, 4)
+
+
+def test_moving_an_event_to_another_position_breaks_the_chain(sqlite_store):
+    fill(sqlite_store)
+    tamper(sqlite_store.path, "UPDATE events SET position = 99 WHERE position = 2")
+    report = sqlite_store.verify("t1")
+    assert not report.ok and report.first_bad_position == 3
+
+
+def test_an_untouched_log_verifies_clean(sqlite_store):
+    fill(sqlite_store, n=50)
+    report = sqlite_store.verify("t1")
+    assert report.ok and report.checked == 50 and report.first_bad_position is None
+
+
+def test_group_commit_keeps_every_concurrent_append_and_isolates_a_refused_one(sqlite_store):
+    """32 writers at once: they share commits, yet each append stays atomic, the refused ones
+    (wrong expected version) leave no trace, and the chain stays whole."""
+    outcomes, barrier = [], threading.Barrier(32)
+
+    def writer(n):
+        barrier.wait()
+        expected = 5 if n % 8 == 0 else None  # every 8th writer pins a version nobody has
+        try:
+            sqlite_store.append("t1", [NewEvent("X", f"match-{n}", {"n": n}, expected_version=expected),
+                                       NewEvent("X", f"match-{n}", {"n": n})])
+            outcomes.append("ok")
+        except WrongExpectedVersion:
+            outcomes.append("conflict")
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(32)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert outcomes.count("ok") == 28 and outcomes.count("conflict") == 4
+    records = list(sqlite_store.read_tournament("t1"))
+    assert [r.position for r in records] == list(range(1, 57))
+    assert all(sqlite_store.stream_head(f"match-{n}") is None for n in range(0, 32, 8))
+    assert sqlite_store.verify("t1").ok
+
+
+def test_a_closed_store_refuses_appends(tmp_path):
+    store = SQLiteEventStore(tmp_path / "x.db")
+    store.close()
+    with pytest.raises(RuntimeError):
+        store.append("t1", [NewEvent("X", "match-1", {})])

@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Flask, request
 
 from events import default_catalogue
+from events.catalogue import Catalogue
 from events.envelope import new_event_id
 from events.sqlite_store import SQLiteEventStore
 from events.store import EventStore
@@ -21,14 +22,15 @@ DEFAULTS = {
 }
 
 
-def create_app(config: dict | None = None, store: EventStore | None = None) -> Flask:
+def create_app(config: dict | None = None, store: EventStore | None = None,
+               catalogue: Catalogue | None = None) -> Flask:
     app = Flask("paiju")
     app.config.update(DEFAULTS)
     app.config.update(config or {})
     app.json.ensure_ascii = False  # names in Chinese stay readable
     if store is None:
         store = SQLiteEventStore(app.config["DATABASE"], app.config["SQLITE_SYNCHRONOUS"])
-    app.extensions["paiju"] = Services(store=store, catalogue=default_catalogue())
+    app.extensions["paiju"] = Services(store=store, catalogue=catalogue or default_catalogue())
 
     @app.before_request
     def _request_id():

@@ -47,16 +47,26 @@ def utc_timestamp(moment: datetime | None = None) -> str:
 
 
 def new_event_id() -> str:
-    """A UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, then random bits.
+    return new_event_ids(1)[0]
+
+
+_V7_CLEAR = ~(0xF << 76 | 0x3 << 62)
+_V7_SET = 0x7 << 76 | 0x2 << 62  # version 7, RFC 4122 variant
+
+
+def new_event_ids(count: int) -> list[str]:
+    """UUIDv7s (RFC 9562): 48 bits of Unix milliseconds, then random bits.
 
     Time-ordered ids land at the right edge of the store's unique id index instead of at a
     random page, which keeps appends fast; clients may still send any UUID of their own.
     """
-    value = (time.time_ns() // 1_000_000) << 80 | int.from_bytes(os.urandom(10), "big")
-    value = value & ~(0xF << 76) | 0x7 << 76          # version 7
-    value = value & ~(0x3 << 62) | 0x2 << 62          # RFC 4122 variant
-    h = f"{value:032x}"
-    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+    millis = (time.time_ns() // 1_000_000) << 80
+    noise = os.urandom(10 * count)
+    ids = []
+    for i in range(0, 10 * count, 10):
+        h = f"{(millis | int.from_bytes(noise[i:i + 10], 'big')) & _V7_CLEAR | _V7_SET:032x}"
+        ids.append(f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}")
+    return ids
 
 
 @dataclass(frozen=True)

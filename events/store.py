@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Protocol, Sequence
 
 from .envelope import (ANY, GENESIS_HASH, NO_STREAM, NewEvent, Record, canonical_json,
-                       chain_hash, hashed_text, new_event_id, record_hash, utc_timestamp)
+                       chain_hash, hashed_text, new_event_ids, record_hash, utc_timestamp)
 
 
 class StoreError(Exception):
@@ -75,7 +75,8 @@ def plan_append(tournament_id: str, events: Sequence[NewEvent], tail: Tail,
     """The records to insert for ``events`` (all or nothing), or the stored ones for a retry."""
     if not events:
         raise InvalidBatch("a batch holds at least one event")
-    ids = [e.id or new_event_id() for e in events]
+    fresh = iter(new_event_ids(sum(1 for e in events if not e.id)))
+    ids = [e.id or next(fresh) for e in events]
     if len(set(ids)) != len(ids):
         raise InvalidBatch("the same event id appears twice in one batch")
     recorded_at = recorded_at or utc_timestamp()
@@ -94,23 +95,19 @@ def plan_append(tournament_id: str, events: Sequence[NewEvent], tail: Tail,
         check_expected_version(event.stream, event.expected_version, current)
         position += 1
         versions[event.stream] = current + 1
-        record = _sealed(draft, position, current + 1, prev_hash)
-        prev_hash = record.hash
-        records.append(record)
+        unsealed = draft._replace(position=position, version=current + 1, prev_hash=prev_hash)
+        prev_hash = chain_hash(prev_hash, hashed_text(unsealed))
+        records.append(Record(*unsealed[:-1], prev_hash))
     return AppendResult(records, created=True)
 
 
 def _draft(tournament_id: str, e: NewEvent, event_id: str, recorded_at: str,
            meta_texts: dict[int, str]) -> Record:
-    # One batch usually shares one meta object: serialise it once.
+    """The event as a record still without position, version and hashes."""
+    # A batch often shares one meta object (or has none): serialise each object once.
     meta = meta_texts.get(id(e.meta)) or meta_texts.setdefault(id(e.meta), canonical_json(e.meta))
     return Record(0, event_id, tournament_id, e.stream, 0, e.type, e.schema_version,
                   canonical_json(e.data), meta, recorded_at, "", "")
-
-
-def _sealed(draft: Record, position: int, version: int, prev_hash: str) -> Record:
-    unsealed = draft._replace(position=position, version=version, prev_hash=prev_hash)
-    return unsealed._replace(hash=chain_hash(prev_hash, hashed_text(unsealed)))
 
 
 def _idempotent_replay(drafts: list[Record], stored: dict[str, Record]) -> list[Record]:

@@ -52,7 +52,8 @@ class EventRequestSchema(Schema):
 
 
 def batch_schema(max_events: int) -> Schema:
+    """``{"events": [...]}``: the list's bounds here; each event is checked on its own after."""
     class BatchRequestSchema(Schema):
-        events = fields.List(fields.Nested(EventRequestSchema), required=True,
+        events = fields.List(fields.Dict(), required=True,
                              validate=validate.Length(min=1, max=max_events))
     return BatchRequestSchema()

@@ -31,21 +31,22 @@ def post_events(tid: str):
 
 
 def _parse_events(tid: str, body: object) -> tuple[list[NewEvent], bool]:
-    """The body as events: one event object, or ``{"events": [...]}`` for an atomic batch."""
+    """The body as events: one event object, or ``{"events": [...]}`` for an atomic batch.
+    Every fault of every event is reported at once, each with its path."""
     if not isinstance(body, dict):
         raise validation_failed([{"path": "/", "message":
                                   'must be an event object or {"events": [...]}'}])
     batch = "events" in body
-    schema = batch_schema(current_app.config["MAX_BATCH"]) if batch else EventRequestSchema()
-    try:
-        loaded = schema.load(body)
-    except ValidationError as error:
-        raise validation_failed(field_errors(error.messages)) from None
-    items = loaded["events"] if batch else [loaded]
+    if batch:
+        try:
+            items = batch_schema(current_app.config["MAX_BATCH"]).load(body)["events"]
+        except ValidationError as error:
+            raise validation_failed(field_errors(error.messages)) from None
+    else:
+        items = [body]
     errors, events = [], []
     for index, item in enumerate(items):
-        prefix = f"/events/{index}" if batch else ""
-        event = _event(tid, item, prefix, errors)
+        event = _event(tid, item, f"/events/{index}" if batch else "", errors)
         if event is not None:
             events.append(event)
     if errors:
@@ -53,25 +54,35 @@ def _parse_events(tid: str, body: object) -> tuple[list[NewEvent], bool]:
     return events, batch
 
 
-def _event(tid: str, item: dict, prefix: str, errors: list) -> NewEvent | None:
+def _event(tid: str, raw: dict, prefix: str, errors: list) -> NewEvent | None:
+    """One event checked against the envelope schema and its type's data schema; its faults
+    go to ``errors``."""
+    before = len(errors)
+    try:
+        item = EventRequestSchema().load(raw)
+    except ValidationError as error:
+        errors.extend(field_errors(error.messages, prefix))
+        item = error.valid_data  # still check the data of a known type, to report all at once
     catalogue = services().catalogue
+    if "type" not in item:
+        return None
     try:
         event_type = catalogue.get(item["type"])
     except UnknownEventType:
         errors.append({"path": f"{prefix}/type", "message": f"unknown event type "
                        f"{item['type']!r}; known: {', '.join(catalogue.names())}"})
         return None
-    before = len(errors)
     if not event_type.postable:
         errors.append({"path": f"{prefix}/type",
                        "message": f"{event_type.name} is recorded by the backend, not posted"})
-    stream_error = event_type.stream_error(item["stream"], tid)
-    if stream_error:
+    if "stream" in item and (stream_error := event_type.stream_error(item["stream"], tid)):
         errors.append({"path": f"{prefix}/stream", "message": stream_error})
-    try:
-        data = event_type.load(item["data"])
-    except ValidationError as error:
-        errors.extend(field_errors(error.messages, f"{prefix}/data"))
+    data = None
+    if "data" in item:
+        try:
+            data = event_type.load(item["data"])
+        except ValidationError as error:
+            errors.extend(field_errors(error.messages, f"{prefix}/data"))
     if len(errors) > before:
         return None
     return NewEvent(type=event_type.name, stream=item["stream"], data=data, id=item.get("id"),

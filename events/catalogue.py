@@ -16,12 +16,28 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
-from marshmallow import Schema, ValidationError
+from marshmallow import Schema, ValidationError, validate
 
 from .envelope import Record
 
 STREAM_PATTERN = r"^[a-z][a-z0-9]*-[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"
-_STREAM_RE = re.compile(STREAM_PATTERN)
+
+
+class FullMatch(validate.Validator):
+    """A regular-expression validator over the whole value. (marshmallow's Regexp uses
+    ``re.match``, whose ``$`` also matches before a final newline: ``"t1\n"`` would pass.)
+    The pattern keeps its ``^…$`` so that the same text serves in the OpenAPI spec."""
+
+    def __init__(self, pattern: str, error: str):
+        self.regex, self.error = re.compile(pattern.removeprefix("^").removesuffix("$")), error
+
+    def __call__(self, value: str) -> str:
+        if not self.regex.fullmatch(value):
+            raise ValidationError(self.error)
+        return value
+
+
+STREAM_NAME = FullMatch(STREAM_PATTERN, "must look like <kind>-<id>, e.g. tournament-t1 or match-m17")
 
 
 class UnknownEventType(KeyError):
@@ -55,10 +71,6 @@ class EventType:
 
 def tournament_stream(tournament_id: str) -> str:
     return f"tournament-{tournament_id}"
-
-
-def is_stream_name(stream: str) -> bool:
-    return bool(_STREAM_RE.match(stream))
 
 
 class Catalogue:

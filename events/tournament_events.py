@@ -1,13 +1,25 @@
 """The tournament-level events every game shares (rules/tournaments.md T-1.3). They live in the
 tournament's own stream, ``tournament-<tid>``."""
-from marshmallow import Schema, fields, validate
+from datetime import date
 
-from .catalogue import EventType
+from marshmallow import Schema, ValidationError, fields, validate
+
+from .catalogue import EventType, FullMatch
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
-_id = validate.Regexp(ID_PATTERN, error="must be 1-64 letters, digits, '_', '.' or '-', "
-                                        "starting with a letter or digit")
+DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+_id = FullMatch(ID_PATTERN, "must be 1-64 letters, digits, '_', '.' or '-', starting with a "
+                            "letter or digit")
 _name = validate.Length(min=1, max=200)
+_date_form = FullMatch(DATE_PATTERN, "must be a date, YYYY-MM-DD")
+
+
+def _calendar_date(value: str) -> None:
+    _date_form(value)
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        raise ValidationError("must be a date, YYYY-MM-DD") from None
 
 
 class TournamentCreatedData(Schema):
@@ -17,7 +29,7 @@ class TournamentCreatedData(Schema):
     format = fields.String(required=True, validate=validate.Length(min=1, max=20))
     settings = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=100)),
                            load_default=dict)
-    date = fields.String(validate=validate.Regexp(r"^\d{4}-\d{2}-\d{2}$", error="must be YYYY-MM-DD"))
+    date = fields.String(validate=_calendar_date)
     venue = fields.String(validate=_name)
 
 

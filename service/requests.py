@@ -5,6 +5,7 @@ Everything here runs before anything touches the store, and every refusal is a P
 from __future__ import annotations
 
 import json
+import re
 
 from flask import request
 
@@ -52,12 +53,15 @@ def _no_constants(name: str):
     raise ValueError(f"{name} is not a JSON number")
 
 
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")  # ASCII digits only: str.isdigit() admits '²'
+
+
 def int_arg(name: str, default: int | None, minimum: int, maximum: int | None = None) -> int | None:
     """A whole-number query parameter within bounds, or a 400 naming it."""
     raw = request.args.get(name)
     if raw is None:
         return default
-    if not raw.isdigit() and not (raw.startswith("-") and raw[1:].isdigit()):
+    if not _WHOLE_NUMBER.fullmatch(raw):
         raise _query_error(name, "must be a whole number")
     value = int(raw)
     if value < minimum or (maximum is not None and value > maximum):

@@ -6,7 +6,7 @@ import uuid
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from events.catalogue import STREAM_PATTERN
+from events.catalogue import STREAM_NAME
 from events.envelope import ANY, NO_STREAM
 
 CLIENT_ROLES = ("organiser", "referee", "committee", "scorer", "player", "table", "system")
@@ -26,10 +26,14 @@ class ExpectedVersion(fields.Field):
 
 
 def _uuid(value: str) -> None:
+    """Only the canonical form (lowercase, hyphenated), so that one event has one id string."""
     try:
-        uuid.UUID(value)
+        canonical = str(uuid.UUID(value))
     except ValueError:
-        raise ValidationError("must be a UUID") from None
+        canonical = None
+    if value != canonical:
+        raise ValidationError("must be a UUID in canonical form, e.g. "
+                              "0b4f6a7e-8f1c-4b7a-9c7e-2f0d5b9a1c33")
 
 
 class MetaSchema(Schema):
@@ -44,8 +48,7 @@ class MetaSchema(Schema):
 class EventRequestSchema(Schema):
     id = fields.String(validate=_uuid)
     type = fields.String(required=True, validate=validate.Length(min=1, max=100))
-    stream = fields.String(required=True, validate=validate.Regexp(
-        STREAM_PATTERN, error="must look like <kind>-<id>, e.g. tournament-t1 or match-m17"))
+    stream = fields.String(required=True, validate=STREAM_NAME)
     expected_version = ExpectedVersion()
     data = fields.Dict(required=True, keys=fields.String())
     meta = fields.Nested(MetaSchema)

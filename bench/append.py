@@ -16,8 +16,10 @@ Every figure comes from one run on one machine, on file databases in one tempora
 (d) Durable single-event appends through the real HTTP server (``python -m service.cli serve``),
     from ``--clients`` threads, each with one keep-alive connection, ``--http-events`` in all:
     the end-to-end rate of the API, where group commit lets concurrent requests share a fsync.
-    Beside it, plain ``sqlite3`` committing one row at a time (``--commit-rows``), which is what
-    the server would manage if every request paid for its own fsync.
+    Every answer must be 201: any other answer, or ``--http-time-limit`` running out, fails (d)
+    (it is reported, the other figures still print, and the exit status is 1). Beside it, plain
+    ``sqlite3`` committing rows of (a) one at a time (``--commit-rows``), which is what the server
+    would manage if every request paid for its own fsync.
 
 Ratios: (a)/(c) the store against the library, (a)/(b) the cost of batching-by-call and store
 logic against raw SQLite, (d)/(per-row commit) the gain of group commit under concurrency.
@@ -67,7 +69,7 @@ def payload(j: int) -> dict:
 
 
 def rate(count: int, seconds: float) -> float:
-    return count / seconds if seconds > 0 else float("inf")
+    return count / seconds
 
 
 def connect_like_store(path: Path) -> sqlite3.Connection:
@@ -268,10 +270,11 @@ class Client(threading.Thread):
     """Posts its share of events one by one over one keep-alive connection, after the start gate."""
 
     def __init__(self, number: int, port: int, tournament_id: str, count: int,
-                 gate: threading.Barrier):
+                 gate: threading.Barrier, deadline: float):
         super().__init__(name=f"bench-client-{number}", daemon=True)
         self.number, self.port, self.tournament_id, self.count, self.gate = (
             number, port, tournament_id, count, gate)
+        self.deadline = deadline  # time.monotonic() after which the client gives up
         self.latencies: list[float] = []
         self.error: Exception | None = None
 
@@ -281,6 +284,8 @@ class Client(threading.Thread):
             conn.connect()  # connect before the gate: the clock measures appends, not handshakes
             self.gate.wait(timeout=HTTP_TIMEOUT)
             for i in range(self.count):
+                if time.monotonic() > self.deadline:
+                    raise BenchError(f"out of time after {i} of {self.count} events")
                 self.post_one(conn, i)
         except Exception as error:  # reported by the main thread, which owns the outcome
             self.error = error
@@ -300,10 +305,13 @@ class Client(threading.Thread):
             raise BenchError(f"POST event answered {status}: {answer[:300]!r}")
 
 
-def run_clients(port: int, tournament_id: str, events: int, clients: int) -> dict:
+def run_clients(port: int, tournament_id: str, events: int, clients: int,
+                time_limit: float) -> dict:
     shares = [events // clients + (1 if c < events % clients else 0) for c in range(clients)]
     gate = threading.Barrier(clients + 1)
-    threads = [Client(c, port, tournament_id, share, gate) for c, share in enumerate(shares)]
+    deadline = time.monotonic() + time_limit
+    threads = [Client(c, port, tournament_id, share, gate, deadline)
+               for c, share in enumerate(shares)]
     for t in threads:
         t.start()
     try:
@@ -323,13 +331,13 @@ def run_clients(port: int, tournament_id: str, events: int, clients: int) -> dic
             "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]}
 
 
-def bench_http(workdir: Path, events: int, clients: int) -> dict:
+def bench_http(workdir: Path, events: int, clients: int, time_limit: float) -> dict:
     port = free_port()
     log_path = workdir / "server.log"
     server = start_server(workdir / "http.db", port, log_path)
     try:
         wait_until_healthy(server, port, log_path)
-        return run_clients(port, create_tournament(port), events, clients)
+        return run_clients(port, create_tournament(port), events, clients, time_limit)
     finally:
         stop_server(server)
 
@@ -388,7 +396,7 @@ def print_report(report: dict, args: argparse.Namespace) -> None:
     print()
     for key, label in RATIO_LABELS.items():
         value = report["ratios"][key]
-        shown = f"{value:>10.2f}x" if value is not None else f"{'n/a':>10}"
+        shown = f"{value:>10.3g}x" if value is not None else f"{'n/a':>10}"
         print(f"{label:<80}{shown}")
     for note in report["notes"]:
         print(f"note: {note}")
@@ -400,13 +408,17 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--batch", type=int, default=100, help="events per append in (a) and (c)")
     parser.add_argument("--http-events", type=int, default=4_000, help="events posted in (d)")
     parser.add_argument("--clients", type=int, default=16, help="concurrent HTTP clients in (d)")
+    parser.add_argument("--http-time-limit", type=float, default=300.0,
+                        help="seconds after which (d) gives up (each request also has a "
+                             f"{HTTP_TIMEOUT:.0f} s timeout)")
     parser.add_argument("--commit-rows", type=int, default=2_000,
                         help="rows for the one-commit-per-row baseline beside (d)")
     parser.add_argument("--dir", help="directory (disk) for the databases; default: system temp")
     parser.add_argument("--json", action="store_true",
                         help="also print the figures as one JSON object")
     args = parser.parse_args()
-    if min(args.events, args.batch, args.http_events, args.clients, args.commit_rows) < 1:
+    if min(args.events, args.batch, args.http_events, args.clients, args.commit_rows,
+           args.http_time_limit) < 1:
         parser.error("every count must be at least 1")
     if args.commit_rows > args.events:
         parser.error("--commit-rows takes its rows from (a), so it cannot exceed --events")
@@ -431,7 +443,7 @@ def run_all(args: argparse.Namespace, workdir: Path) -> dict:
                                                           rows[:args.commit_rows])
     latency: dict = {}
     try:
-        http = bench_http(workdir, args.http_events, args.clients)
+        http = bench_http(workdir, args.http_events, args.clients, args.http_time_limit)
         rates["d_http"] = http.pop("events_per_s")
         latency = http
         notes.append(f"(d) request latency p50 {latency['p50_ms']:.1f} ms, "
@@ -442,6 +454,7 @@ def run_all(args: argparse.Namespace, workdir: Path) -> dict:
     return {**environment(workdir),
             "counts": {"events": args.events, "batch": args.batch,
                        "http_events": args.http_events, "clients": args.clients,
+                       "http_time_limit_s": args.http_time_limit,
                        "commit_rows": args.commit_rows},
             "events_per_s": rates, "ratios": ratios(rates), "http_latency_ms": latency,
             "notes": notes}

@@ -6,7 +6,7 @@ import threading
 from typing import Iterator, Sequence
 
 from .envelope import NewEvent, Record
-from .store import AppendResult, EventStore, plan_append
+from .store import AppendResult, Decide, EventStore, plan_append
 
 
 class InMemoryEventStore(EventStore):
@@ -26,9 +26,10 @@ class InMemoryEventStore(EventStore):
         return self._log[positions[-1] - 1].hash if positions else None
 
     # --- EventStore ----------------------------------------------------------------------
-    def append(self, tournament_id: str, events: Sequence[NewEvent]) -> AppendResult:
+    def append(self, tournament_id: str, events: Sequence[NewEvent],
+               decide: Decide | None = None) -> AppendResult:
         with self._lock:
-            result = plan_append(tournament_id, events, self, self.clock())
+            result = plan_append(tournament_id, events, self, self.clock(), decide)
             if result.created:
                 for r in result.records:
                     self._log.append(r)

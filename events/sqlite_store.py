@@ -3,7 +3,9 @@
 Durability first: WAL journal, ``synchronous=FULL``. Writes go through one writer thread that
 practises *group commit*: appends that arrive while a commit is being made wait for the next one,
 and all of them share its single fsync. Each append runs inside its own SAVEPOINT, so a refused
-append (version conflict, idempotency conflict) rolls back alone and the others still commit.
+append (version conflict, idempotency conflict, a rule its ``decide`` enforces) rolls back alone
+and the others still commit. ``decide`` runs inside the transaction, after the appends before it
+in the same group: it judges an event on exactly the log that event will follow.
 The writer reads the tails it needs inside its write transaction, so a second process writing the
 same file (which SQLite serialises) cannot break positions, versions or the chain.
 
@@ -21,7 +23,7 @@ from typing import Iterator, Sequence
 import sqlite_utils
 
 from .envelope import NewEvent, Record
-from .store import AppendResult, EventStore, plan_append
+from .store import AppendResult, Decide, EventStore, plan_append
 
 SCHEMA_VERSION = 1
 COLUMNS = ("position", "id", "tournament_id", "stream", "version", "type", "schema_version",
@@ -68,8 +70,9 @@ class SQLiteEventStore(EventStore):
         return conn
 
     # --- writes -------------------------------------------------------------------------
-    def append(self, tournament_id: str, events: Sequence[NewEvent]) -> AppendResult:
-        return self._writer.submit(tournament_id, list(events))
+    def append(self, tournament_id: str, events: Sequence[NewEvent],
+               decide: Decide | None = None) -> AppendResult:
+        return self._writer.submit(tournament_id, list(events), decide)
 
     # --- reads --------------------------------------------------------------------------
     def get(self, event_id: str) -> Record | None:
@@ -83,10 +86,7 @@ class SQLiteEventStore(EventStore):
         return _last_position(self._reader())
 
     def read_stream(self, stream, from_version=1, limit=None, until_position=None) -> Iterator[Record]:
-        where, params = "stream = ?", [stream]
-        if until_position is not None:
-            where, params = where + " AND position <= ?", params + [until_position]
-        return self._paged(where, params, "version", from_version - 1, limit)
+        return _read_stream(self._reader, stream, from_version, limit, until_position)
 
     def read_tournament(self, tournament_id, after=0, limit=None, stream=None, type=None):
         where, params = "tournament_id = ?", [tournament_id]
@@ -94,28 +94,15 @@ class SQLiteEventStore(EventStore):
             where, params = where + " AND stream = ?", params + [stream]
         if type is not None:
             where, params = where + " AND type = ?", params + [type]
-        return self._paged(where, params, "position", after, limit)
+        return _paged(self._reader, where, params, "position", after, limit)
 
     def read_type(self, type, after=0, limit=None):
-        return self._paged("type = ?", [type], "position", after, limit)
+        return _paged(self._reader, "type = ?", [type], "position", after, limit)
 
     def tournament_ids(self) -> list[str]:
         rows = self._reader().execute("SELECT tournament_id, min(position) AS first FROM events "
                                       "GROUP BY tournament_id ORDER BY first")
         return [row[0] for row in rows]
-
-    def _paged(self, where: str, params: list, key: str, after: int, limit: int | None):
-        sql = f"{SELECT}WHERE {where} AND {key} > ? ORDER BY {key} LIMIT ?"
-        key_index = COLUMNS.index(key)
-        remaining = limit
-        while remaining is None or remaining > 0:
-            size = PAGE if remaining is None else min(PAGE, remaining)
-            rows = self._reader().execute(sql, (*params, after, size)).fetchall()
-            yield from (Record(*row) for row in rows)
-            if len(rows) < size:
-                return
-            after = rows[-1][key_index]
-            remaining = None if remaining is None else remaining - len(rows)
 
     def close(self) -> None:
         self._writer.stop()
@@ -140,6 +127,29 @@ def create_schema(conn: sqlite3.Connection) -> None:
         conn.execute(f"CREATE TRIGGER IF NOT EXISTS events_no_{action.lower()} BEFORE {action} "
                      "ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END")
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _paged(connection, where: str, params: list, key: str, after: int, limit: int | None):
+    """Rows in ``key`` order, a bounded page per query. ``connection`` is called for each page,
+    so a generator carried to another thread uses that thread's connection."""
+    sql = f"{SELECT}WHERE {where} AND {key} > ? ORDER BY {key} LIMIT ?"
+    key_index = COLUMNS.index(key)
+    remaining = limit
+    while remaining is None or remaining > 0:
+        size = PAGE if remaining is None else min(PAGE, remaining)
+        rows = connection().execute(sql, (*params, after, size)).fetchall()
+        yield from (Record(*row) for row in rows)
+        if len(rows) < size:
+            return
+        after = rows[-1][key_index]
+        remaining = None if remaining is None else remaining - len(rows)
+
+
+def _read_stream(connection, stream, from_version, limit, until_position):
+    where, params = "stream = ?", [stream]
+    if until_position is not None:
+        where, params = where + " AND position <= ?", params + [until_position]
+    return _paged(connection, where, params, "version", from_version - 1, limit)
 
 
 def _stream_head(conn, stream: str) -> tuple[str, int] | None:
@@ -175,12 +185,15 @@ class _TransactionTail:
     def last_position(self):
         return _last_position(self.conn)
 
+    def read_stream(self, stream, from_version=1, limit=None, until_position=None):
+        return _read_stream(lambda: self.conn, stream, from_version, limit, until_position)
+
 
 class _Job:
-    __slots__ = ("tournament_id", "events", "result", "error", "done")
+    __slots__ = ("tournament_id", "events", "decide", "result", "error", "done")
 
-    def __init__(self, tournament_id: str, events: list[NewEvent]):
-        self.tournament_id, self.events = tournament_id, events
+    def __init__(self, tournament_id: str, events: list[NewEvent], decide: Decide | None):
+        self.tournament_id, self.events, self.decide = tournament_id, events, decide
         self.result: AppendResult | None = None
         self.error: BaseException | None = None
         self.done = threading.Event()
@@ -194,10 +207,11 @@ class _GroupCommitWriter:
         self.thread = threading.Thread(target=self._run, name="paiju-writer", daemon=True)
         self.thread.start()
 
-    def submit(self, tournament_id: str, events: list[NewEvent]) -> AppendResult:
+    def submit(self, tournament_id: str, events: list[NewEvent],
+               decide: Decide | None) -> AppendResult:
         if not self.thread.is_alive():
             raise RuntimeError("the event store is closed")
-        job = _Job(tournament_id, events)
+        job = _Job(tournament_id, events, decide)
         self.queue.put(job)
         job.done.wait()
         if job.error is not None:
@@ -254,7 +268,8 @@ class _GroupCommitWriter:
     def _append_one(self, job: _Job, recorded_at: str) -> None:
         self.conn.execute("SAVEPOINT append")
         try:
-            job.result = plan_append(job.tournament_id, job.events, self.tail, recorded_at)
+            job.result = plan_append(job.tournament_id, job.events, self.tail, recorded_at,
+                                     job.decide)
             if job.result.created:
                 self.conn.executemany(INSERT, job.result.records)
         except Exception as error:

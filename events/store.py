@@ -62,17 +62,28 @@ class ChainReport:
 
 
 class Tail(Protocol):
-    """What :func:`plan_append` needs to know, read inside the store's write transaction."""
+    """The log as seen inside the store's write transaction: what :func:`plan_append` needs,
+    and what a decision needs to fold the streams it appends to."""
 
     def records_by_id(self, ids: Sequence[str]) -> dict[str, Record]: ...
     def stream_head(self, stream: str) -> tuple[str, int] | None: ...  # (owner, version)
     def tournament_head_hash(self, tournament_id: str) -> str | None: ...
     def last_position(self) -> int: ...
+    def read_stream(self, stream: str, from_version: int = 1, limit: int | None = None,
+                    until_position: int | None = None) -> Iterator[Record]: ...
+
+
+# Checks a batch against the rules on the log as it is inside the write transaction; raises to
+# refuse it. Run there, the decision and the append see the same state: no race between them.
+Decide = Callable[[Tail], None]
 
 
 def plan_append(tournament_id: str, events: Sequence[NewEvent], tail: Tail,
-                recorded_at: str | None = None) -> AppendResult:
-    """The records to insert for ``events`` (all or nothing), or the stored ones for a retry."""
+                recorded_at: str | None = None, decide: Decide | None = None) -> AppendResult:
+    """The records to insert for ``events`` (all or nothing), or the stored ones for a retry.
+
+    A retry is recognised before ``decide`` runs: an event already judged and stored is not
+    judged again."""
     if not events:
         raise InvalidBatch("a batch holds at least one event")
     fresh = iter(new_event_ids(sum(1 for e in events if not e.id)))
@@ -85,6 +96,8 @@ def plan_append(tournament_id: str, events: Sequence[NewEvent], tail: Tail,
     stored = tail.records_by_id([e.id for e in events if e.id])
     if stored:
         return AppendResult(_idempotent_replay(drafts, stored), created=False)
+    if decide is not None:
+        decide(tail)
 
     position = tail.last_position()
     prev_hash = tail.tournament_head_hash(tournament_id) or GENESIS_HASH
@@ -177,8 +190,10 @@ class EventStore(ABC):
     clock: Callable[[], str] = staticmethod(utc_timestamp)
 
     @abstractmethod
-    def append(self, tournament_id: str, events: Sequence[NewEvent]) -> AppendResult:
-        """Append all of ``events`` in one transaction, or raise a :class:`StoreError`."""
+    def append(self, tournament_id: str, events: Sequence[NewEvent],
+               decide: Decide | None = None) -> AppendResult:
+        """Append all of ``events`` in one transaction, or raise: a :class:`StoreError`, or
+        whatever ``decide`` raises (see :func:`plan_append`)."""
 
     @abstractmethod
     def get(self, event_id: str) -> Record | None: ...

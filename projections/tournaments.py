@@ -6,14 +6,14 @@ from typing import Iterator
 from events.catalogue import Catalogue, tournament_stream
 from events.store import EventStore
 
-from .streams import load_stream
+from .streams import StreamCache, load_stream
 
 
 def tournament_view(store: EventStore, catalogue: Catalogue, tournament_id: str,
-                    at: int | None = None) -> dict | None:
+                    at: int | None = None, cache: StreamCache | None = None) -> dict | None:
     """The tournament as its stream says at position ``at`` (default: now); None if it did
     not exist then."""
-    folded = load_stream(store, catalogue, tournament_stream(tournament_id), at)
+    folded = load_stream(store, catalogue, tournament_stream(tournament_id), at, cache)
     if folded.state is None:
         return None
     return {**folded.state.to_dict(), "version": folded.version, "position": folded.position}

@@ -8,6 +8,7 @@ from events.catalogue import Catalogue
 from events.envelope import new_event_id
 from events.sqlite_store import SQLiteEventStore
 from events.store import EventStore
+from projections.streams import StreamCache
 
 from . import problems
 from .api import events, health, tournaments
@@ -30,7 +31,8 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
     app.json.ensure_ascii = False  # names in Chinese stay readable
     if store is None:
         store = SQLiteEventStore(app.config["DATABASE"], app.config["SQLITE_SYNCHRONOUS"])
-    app.extensions["paiju"] = Services(store=store, catalogue=catalogue or default_catalogue())
+    app.extensions["paiju"] = Services(store=store, catalogue=catalogue or default_catalogue(),
+                                        cache=StreamCache())
 
     @app.before_request
     def _request_id():

@@ -10,6 +10,7 @@ from flask import current_app, jsonify, request, url_for
 
 from events.catalogue import Catalogue, tournament_stream
 from events.envelope import Record
+from projections.streams import StreamCache
 from events.store import (EventStore, IdempotencyConflict, InvalidBatch, StreamBelongsElsewhere,
                           WrongExpectedVersion)
 
@@ -23,6 +24,7 @@ DEFAULT_LIMIT = 100
 class Services:
     store: EventStore
     catalogue: Catalogue
+    cache: StreamCache
 
 
 def services() -> Services:

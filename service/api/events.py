@@ -23,7 +23,7 @@ def post_events(tid: str):
     events, batch = _parse_events(tid, body)
     s = services()
     with domain_errors_as_problems(lambda i: f"/events/{i}" if batch else "/"):
-        result = append_events(s.store, s.catalogue, tid, events)
+        result = append_events(s.store, s.catalogue, tid, events, s.cache)
     stored = envelopes(result.records)
     response = jsonify({"events": stored} if batch else stored[0])
     response.status_code = 201 if result.created else 200

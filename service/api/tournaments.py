@@ -40,12 +40,12 @@ def create_tournament():
                      schema_version=event_type.schema_version)
     try:
         with domain_errors_as_problems(lambda _: "/"):
-            append_events(s.store, s.catalogue, tid, [event], creating=True)
+            append_events(s.store, s.catalogue, tid, [event], s.cache, creating=True)
     except Problem as problem:
         if problem.slug == "version-conflict":
             raise Problem(409, "tournament-exists", f"tournament {tid!r} already exists") from None
         raise
-    response = jsonify(tournament_view(s.store, s.catalogue, tid))
+    response = jsonify(tournament_view(s.store, s.catalogue, tid, cache=s.cache))
     response.status_code = 201
     response.headers["Location"] = url_for(".get_tournament", tid=tid)
     return response
@@ -65,7 +65,7 @@ def list_tournaments():
 def get_tournament(tid: str):
     at = int_arg("at", None, 0)
     s = services()
-    view = tournament_view(s.store, s.catalogue, tid, at)
+    view = tournament_view(s.store, s.catalogue, tid, at, s.cache)
     if view is None:
         when = "" if at is None else f" at position {at}"
         raise Problem(404, "not-found", f"no tournament {tid!r}{when}")

@@ -158,20 +158,22 @@ def check_expected_version(stream: str, expected: int | str | None, current: int
 
 
 def verify_records(tournament_id: str, records: Iterator[Record]) -> ChainReport:
-    """Walk one tournament's chain in position order; report the first position that fails.
+    """Walk one tournament's chain in position order; report the first position that fails
+    (with the last good position and hash, where the log is still sound).
 
     Checks, per event: the hash of its own content, the link to the previous event's hash,
     and that its stream's versions run 1, 2, 3, … without gaps.
     """
-    prev_hash, checked, last = GENESIS_HASH, 0, None
+    prev_hash, checked, last_position, last_hash = GENESIS_HASH, 0, None, None
     versions: dict[str, int] = {}
     for r in records:
         problem = _chain_problem(r, prev_hash, versions)
         if problem:
-            return ChainReport(tournament_id, False, checked, r.position, r.hash, r.position, problem)
+            return ChainReport(tournament_id, False, checked, last_position, last_hash,
+                               r.position, problem)
         versions[r.stream] = r.version
-        prev_hash, checked, last = r.hash, checked + 1, r
-    return ChainReport(tournament_id, True, checked, last and last.position, last and last.hash)
+        prev_hash, checked, last_position, last_hash = r.hash, checked + 1, r.position, r.hash
+    return ChainReport(tournament_id, True, checked, last_position, last_hash)
 
 
 def _chain_problem(r: Record, prev_hash: str, versions: dict[str, int]) -> str | None:

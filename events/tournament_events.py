@@ -2,7 +2,7 @@
 tournament's own stream, ``tournament-<tid>``."""
 from datetime import date
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from .catalogue import EventType, FullMatch
 
@@ -22,33 +22,47 @@ def _calendar_date(value: str) -> None:
         raise ValidationError("must be a date, YYYY-MM-DD") from None
 
 
-class TournamentCreatedData(Schema):
+class DataSchema(Schema):
+    """Optional fields may be sent as ``null``, which means the same as leaving them out (so a
+    view, which shows absent fields as null, can be sent back): they are not stored."""
+
+    @post_load
+    def _drop_nulls(self, data: dict, **kwargs) -> dict:
+        return {key: value for key, value in data.items() if value is not None}
+
+
+def _optional(field: fields.Field) -> fields.Field:
+    field.allow_none = True
+    return field
+
+
+class TournamentCreatedData(DataSchema):
     tournament_id = fields.String(required=True, validate=_id)
     name = fields.String(required=True, validate=_name)
     game = fields.String(required=True, validate=validate.Length(min=1, max=20))
     format = fields.String(required=True, validate=validate.Length(min=1, max=20))
     settings = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=100)),
                            load_default=dict)
-    date = fields.String(validate=_calendar_date)
-    venue = fields.String(validate=_name)
+    date = _optional(fields.String(validate=_calendar_date))
+    venue = _optional(fields.String(validate=_name))
 
 
-class TeamRegisteredData(Schema):
+class TeamRegisteredData(DataSchema):
     team_id = fields.String(required=True, validate=_id)
     name = fields.String(required=True, validate=_name)
     players = fields.List(fields.String(validate=validate.Length(min=1, max=100)), required=True,
                           validate=validate.Length(min=1, max=8))
-    organisation = fields.String(validate=_name)
+    organisation = _optional(fields.String(validate=_name))
 
 
-class TeamWithdrawnData(Schema):
+class TeamWithdrawnData(DataSchema):
     team_id = fields.String(required=True, validate=_id)
-    reason = fields.String(validate=validate.Length(min=1, max=2000))
+    reason = _optional(fields.String(validate=validate.Length(min=1, max=2000)))
 
 
-class RulingRecordedData(Schema):
+class RulingRecordedData(DataSchema):
     text = fields.String(required=True, validate=validate.Length(min=1, max=10000))
-    effect = fields.Dict(keys=fields.String())
+    effect = _optional(fields.Dict(keys=fields.String()))
 
 
 TOURNAMENT_EVENTS = (

@@ -2,6 +2,7 @@
 the catalogue)."""
 from __future__ import annotations
 
+import functools
 import uuid
 
 from marshmallow import Schema, ValidationError, fields, validate
@@ -51,12 +52,18 @@ class EventRequestSchema(Schema):
     stream = fields.String(required=True, validate=STREAM_NAME)
     expected_version = ExpectedVersion()
     data = fields.Dict(required=True, keys=fields.String())
-    meta = fields.Nested(MetaSchema)
+    meta = fields.Nested(MetaSchema, allow_none=True)  # null: the same as leaving it out
 
 
+@functools.cache
 def batch_schema(max_events: int) -> Schema:
     """``{"events": [...]}``: the list's bounds here; each event is checked on its own after."""
     class BatchRequestSchema(Schema):
         events = fields.List(fields.Dict(), required=True,
                              validate=validate.Length(min=1, max=max_events))
     return BatchRequestSchema()
+
+
+# Instances are reused: building one costs more than a load, and load keeps no state.
+EVENT_REQUEST = EventRequestSchema()
+META = MetaSchema()

@@ -1,7 +1,7 @@
 """The log of one tournament: post events, read them back, verify the chain, export it."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Response, current_app, jsonify, url_for
 from marshmallow import ValidationError
 
 from events.catalogue import UnknownEventType
@@ -10,7 +10,7 @@ from events.envelope import NewEvent
 from ..appending import append_events
 from ..problems import Problem, field_errors, validation_failed
 from ..requests import int_arg, json_body, str_arg
-from ..schemas import EventRequestSchema, batch_schema
+from ..schemas import EVENT_REQUEST, batch_schema
 from .common import (DEFAULT_LIMIT, domain_errors_as_problems, envelopes, max_limit, page,
                      paged_response, request_meta, require_tournament, services)
 
@@ -27,6 +27,8 @@ def post_events(tid: str):
     stored = envelopes(result.records)
     response = jsonify({"events": stored} if batch else stored[0])
     response.status_code = 201 if result.created else 200
+    if result.created and not batch:
+        response.headers["Location"] = url_for(".get_event", tid=tid, event_id=stored[0]["id"])
     return response
 
 
@@ -59,7 +61,7 @@ def _event(tid: str, raw: dict, prefix: str, errors: list) -> NewEvent | None:
     go to ``errors``."""
     before = len(errors)
     try:
-        item = EventRequestSchema().load(raw)
+        item = EVENT_REQUEST.load(raw)
     except ValidationError as error:
         errors.extend(field_errors(error.messages, prefix))
         item = error.valid_data  # still check the data of a known type, to report all at once

@@ -13,7 +13,7 @@ from projections.tournaments import tournament_summaries, tournament_view
 from ..appending import append_events
 from ..problems import Problem, field_errors, validation_failed
 from ..requests import int_arg, json_body
-from ..schemas import MetaSchema
+from ..schemas import META
 from .common import (DEFAULT_LIMIT, domain_errors_as_problems, max_limit, page, paged_response,
                      request_meta, services)
 
@@ -31,7 +31,7 @@ def create_tournament():
     meta = body.pop("meta", None)
     try:
         data = event_type.load(body)
-        meta = MetaSchema().load(meta) if meta is not None else None
+        meta = META.load(meta) if meta is not None else None
     except ValidationError as error:
         raise validation_failed(field_errors(error.messages)) from None
     tid = data["tournament_id"]

@@ -180,3 +180,60 @@ def test_the_tournament_at_any_position_equals_what_was_live_then(client, tourna
     for position, state in live.items():
         assert client.get(f"/v1/tournaments/{tournament}?at={position}").json == state
     assert client.get(f"/v1/tournaments/{tournament}?at=0").status_code == 404
+
+
+def test_a_single_event_answers_with_its_location(client, tournament):
+    response = post(client, team("a"))
+    assert response.headers["Location"] == f"/v1/tournaments/{tournament}/events/{response.json['id']}"
+    assert client.get(response.headers["Location"]).json == response.json
+
+
+def test_null_optional_fields_mean_absent_and_are_not_stored(client, tournament):
+    """A view shows absent fields as null; sending such a value back must work."""
+    body = team("a", meta=None)
+    body["data"]["organisation"] = None
+    stored = post(client, body)
+    assert stored.status_code == 201
+    assert "organisation" not in stored.json["data"]
+    view = client.get(f"/v1/tournaments/{tournament}").json
+    assert view["teams"][0]["organisation"] is None
+
+
+def test_sixteen_clients_registering_at_once_all_succeed(app, tournament):
+    """Rules are judged inside the write transaction: concurrent writers to one stream do not
+    fail each other (no spurious 409), and every event is judged on the state it follows."""
+    barrier, statuses = threading.Barrier(16), []
+
+    def client_registers(n):
+        c = app.test_client()
+        barrier.wait()
+        for k in range(10):
+            statuses.append(post(c, team(f"c{n}-{k}")).status_code)
+
+    threads = [threading.Thread(target=client_registers, args=(n,)) for n in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert statuses == [201] * 160
+    stream = app.test_client().get(f"/v1/tournaments/{tournament}/streams/tournament-{tournament}").json
+    assert stream["version"] == 161
+    assert len(app.test_client().get(f"/v1/tournaments/{tournament}").json["teams"]) == 160
+
+
+def test_two_clients_registering_the_same_team_at_once_one_is_refused_by_the_rule(app, tournament):
+    barrier, statuses = threading.Barrier(8), []
+
+    def client_registers(players):
+        c = app.test_client()
+        barrier.wait()
+        r = post(c, team("same", *players))
+        statuses.append((r.status_code, r.json.get("rule")))
+
+    threads = [threading.Thread(target=client_registers, args=([f"甲{n}", f"乙{n}"],)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(statuses, key=str) == [(201, None)] + [(422, "T-1.3")] * 7
+    assert len(app.test_client().get(f"/v1/tournaments/{tournament}").json["teams"]) == 1

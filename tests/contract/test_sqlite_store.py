@@ -88,6 +88,7 @@ def test_changing_any_stored_field_makes_verify_report_that_position(sqlite_stor
     if column != "tournament_id":
         report = sqlite_store.verify("t1")
         assert (report.ok, report.first_bad_position, report.checked) == (False, 4, 3)
+        assert report.last_position == 3  # the last good event
         assert sqlite_store.verify("t2").ok  # another tournament's chain is untouched
 
 

@@ -52,16 +52,18 @@ class Tournament:
     settings: Mapping = field(default_factory=dict)
     date: str | None = None
     venue: str | None = None
-    teams: tuple[Team, ...] = ()
+    # team_id -> Team, in order of registration. Never mutated: each change makes a new dict
+    # (one C-level copy, where a scan of a tuple per event cost a Python loop over every team).
+    teams: Mapping[str, Team] = field(default_factory=dict)
     rulings: tuple[Ruling, ...] = ()
 
     def team(self, team_id: str) -> Team | None:
-        return next((t for t in self.teams if t.team_id == team_id), None)
+        return self.teams.get(team_id)
 
     def to_dict(self) -> dict:
         return {"id": self.tournament_id, "name": self.name, "game": self.game,
                 "format": self.format, "settings": dict(self.settings), "date": self.date,
-                "venue": self.venue, "teams": [t.to_dict() for t in self.teams],
+                "venue": self.venue, "teams": [t.to_dict() for t in self.teams.values()],
                 "rulings": [r.to_dict() for r in self.rulings]}
 
 
@@ -89,7 +91,7 @@ def register_team(t: Tournament, data: dict) -> Tournament:
     if len(set(players)) != len(players):
         raise RuleViolation("T-1.2", "an entrant names the same player twice")
     team = Team(data["team_id"], data["name"], players, data.get("organisation"))
-    return replace(t, teams=t.teams + (team,))
+    return replace(t, teams={**t.teams, team.team_id: team})
 
 
 def withdraw_team(t: Tournament, data: dict) -> Tournament:
@@ -99,8 +101,7 @@ def withdraw_team(t: Tournament, data: dict) -> Tournament:
         raise RuleViolation("T-1.3", f"team {data['team_id']!r} is not registered")
     if team.withdrawn:
         raise RuleViolation("T-1.3", f"team {data['team_id']!r} has already withdrawn")
-    teams = tuple(replace(x, withdrawn=True) if x is team else x for x in t.teams)
-    return replace(t, teams=teams)
+    return replace(t, teams={**t.teams, team.team_id: replace(team, withdrawn=True)})
 
 
 def record_ruling(t: Tournament, data: dict) -> Tournament:

@@ -37,10 +37,9 @@ def append_events(store: EventStore, catalogue: Catalogue, tournament_id: str,
     Raises TournamentNotFound, EventRuleViolation, or the store's errors (version, idempotency,
     stream ownership). ``events`` must already match their catalogue schemas.
     """
-    if not creating and _tournament_missing(store, tournament_id):
-        raise TournamentNotFound(tournament_id)
-
     def decide_in_transaction(log: Tail) -> None:
+        if not creating and _tournament_missing(log, tournament_id):
+            raise TournamentNotFound(tournament_id)
         decide(log, catalogue, tournament_id, events, cache)
 
     return store.append(tournament_id, events, decide=decide_in_transaction)
@@ -76,6 +75,6 @@ def _current(log: Tail, catalogue: Catalogue, tournament_id: str, stream: str,
     return folded.state, folded.version
 
 
-def _tournament_missing(store: EventStore, tournament_id: str) -> bool:
-    head = store.stream_head(tournament_stream(tournament_id))
+def _tournament_missing(log: Tail, tournament_id: str) -> bool:
+    head = log.stream_head(tournament_stream(tournament_id))
     return head is None or head[0] != tournament_id

@@ -69,4 +69,4 @@ def test_t_1_5_rulings_are_kept_in_order():
 def test_states_are_values_the_old_state_is_untouched():
     before = created()
     after = apply(before, "TeamRegistered", team("a", "甲", "乙"))
-    assert before.teams == () and len(after.teams) == 1
+    assert len(before.teams) == 0 and len(after.teams) == 1

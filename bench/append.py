@@ -197,9 +197,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: Path, port: int, log_path: Path) -> subprocess.Popen:
-    command = [sys.executable, "-m", "service.cli", "serve",
-               "--host", "127.0.0.1", "--port", str(port), "--db", str(db)]
+def start_server(db: Path, port: int, log_path: Path, max_group: int) -> subprocess.Popen:
+    command = [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1",
+               "--port", str(port), "--db", str(db), "--max-group", str(max_group)]
     # The repository root on the path too, so the module is found without an installed package.
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))}
@@ -267,13 +267,15 @@ def create_tournament(port: int) -> str:
 
 
 class Client(threading.Thread):
-    """Posts its share of events one by one over one keep-alive connection, after the start gate."""
+    """Sends its share of requests one by one over one keep-alive connection, after the start
+    gate: event posts, or (``health_only``) GET /v1/health, the HTTP stack's own ceiling."""
 
     def __init__(self, number: int, port: int, tournament_id: str, count: int,
-                 gate: threading.Barrier, deadline: float):
+                 gate: threading.Barrier, deadline: float, health_only: bool):
         super().__init__(name=f"bench-client-{number}", daemon=True)
         self.number, self.port, self.tournament_id, self.count, self.gate = (
             number, port, tournament_id, count, gate)
+        self.health_only = health_only
         self.deadline = deadline  # time.monotonic() after which the client gives up
         self.latencies: list[float] = []
         self.error: Exception | None = None
@@ -299,18 +301,23 @@ class Client(threading.Thread):
                 "data": {"team_id": f"team-{n}", "name": f"Team {n}",
                          "players": [f"A {n}", f"B {n}"]}}
         started = time.perf_counter()
-        status, answer = request(conn, "POST", f"/v1/tournaments/{self.tournament_id}/events", body)
+        if self.health_only:
+            status, answer, wanted = *request(conn, "GET", "/v1/health"), 200
+        else:
+            status, answer = request(conn, "POST", f"/v1/tournaments/{self.tournament_id}/events",
+                                     body)
+            wanted = 201
         self.latencies.append(time.perf_counter() - started)
-        if status != 201:
-            raise BenchError(f"POST event answered {status}: {answer[:300]!r}")
+        if status != wanted:
+            raise BenchError(f"the server answered {status}: {answer[:300]!r}")
 
 
 def run_clients(port: int, tournament_id: str, events: int, clients: int,
-                time_limit: float) -> dict:
+                time_limit: float, health_only: bool) -> dict:
     shares = [events // clients + (1 if c < events % clients else 0) for c in range(clients)]
     gate = threading.Barrier(clients + 1)
     deadline = time.monotonic() + time_limit
-    threads = [Client(c, port, tournament_id, share, gate, deadline)
+    threads = [Client(c, port, tournament_id, share, gate, deadline, health_only)
                for c, share in enumerate(shares)]
     for t in threads:
         t.start()
@@ -331,13 +338,16 @@ def run_clients(port: int, tournament_id: str, events: int, clients: int,
             "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]}
 
 
-def bench_http(workdir: Path, events: int, clients: int, time_limit: float) -> dict:
+def bench_http(workdir: Path, name: str, events: int, clients: int, time_limit: float,
+               max_group: int = 512, health_only: bool = False) -> dict:
+    """One server on a fresh database, one load; ``max_group=1`` turns group commit off."""
     port = free_port()
-    log_path = workdir / "server.log"
-    server = start_server(workdir / "http.db", port, log_path)
+    log_path = workdir / f"{name}.log"
+    server = start_server(workdir / f"{name}.db", port, log_path, max_group)
     try:
         wait_until_healthy(server, port, log_path)
-        return run_clients(port, create_tournament(port), events, clients, time_limit)
+        return run_clients(port, create_tournament(port), events, clients, time_limit,
+                           health_only)
     finally:
         stop_server(server)
 
@@ -359,7 +369,9 @@ def ratio(numerator: float | None, denominator: float | None) -> float | None:
 def ratios(rates: dict) -> dict:
     return {"a_over_c": ratio(rates["a_store_append"], rates["c_eventsourcing_recorder"]),
             "a_over_b": ratio(rates["a_store_append"], rates["b_sqlite_one_transaction"]),
-            "d_over_commit_per_row": ratio(rates["d_http"], rates["sqlite_commit_per_row"])}
+            "d_over_commit_per_row": ratio(rates["d_http"], rates["sqlite_commit_per_row"]),
+            "d_over_health": ratio(rates["d_http"], rates["http_health"]),
+            "d_over_no_group_commit": ratio(rates["d_http"], rates["d_http_no_group_commit"])}
 
 
 def rate_labels(args: argparse.Namespace) -> dict:
@@ -375,6 +387,10 @@ def rate_labels(args: argparse.Namespace) -> dict:
                   f"{args.clients} clients",
         "sqlite_commit_per_row":
             f"    beside (d): plain sqlite3, one commit per row, {args.commit_rows:,} rows",
+        "d_http_no_group_commit":
+            f"    beside (d): the same posts with group commit off (--max-group 1)",
+        "http_health":
+            f"    beside (d): GET /v1/health, {args.http_events:,} requests, the HTTP stack alone",
     }
 
 
@@ -382,6 +398,8 @@ RATIO_LABELS = {
     "a_over_c": "(a)/(c) store vs eventsourcing recorder",
     "a_over_b": "(a)/(b) store vs one plain transaction",
     "d_over_commit_per_row": "(d)/(per-row commit) HTTP with group commit vs a fsync per row",
+    "d_over_health": "(d)/(health) a durable append vs a request that does nothing",
+    "d_over_no_group_commit": "(d)/(no group commit) the gain of group commit",
 }
 
 
@@ -442,15 +460,18 @@ def run_all(args: argparse.Namespace, workdir: Path) -> dict:
     rates["sqlite_commit_per_row"] = bench_commit_per_row(workdir / "per-row.db",
                                                           rows[:args.commit_rows])
     latency: dict = {}
-    try:
-        http = bench_http(workdir, args.http_events, args.clients, args.http_time_limit)
-        rates["d_http"] = http.pop("events_per_s")
-        latency = http
-        notes.append(f"(d) request latency p50 {latency['p50_ms']:.1f} ms, "
-                     f"p99 {latency['p99_ms']:.1f} ms")
-    except (BenchError, OSError) as error:  # OSError: the server refused or dropped a connection
-        rates["d_http"] = None
-        notes.append(f"(d) failed: {error}")
+    for key, options in (("d_http", {}), ("d_http_no_group_commit", {"max_group": 1}),
+                         ("http_health", {"health_only": True})):
+        try:
+            http = bench_http(workdir, key, args.http_events, args.clients,
+                              args.http_time_limit, **options)
+            rates[key] = http.pop("events_per_s")
+            latency[key] = http
+            notes.append(f"{key}: request latency p50 {http['p50_ms']:.1f} ms, "
+                         f"p99 {http['p99_ms']:.1f} ms")
+        except (BenchError, OSError) as error:  # OSError: the server refused or dropped a connection
+            rates[key] = None
+            notes.append(f"{key} failed: {error}")
     return {**environment(workdir),
             "counts": {"events": args.events, "batch": args.batch,
                        "http_events": args.http_events, "clients": args.clients,

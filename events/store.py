@@ -103,14 +103,18 @@ def plan_append(tournament_id: str, events: Sequence[NewEvent], tail: Tail,
     prev_hash = tail.tournament_head_hash(tournament_id) or GENESIS_HASH
     versions: dict[str, int] = {}
     records = []
-    for event, draft in zip(events, drafts):
-        current = _current_version(tournament_id, event.stream, versions, tail)
-        check_expected_version(event.stream, event.expected_version, current)
+    for event, d in zip(events, drafts):
+        current = versions.get(event.stream)
+        if current is None:
+            current = _stored_version(tournament_id, event.stream, tail)
+        if event.expected_version is not None:
+            check_expected_version(event.stream, event.expected_version, current)
         position += 1
         versions[event.stream] = current + 1
-        unsealed = draft._replace(position=position, version=current + 1, prev_hash=prev_hash)
+        unsealed = Record(position, d.id, d.tournament_id, d.stream, current + 1, d.type,
+                          d.schema_version, d.data, d.meta, d.recorded_at, prev_hash, "")
         prev_hash = chain_hash(prev_hash, hashed_text(unsealed))
-        records.append(Record(*unsealed[:-1], prev_hash))
+        records.append(unsealed._replace(hash=prev_hash))
     return AppendResult(records, created=True)
 
 
@@ -118,7 +122,8 @@ def _draft(tournament_id: str, e: NewEvent, event_id: str, recorded_at: str,
            meta_texts: dict[int, str]) -> Record:
     """The event as a record still without position, version and hashes."""
     # A batch often shares one meta object (or has none): serialise each object once.
-    meta = meta_texts.get(id(e.meta)) or meta_texts.setdefault(id(e.meta), canonical_json(e.meta))
+    meta = (meta_texts.get(id(e.meta)) or meta_texts.setdefault(id(e.meta), canonical_json(e.meta))
+            if e.meta else "{}")
     return Record(0, event_id, tournament_id, e.stream, 0, e.type, e.schema_version,
                   canonical_json(e.data), meta, recorded_at, "", "")
 
@@ -136,9 +141,7 @@ def _idempotent_replay(drafts: list[Record], stored: dict[str, Record]) -> list[
     return [stored[d.id] for d in drafts]
 
 
-def _current_version(tournament_id: str, stream: str, versions: dict[str, int], tail: Tail) -> int:
-    if stream in versions:
-        return versions[stream]
+def _stored_version(tournament_id: str, stream: str, tail: Tail) -> int:
     head = tail.stream_head(stream)
     if head is None:
         return 0

@@ -17,6 +17,7 @@ from .api.common import Services
 DEFAULTS = {
     "DATABASE": "var/paiju.db",
     "SQLITE_SYNCHRONOUS": "FULL",     # durability first; NORMAL trades the last commits for speed
+    "SQLITE_MAX_GROUP": 512,          # appends that may share one commit (1: a commit each)
     "MAX_CONTENT_LENGTH": 1024 * 1024,  # bodies over 1 MiB get 413 before they are read
     "MAX_BATCH": 1000,                # events in one atomic batch
     "PAGE_LIMIT_MAX": 1000,           # events or tournaments in one page
@@ -30,7 +31,8 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
     app.config.update(config or {})
     app.json.ensure_ascii = False  # names in Chinese stay readable
     if store is None:
-        store = SQLiteEventStore(app.config["DATABASE"], app.config["SQLITE_SYNCHRONOUS"])
+        store = SQLiteEventStore(app.config["DATABASE"], app.config["SQLITE_SYNCHRONOUS"],
+                                 app.config["SQLITE_MAX_GROUP"])
     app.extensions["paiju"] = Services(store=store, catalogue=catalogue or default_catalogue(),
                                         cache=StreamCache())
 

@@ -18,6 +18,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--db", default=DEFAULT_DB, help="SQLite database file (created if new)")
     serve.add_argument("--threads", type=int, default=16, help="request worker threads")
+    serve.add_argument("--max-group", type=int, default=512,
+                       help="appends that may share one commit (group commit); 1 turns it off")
     serve.set_defaults(run=_serve)
 
     verify = commands.add_parser("verify", help="walk the hash chain of every tournament, or one")
@@ -40,7 +42,7 @@ def _serve(args) -> int:
 
     from .app import create_app
 
-    app = create_app({"DATABASE": args.db})
+    app = create_app({"DATABASE": args.db, "SQLITE_MAX_GROUP": args.max_group})
     signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
     print(f"paiju serving on http://{args.host}:{args.port} (database {args.db})", flush=True)
     try:

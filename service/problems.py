@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, json, request
+from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
 PROBLEM_TYPE = "urn:paiju:problem:"
@@ -48,7 +48,8 @@ class Problem(Exception):
                 **self.extra}
 
     def response(self) -> Response:
-        response = Response(json.dumps(self.body()), status=self.status, mimetype=MEDIA_TYPE)
+        text = current_app.json.dumps(self.body(), separators=(",", ":"))  # compact, as success
+        response = Response(text, status=self.status, mimetype=MEDIA_TYPE)
         if self.status == 405 and "allow" in self.extra:
             response.headers["Allow"] = ", ".join(self.extra["allow"])
         return response

@@ -7,8 +7,13 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
+
+
+# The console script that `pip install` (and so `make run`) puts beside the interpreter.
+PAIJU = Path(sys.executable).with_name("paiju")
 
 
 def free_port() -> int:
@@ -21,8 +26,9 @@ def free_port() -> int:
 def server(tmp_path):
     port = free_port()
     db = tmp_path / "served.db"
-    process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1",
-                                "--port", str(port), "--db", str(db)],
+    assert PAIJU.exists(), f"{PAIJU} is missing: install the package (make test does)"
+    process = subprocess.Popen([str(PAIJU), "serve", "--host", "127.0.0.1", "--port", str(port),
+                                "--db", str(db)],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
     deadline = time.monotonic() + 20
@@ -82,6 +88,6 @@ def test_sigterm_stops_the_server_cleanly_and_the_log_survives(server, tmp_path)
     request(port, "POST", "/v1/tournaments", {"tournament_id": "t", "name": "t", "game": "GD", "format": "knockout"})
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=15) == 0
-    result = subprocess.run([sys.executable, "-m", "service.cli", "verify", "--db", str(db)],
+    result = subprocess.run([str(PAIJU), "verify", "--db", str(db)],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and "t: ok, 1 events" in result.stdout

@@ -388,7 +388,7 @@ def rate_labels(args: argparse.Namespace) -> dict:
         "sqlite_commit_per_row":
             f"    beside (d): plain sqlite3, one commit per row, {args.commit_rows:,} rows",
         "d_http_no_group_commit":
-            f"    beside (d): the same posts with group commit off (--max-group 1)",
+            "    beside (d): the same posts with group commit off (--max-group 1)",
         "http_health":
             f"    beside (d): GET /v1/health, {args.http_events:,} requests, the HTTP stack alone",
     }

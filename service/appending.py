@@ -14,7 +14,8 @@ from typing import Sequence
 
 from events.catalogue import Catalogue, tournament_stream
 from events.envelope import NewEvent
-from events.store import AppendResult, EventStore, StreamBelongsElsewhere, Tail, check_expected_version
+from events.store import (AppendResult, EventStore, StreamBelongsElsewhere, Tail,
+                          check_expected_version)
 from projections.streams import StreamCache, load_stream, step_for
 from rules import RuleViolation
 

@@ -10,9 +10,9 @@ from flask import current_app, jsonify, request, url_for
 
 from events.catalogue import Catalogue, tournament_stream
 from events.envelope import Record
-from projections.streams import StreamCache
 from events.store import (EventStore, IdempotencyConflict, InvalidBatch, StreamBelongsElsewhere,
                           WrongExpectedVersion)
+from projections.streams import StreamCache
 
 from ..appending import EventRuleViolation, TournamentNotFound
 from ..problems import Problem

@@ -38,13 +38,11 @@ def create_tournament():
     event = NewEvent(type=event_type.name, stream=tournament_stream(tid), data=data,
                      expected_version=NO_STREAM, meta=request_meta(meta),
                      schema_version=event_type.schema_version)
-    try:
-        with domain_errors_as_problems(lambda _: "/"):
+    with domain_errors_as_problems(lambda _: "/"):
+        try:
             append_events(s.store, s.catalogue, tid, [event], s.cache, creating=True)
-    except Problem as problem:
-        if problem.slug == "version-conflict":
+        except WrongExpectedVersion:  # its stream is not new
             raise Problem(409, "tournament-exists", f"tournament {tid!r} already exists") from None
-        raise
     response = jsonify(tournament_view(s.store, s.catalogue, tid, cache=s.cache))
     response.status_code = 201
     response.headers["Location"] = url_for(".get_tournament", tid=tid)

@@ -220,6 +220,6 @@ def test_500_without_a_stack_trace():
             raise RuntimeError("disk on fire: /secret/path")
 
     response = create_app(store=BrokenStore()).test_client().get("/v1/health")
-    body = problem(response, 500, "internal-error")
+    problem(response, 500, "internal-error")
     text = response.get_data(as_text=True)
     assert "Traceback" not in text and "secret" not in text and "disk on fire" not in text

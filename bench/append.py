@@ -22,7 +22,9 @@ Every figure comes from one run on one machine, on file databases in one tempora
     would manage if every request paid for its own fsync.
 
 Ratios: (a)/(c) the store against the library, (a)/(b) the cost of batching-by-call and store
-logic against raw SQLite, (d)/(per-row commit) the gain of group commit under concurrency.
+logic against raw SQLite, (d)/(per-row commit) the API against a bare fsync per row; beside
+(d), the same load with group commit off and a request that does nothing (``GET /v1/health``)
+show what group commit gains and where the HTTP stack itself stops.
 
 Reproduce: ``make bench`` (installs ``.[bench]``, i.e. ``eventsourcing``, into ``.venv`` and runs
 ``python bench/append.py``), or ``python bench/append.py --json`` from the repository root.

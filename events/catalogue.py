@@ -56,6 +56,12 @@ class EventType:
     postable: bool = True  # False: recorded by the backend only (derived facts, route-made events)
     upcasters: Mapping[int, Callable[[dict], dict]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # Every stored version must be liftable, or reading an old event would fail later.
+        missing = [v for v in range(1, self.schema_version) if v not in self.upcasters]
+        if missing:
+            raise ValueError(f"{self.name}: no upcaster from schema version(s) {missing}")
+
     def load(self, data: object) -> dict:
         """Validated ``data``; raises marshmallow's ValidationError naming each field at fault."""
         return _schema_instance(self.schema).load(data)
@@ -106,7 +112,3 @@ class Catalogue:
         for version in range(record.schema_version, event_type.schema_version):
             data = event_type.upcasters[version](data)
         return data
-
-
-def validation_messages(error: ValidationError) -> dict:
-    return error.messages if isinstance(error.messages, dict) else {"_schema": error.messages}

@@ -21,9 +21,9 @@ class InMemoryEventStore(EventStore):
     def records_by_id(self, ids: Sequence[str]) -> dict[str, Record]:
         return {i: self._by_id[i] for i in ids if i in self._by_id}
 
-    def tournament_head_hash(self, tournament_id: str) -> str | None:
+    def tournament_head(self, tournament_id: str) -> tuple[int, str] | None:
         positions = self._tournaments.get(tournament_id)
-        return self._log[positions[-1] - 1].hash if positions else None
+        return (positions[-1], self._log[positions[-1] - 1].hash) if positions else None
 
     # --- EventStore ----------------------------------------------------------------------
     def append(self, tournament_id: str, events: Sequence[NewEvent],
@@ -53,10 +53,12 @@ class InMemoryEventStore(EventStore):
         return _limited((r for r in records if until_position is None or r.position <= until_position),
                         limit)
 
-    def read_tournament(self, tournament_id, after=0, limit=None, stream=None, type=None):
+    def read_tournament(self, tournament_id, after=0, limit=None, stream=None, type=None,
+                        until_position=None):
         positions = self._tournaments.get(tournament_id, [])
         start = bisect.bisect_right(positions, after)
-        records = (self._log[p - 1] for p in positions[start:])
+        stop = len(positions) if until_position is None else bisect.bisect_right(positions, until_position)
+        records = (self._log[p - 1] for p in positions[start:stop])
         return _limited((r for r in records if (stream is None or r.stream == stream)
                          and (type is None or r.type == type)), limit)
 

@@ -18,12 +18,12 @@ import queue
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 import sqlite_utils
 
 from .envelope import NewEvent, Record
-from .store import AppendResult, Decide, EventStore, plan_append
+from .store import AppendResult, Decide, EventStore, StoreClosed, plan_append
 
 SCHEMA_VERSION = 1
 COLUMNS = ("position", "id", "tournament_id", "stream", "version", "type", "schema_version",
@@ -45,12 +45,14 @@ INDEXES = (
 class SQLiteEventStore(EventStore):
     def __init__(self, path: str | Path, synchronous: str = "FULL", max_group: int = 512):
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        if self.path == ":memory:" or self.path.startswith("file:"):
+            # Each connection would open its own empty database: the log lives in a file.
+            raise ValueError("the SQLite store needs a database file path")
+        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self.synchronous = synchronous
-        self._local = threading.local()
-        self._readers: list[sqlite3.Connection] = []
-        self._readers_lock = threading.Lock()
+        self._idle: queue.LifoQueue[sqlite3.Connection] = queue.LifoQueue()
+        self._opened: list[sqlite3.Connection] = []
+        self._opened_lock = threading.Lock()
         writer_connection = self._connect()
         create_schema(writer_connection)
         self._writer = _GroupCommitWriter(writer_connection, self.clock, max_group)
@@ -61,13 +63,20 @@ class SQLiteEventStore(EventStore):
         conn.execute(f"PRAGMA synchronous={self.synchronous}")
         return conn
 
-    def _reader(self) -> sqlite3.Connection:
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._local.conn = self._connect()
-            with self._readers_lock:
-                self._readers.append(conn)
-        return conn
+    def _query(self, sql: str, params: Sequence = ()) -> list[tuple]:
+        """Run one read on a pooled connection. A connection serves one query at a time and
+        goes back to the pool, so the pool never holds more than the reads ever run at once,
+        whichever threads ran them."""
+        try:
+            conn = self._idle.get_nowait()
+        except queue.Empty:
+            conn = self._connect()
+            with self._opened_lock:
+                self._opened.append(conn)
+        try:
+            return conn.execute(sql, params).fetchall()
+        finally:
+            self._idle.put(conn)
 
     # --- writes -------------------------------------------------------------------------
     def append(self, tournament_id: str, events: Sequence[NewEvent],
@@ -76,40 +85,45 @@ class SQLiteEventStore(EventStore):
 
     # --- reads --------------------------------------------------------------------------
     def get(self, event_id: str) -> Record | None:
-        row = self._reader().execute(SELECT + "WHERE id = ?", (event_id,)).fetchone()
-        return Record(*row) if row else None
+        rows = self._query(SELECT + "WHERE id = ?", (event_id,))
+        return Record(*rows[0]) if rows else None
 
     def stream_head(self, stream: str) -> tuple[str, int] | None:
-        return _stream_head(self._reader(), stream)
+        return _stream_head(self._query, stream)
+
+    def tournament_head(self, tournament_id: str) -> tuple[int, str] | None:
+        return _tournament_head(self._query, tournament_id)
 
     def last_position(self) -> int:
-        return _last_position(self._reader())
+        return _last_position(self._query)
 
     def read_stream(self, stream, from_version=1, limit=None, until_position=None) -> Iterator[Record]:
-        return _read_stream(self._reader, stream, from_version, limit, until_position)
+        return _read_stream(self._query, stream, from_version, limit, until_position)
 
-    def read_tournament(self, tournament_id, after=0, limit=None, stream=None, type=None):
+    def read_tournament(self, tournament_id, after=0, limit=None, stream=None, type=None,
+                        until_position=None):
         where, params = "tournament_id = ?", [tournament_id]
-        if stream is not None:
-            where, params = where + " AND stream = ?", params + [stream]
-        if type is not None:
-            where, params = where + " AND type = ?", params + [type]
-        return _paged(self._reader, where, params, "position", after, limit)
+        for column, value in (("stream", stream), ("type", type)):
+            if value is not None:
+                where, params = f"{where} AND {column} = ?", params + [value]
+        if until_position is not None:
+            where, params = where + " AND position <= ?", params + [until_position]
+        return _paged(self._query, where, params, "position", after, limit)
 
     def read_type(self, type, after=0, limit=None):
-        return _paged(self._reader, "type = ?", [type], "position", after, limit)
+        return _paged(self._query, "type = ?", [type], "position", after, limit)
 
     def tournament_ids(self) -> list[str]:
-        rows = self._reader().execute("SELECT tournament_id, min(position) AS first FROM events "
-                                      "GROUP BY tournament_id ORDER BY first")
+        rows = self._query("SELECT tournament_id, min(position) AS first FROM events "
+                           "GROUP BY tournament_id ORDER BY first")
         return [row[0] for row in rows]
 
     def close(self) -> None:
         self._writer.stop()
-        with self._readers_lock:
-            for conn in self._readers:
+        with self._opened_lock:
+            for conn in self._opened:
                 conn.close()
-            self._readers.clear()
+            self._opened.clear()
 
 
 def create_schema(conn: sqlite3.Connection) -> None:
@@ -126,18 +140,24 @@ def create_schema(conn: sqlite3.Connection) -> None:
     for action in ("UPDATE", "DELETE"):
         conn.execute(f"CREATE TRIGGER IF NOT EXISTS events_no_{action.lower()} BEFORE {action} "
                      "ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END")
+    found = conn.execute("PRAGMA user_version").fetchone()[0]
+    if found > SCHEMA_VERSION:
+        raise RuntimeError(f"the database was written by a newer paiju (store schema {found}; "
+                           f"this one knows {SCHEMA_VERSION})")
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
-def _paged(connection, where: str, params: list, key: str, after: int, limit: int | None):
-    """Rows in ``key`` order, a bounded page per query. ``connection`` is called for each page,
-    so a generator carried to another thread uses that thread's connection."""
+Query = Callable[[str, Sequence], list]  # (sql, params) -> rows
+
+
+def _paged(query: Query, where: str, params: list, key: str, after: int, limit: int | None):
+    """Rows in ``key`` order, a bounded page per query: no read holds the log in memory."""
     sql = f"{SELECT}WHERE {where} AND {key} > ? ORDER BY {key} LIMIT ?"
     key_index = COLUMNS.index(key)
     remaining = limit
     while remaining is None or remaining > 0:
         size = PAGE if remaining is None else min(PAGE, remaining)
-        rows = connection().execute(sql, (*params, after, size)).fetchall()
+        rows = query(sql, (*params, after, size))
         yield from (Record(*row) for row in rows)
         if len(rows) < size:
             return
@@ -145,48 +165,59 @@ def _paged(connection, where: str, params: list, key: str, after: int, limit: in
         remaining = None if remaining is None else remaining - len(rows)
 
 
-def _read_stream(connection, stream, from_version, limit, until_position):
+def _read_stream(query: Query, stream, from_version, limit, until_position):
     where, params = "stream = ?", [stream]
     if until_position is not None:
         where, params = where + " AND position <= ?", params + [until_position]
-    return _paged(connection, where, params, "version", from_version - 1, limit)
+    return _paged(query, where, params, "version", from_version - 1, limit)
 
 
-def _stream_head(conn, stream: str) -> tuple[str, int] | None:
-    row = conn.execute("SELECT tournament_id, version FROM events WHERE stream = ? "
-                       "ORDER BY version DESC LIMIT 1", (stream,)).fetchone()
-    return (row[0], row[1]) if row else None
+def _stream_head(query: Query, stream: str) -> tuple[str, int] | None:
+    rows = query("SELECT tournament_id, version FROM events WHERE stream = ? "
+                 "ORDER BY version DESC LIMIT 1", (stream,))
+    return (rows[0][0], rows[0][1]) if rows else None
 
 
-def _last_position(conn) -> int:
-    return conn.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0]
+def _tournament_head(query: Query, tournament_id: str) -> tuple[int, str] | None:
+    rows = query("SELECT position, hash FROM events WHERE tournament_id = ? "
+                 "ORDER BY position DESC LIMIT 1", (tournament_id,))
+    return (rows[0][0], rows[0][1]) if rows else None
+
+
+def _last_position(query: Query) -> int:
+    return query("SELECT coalesce(max(position), 0) FROM events", ())[0][0]
 
 
 class _TransactionTail:
     """The :class:`events.store.Tail` of the writer's open transaction."""
 
+    ID_CHUNK = 500  # ids per IN (…): under the 999 variables older SQLite builds allow
+
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn
 
+    def query(self, sql: str, params: Sequence = ()) -> list[tuple]:
+        return self.conn.execute(sql, params).fetchall()
+
     def records_by_id(self, ids):
-        if not ids:
-            return {}
-        rows = self.conn.execute(SELECT + f"WHERE id IN ({', '.join('?' * len(ids))})", ids)
-        return {row[1]: Record(*row) for row in rows}
+        found = {}
+        for i in range(0, len(ids), self.ID_CHUNK):
+            chunk = ids[i:i + self.ID_CHUNK]
+            rows = self.query(SELECT + f"WHERE id IN ({', '.join('?' * len(chunk))})", chunk)
+            found.update((row[1], Record(*row)) for row in rows)
+        return found
 
     def stream_head(self, stream):
-        return _stream_head(self.conn, stream)
+        return _stream_head(self.query, stream)
 
-    def tournament_head_hash(self, tournament_id):
-        row = self.conn.execute("SELECT hash FROM events WHERE tournament_id = ? "
-                                "ORDER BY position DESC LIMIT 1", (tournament_id,)).fetchone()
-        return row[0] if row else None
+    def tournament_head(self, tournament_id):
+        return _tournament_head(self.query, tournament_id)
 
     def last_position(self):
-        return _last_position(self.conn)
+        return _last_position(self.query)
 
     def read_stream(self, stream, from_version=1, limit=None, until_position=None):
-        return _read_stream(lambda: self.conn, stream, from_version, limit, until_position)
+        return _read_stream(self.query, stream, from_version, limit, until_position)
 
 
 class _Job:
@@ -204,24 +235,31 @@ class _GroupCommitWriter:
         self.conn, self.clock, self.max_group = conn, clock, max_group
         self.tail = _TransactionTail(conn)
         self.queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self.closed = False
+        self.closing = threading.Lock()  # makes "not closed, so queue the job" one step
         self.thread = threading.Thread(target=self._run, name="paiju-writer", daemon=True)
         self.thread.start()
 
     def submit(self, tournament_id: str, events: list[NewEvent],
                decide: Decide | None) -> AppendResult:
-        if not self.thread.is_alive():
-            raise RuntimeError("the event store is closed")
         job = _Job(tournament_id, events, decide)
-        self.queue.put(job)
+        with self.closing:
+            if self.closed:
+                raise StoreClosed("the event store is closed")
+            self.queue.put(job)
         job.done.wait()
         if job.error is not None:
             raise job.error
         return job.result
 
     def stop(self) -> None:
-        if self.thread.is_alive():
-            self.queue.put(None)
-            self.thread.join()
+        """Commit what was queued before the stop, then close; later appends are refused."""
+        with self.closing:
+            if self.closed:
+                return
+            self.closed = True
+            self.queue.put(None)  # the last item: nothing can be queued after it
+        self.thread.join()
         self.conn.close()
 
     def _run(self) -> None:

@@ -41,6 +41,10 @@ class InvalidBatch(StoreError):
     pass
 
 
+class StoreClosed(RuntimeError):
+    """An append after the store was closed."""
+
+
 @dataclass(frozen=True)
 class AppendResult:
     records: list[Record]
@@ -67,7 +71,7 @@ class Tail(Protocol):
 
     def records_by_id(self, ids: Sequence[str]) -> dict[str, Record]: ...
     def stream_head(self, stream: str) -> tuple[str, int] | None: ...  # (owner, version)
-    def tournament_head_hash(self, tournament_id: str) -> str | None: ...
+    def tournament_head(self, tournament_id: str) -> tuple[int, str] | None: ...  # (position, hash)
     def last_position(self) -> int: ...
     def read_stream(self, stream: str, from_version: int = 1, limit: int | None = None,
                     until_position: int | None = None) -> Iterator[Record]: ...
@@ -100,7 +104,8 @@ def plan_append(tournament_id: str, events: Sequence[NewEvent], tail: Tail,
         decide(tail)
 
     position = tail.last_position()
-    prev_hash = tail.tournament_head_hash(tournament_id) or GENESIS_HASH
+    head = tail.tournament_head(tournament_id)
+    prev_hash = head[1] if head else GENESIS_HASH
     versions: dict[str, int] = {}
     records = []
     for event, d in zip(events, drafts):
@@ -129,8 +134,8 @@ def _draft(tournament_id: str, e: NewEvent, event_id: str, recorded_at: str,
 
 
 def _idempotent_replay(drafts: list[Record], stored: dict[str, Record]) -> list[Record]:
-    """A retry must repeat the whole stored batch, fact for fact (a batch is atomic, so a
-    partial match cannot be a retry)."""
+    """A retry holds stored events only, each the same fact as stored (a batch is atomic, so
+    a batch mixing stored and new events cannot be a retry)."""
     for draft in drafts:
         if draft.id in stored and not stored[draft.id].same_fact_as(draft):
             raise IdempotencyConflict(draft.id, "is already stored with other content")
@@ -212,8 +217,13 @@ class EventStore(ABC):
                     until_position: int | None = None) -> Iterator[Record]: ...
 
     @abstractmethod
+    def tournament_head(self, tournament_id: str) -> tuple[int, str] | None:
+        """(position, hash) of the tournament's last event, or None if it has none."""
+
+    @abstractmethod
     def read_tournament(self, tournament_id: str, after: int = 0, limit: int | None = None,
-                        stream: str | None = None, type: str | None = None) -> Iterator[Record]: ...
+                        stream: str | None = None, type: str | None = None,
+                        until_position: int | None = None) -> Iterator[Record]: ...
 
     @abstractmethod
     def read_type(self, type: str, after: int = 0, limit: int | None = None) -> Iterator[Record]: ...

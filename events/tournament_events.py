@@ -1,4 +1,4 @@
-"""The tournament-level events every game shares (rules/tournaments.md T-1.3). They live in the
+"""The tournament-level events every game shares (shared/rules/tournaments.md T-1.3). They live in the
 tournament's own stream, ``tournament-<tid>``."""
 from datetime import date
 

@@ -68,6 +68,12 @@ class StreamCache:
                 self._states.move_to_end(stream)
             return state
 
+    def forget(self, stale: StreamState) -> None:
+        """Drop a state found to be of another history (unless a newer one replaced it)."""
+        with self._lock:
+            if self._states.get(stale.stream) is stale:
+                del self._states[stale.stream]
+
     def put(self, folded: StreamState) -> None:
         with self._lock:
             current = self._states.get(folded.stream)
@@ -88,7 +94,11 @@ def load_stream(log: Tail, catalogue: Catalogue, stream: str, at: int | None = N
     records = log.read_stream(stream, from_version=max(start.version, 1))
     if start.version:
         first = next(records, None)
-        if first is None or first.hash != start.hash:  # that history did not happen: start over
+        if first is None or first.hash != start.hash:
+            if first is not None:  # another event holds that version: the state is of no use
+                cache.forget(start)
+            # (None: that version is not visible here — committed after this read began, or
+            # rolled back. Either way fold from the start, and leave the cache to the writer.)
             start, records = StreamState(stream), log.read_stream(stream)
     folded = fold(start, records, catalogue)
     if folded.version:

@@ -4,9 +4,15 @@ from __future__ import annotations
 from typing import Iterator
 
 from events.catalogue import Catalogue, tournament_stream
-from events.store import EventStore
+from events.store import EventStore, Tail
 
 from .streams import StreamCache, load_stream
+
+
+def tournament_exists(log: Tail, tournament_id: str) -> bool:
+    """A tournament exists once its stream has its first event (``TournamentCreated``)."""
+    head = log.stream_head(tournament_stream(tournament_id))
+    return head is not None and head[0] == tournament_id
 
 
 def tournament_view(store: EventStore, catalogue: Catalogue, tournament_id: str,

@@ -1,4 +1,4 @@
-"""Tournament-level rules shared by every game (rules/tournaments.md, section 1).
+"""Tournament-level rules shared by every game (shared/rules/tournaments.md, section 1).
 
 The state of a tournament is a frozen :class:`Tournament`; :func:`apply` takes it and one event
 of the tournament stream and returns the next state, or raises :class:`RuleViolation`.

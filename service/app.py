@@ -43,6 +43,10 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
     @app.after_request
     def _echo_request_id(response):
         response.headers["X-Request-Id"] = request.environ.get("paiju.request_id", "")
+        if request.method == "OPTIONS" and response.status_code == 200:
+            response.status_code = 204  # Flask's automatic answer: the Allow header, no body
+            response.set_data(b"")
+            del response.headers["Content-Type"]
         return response
 
     problems.register(app)

@@ -12,11 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from events.catalogue import Catalogue, tournament_stream
+from events.catalogue import Catalogue
 from events.envelope import NewEvent
 from events.store import (AppendResult, EventStore, StreamBelongsElsewhere, Tail,
                           check_expected_version)
 from projections.streams import StreamCache, load_stream, step_for
+from projections.tournaments import tournament_exists
 from rules import RuleViolation
 
 
@@ -39,7 +40,7 @@ def append_events(store: EventStore, catalogue: Catalogue, tournament_id: str,
     stream ownership). ``events`` must already match their catalogue schemas.
     """
     def decide_in_transaction(log: Tail) -> None:
-        if not creating and _tournament_missing(log, tournament_id):
+        if not creating and not tournament_exists(log, tournament_id):
             raise TournamentNotFound(tournament_id)
         decide(log, catalogue, tournament_id, events, cache)
 
@@ -74,8 +75,3 @@ def _current(log: Tail, catalogue: Catalogue, tournament_id: str, stream: str,
         raise StreamBelongsElsewhere(stream, head[0])
     folded = load_stream(log, catalogue, stream, cache=cache)
     return folded.state, folded.version
-
-
-def _tournament_missing(log: Tail, tournament_id: str) -> bool:
-    head = log.stream_head(tournament_stream(tournament_id))
-    return head is None or head[0] != tournament_id

@@ -13,6 +13,9 @@ from events.envelope import canonical_json
 
 from .problems import Problem, validation_failed
 
+MAX_DEPTH = 64  # nesting of arrays and objects in a body; far beyond any real event
+MAX_QUERY_INT = 2**63 - 1  # what SQLite can compare with
+
 
 def json_body() -> object:
     """The request body as JSON: application/json only, UTF-8 only, no duplicate keys."""
@@ -30,6 +33,7 @@ def json_body() -> object:
                                              f"(0x{raw[error.start]:02x}) is invalid") from None
     try:
         value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constants)
+        _check_depth(value)
         canonical_json(value).encode("utf-8")  # lone surrogates (\ud800) cannot be stored
     except json.JSONDecodeError as error:
         raise Problem(400, "malformed-json", f"invalid JSON at line {error.lineno} column "
@@ -42,32 +46,43 @@ def json_body() -> object:
 
 
 def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
-    keys = [k for k, _ in pairs]
-    if len(set(keys)) != len(keys):
-        duplicate = next(k for k in keys if keys.count(k) > 1)
+    """An object whose key repeats is ambiguous (which value counts?), so it is refused."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        duplicate = next(k for k, _ in pairs if k in seen or seen.add(k))
         raise ValueError(f"the key {duplicate!r} appears twice in one object")
-    return dict(pairs)
+    return value
+
+
+def _check_depth(value: object) -> None:
+    """Refuse bodies nested deeper than MAX_DEPTH. Without a fixed limit, whether a deep body
+    parses depends on the stack at hand: it could be stored, then fail every later read."""
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+            children = item.values() if isinstance(item, dict) else item
+            pending.extend((child, depth + 1) for child in children)
 
 
 def _no_constants(name: str):
     raise ValueError(f"{name} is not a JSON number")
 
 
-_WHOLE_NUMBER = re.compile(r"-?[0-9]+")  # ASCII digits only: str.isdigit() admits '²'
+_WHOLE_NUMBER = re.compile(r"-?[0-9]{1,20}")  # ASCII digits only: str.isdigit() admits '²'
 
 
-def int_arg(name: str, default: int | None, minimum: int, maximum: int | None = None) -> int | None:
+def int_arg(name: str, default: int | None, minimum: int, maximum: int = MAX_QUERY_INT) -> int | None:
     """A whole-number query parameter within bounds, or a 400 naming it."""
     raw = request.args.get(name)
     if raw is None:
         return default
-    if not _WHOLE_NUMBER.fullmatch(raw):
-        raise _query_error(name, "must be a whole number")
-    value = int(raw)
-    if value < minimum or (maximum is not None and value > maximum):
-        bound = f"between {minimum} and {maximum}" if maximum is not None else f"at least {minimum}"
-        raise _query_error(name, f"must be {bound}")
-    return value
+    if not _WHOLE_NUMBER.fullmatch(raw) or not minimum <= int(raw) <= maximum:
+        raise _query_error(name, f"must be a whole number from {minimum} to {maximum}")
+    return int(raw)
 
 
 def str_arg(name: str, allowed: tuple[str, ...] | None = None, default: str | None = None) -> str | None:

@@ -8,11 +8,12 @@ from typing import Iterable, Iterator
 
 from flask import current_app, jsonify, request, url_for
 
-from events.catalogue import Catalogue, tournament_stream
+from events.catalogue import Catalogue
 from events.envelope import Record
 from events.store import (EventStore, IdempotencyConflict, InvalidBatch, StreamBelongsElsewhere,
                           WrongExpectedVersion)
 from projections.streams import StreamCache
+from projections.tournaments import tournament_exists
 
 from ..appending import EventRuleViolation, TournamentNotFound
 from ..problems import Problem
@@ -32,8 +33,7 @@ def services() -> Services:
 
 
 def require_tournament(tournament_id: str) -> None:
-    head = services().store.stream_head(tournament_stream(tournament_id))
-    if head is None or head[0] != tournament_id:
+    if not tournament_exists(services().store, tournament_id):
         raise Problem(404, "not-found", f"no tournament {tournament_id!r}")
 
 

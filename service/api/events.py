@@ -135,8 +135,15 @@ def verify(tid: str):
 
 @bp.get("/export")
 def export(tid: str):
+    """The log as it stood when the request arrived, streamed. The headers name its last event,
+    so a file cut short in transit is told from a complete one."""
     str_arg("format", ("jsonl",), "jsonl")
-    require_tournament(tid)
-    lines = (r.to_json_line() + "\n" for r in services().store.read_tournament(tid))
+    store = services().store
+    head = store.tournament_head(tid)
+    if head is None:
+        raise Problem(404, "not-found", f"no tournament {tid!r}")
+    position, last_hash = head
+    lines = (r.to_json_line() + "\n" for r in store.read_tournament(tid, until_position=position))
     return Response(lines, mimetype="application/x-ndjson", headers={
-        "Content-Disposition": f'attachment; filename="paiju-{tid}.jsonl"'})
+        "Content-Disposition": f'attachment; filename="paiju-{tid}.jsonl"',
+        "X-Paiju-Last-Position": str(position), "X-Paiju-Last-Hash": last_hash})

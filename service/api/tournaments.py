@@ -29,11 +29,17 @@ def create_tournament():
     event_type = s.catalogue.get("TournamentCreated")
     body = {"tournament_id": new_event_id(), **body}
     meta = body.pop("meta", None)
+    errors = []
     try:
         data = event_type.load(body)
+    except ValidationError as error:
+        errors += field_errors(error.messages)
+    try:
         meta = META.load(meta) if meta is not None else None
     except ValidationError as error:
-        raise validation_failed(field_errors(error.messages)) from None
+        errors += field_errors(error.messages, "/meta")
+    if errors:
+        raise validation_failed(errors)
     tid = data["tournament_id"]
     event = NewEvent(type=event_type.name, stream=tournament_stream(tid), data=data,
                      expected_version=NO_STREAM, meta=request_meta(meta),

@@ -223,3 +223,53 @@ def test_500_without_a_stack_trace():
     problem(response, 500, "internal-error")
     text = response.get_data(as_text=True)
     assert "Traceback" not in text and "secret" not in text and "disk on fire" not in text
+
+
+# --- what a hostile or careless client may send -------------------------------------------
+def nested(depth):
+    value = 0
+    for _ in range(depth - 1):
+        value = [value]
+    return {"kind": value}  # the effect object is level 1
+
+
+def ruling(effect):
+    return {"type": "RulingRecorded", "stream": "tournament-ottawa-2006", "data": {"text": "x", "effect": effect}}
+
+
+def test_400_a_body_nested_too_deeply_is_refused_before_it_is_stored(client, unchanged):
+    body = problem(client.post(EVENTS, json=ruling(nested(70))), 400, "malformed-json")
+    assert "nested deeper than 64" in body["detail"]
+
+
+def test_a_body_nested_within_the_limit_is_stored_and_read_back(client, tournament):
+    assert client.post(EVENTS, json=ruling(nested(60))).status_code == 201
+    assert client.get(EVENTS).status_code == 200 and client.get(T).status_code == 200
+
+
+def test_400_a_duplicate_among_many_keys_is_found(client, unchanged):
+    keys = ",".join(f'"k{i}":0' for i in range(60_000))
+    raw = ('{"type":"RulingRecorded","stream":"tournament-ottawa-2006","data":{"text":"x","effect":{'
+           + keys + ',"k7":1}}}').encode()
+    body = problem(client.post(EVENTS, data=raw, content_type="application/json"), 400, "malformed-json")
+    assert "'k7' appears twice" in body["detail"]
+
+
+@pytest.mark.parametrize("query", [f"{EVENTS}?after=99999999999999999999", f"{EVENTS}?after={'1' * 5000}",
+                                   f"{T}?at=9223372036854775808", "/v1/tournaments?after=18446744073709551616",
+                                   f"{T}/streams/tournament-ottawa-2006?from_version=99999999999999999999"])
+def test_400_query_numbers_beyond_what_the_store_can_compare(client, unchanged, query):
+    body = problem(client.get(query), 400, "validation-failed")
+    assert "9223372036854775807" in body["errors"][0]["message"]
+
+
+def test_400_tournament_meta_faults_are_reported_with_their_path_beside_data_faults(client):
+    body = problem(client.post("/v1/tournaments", json={"name": "", "game": "SJ2", "format": "knockout",
+                                                        "meta": {"role": "king", "foo": 1}}), 400, "validation-failed")
+    assert sorted(paths(body)) == ["/meta/foo", "/meta/role", "/name"]
+
+
+def test_options_answers_204_with_allow_and_no_body(client):
+    response = client.options(EVENTS)
+    assert response.status_code == 204 and response.data == b""
+    assert set(response.headers["Allow"].split(", ")) >= {"GET", "POST"}

@@ -237,3 +237,15 @@ def test_two_clients_registering_the_same_team_at_once_one_is_refused_by_the_rul
         t.join()
     assert sorted(statuses, key=str) == [(201, None)] + [(422, "T-1.3")] * 7
     assert len(app.test_client().get(f"/v1/tournaments/{tournament}").json["teams"]) == 1
+
+
+def test_export_is_the_log_as_it_stood_when_asked_and_names_its_last_event(app, client, tournament):
+    post(client, {"events": [team("a"), team("b")]})
+    response = client.get(f"/v1/tournaments/{tournament}/export", buffered=False)
+    post(client, team("late"))  # appended while the export is under way
+    lines = b"".join(response.response).decode().splitlines()
+    response.close()
+    last = json.loads(lines[-1])
+    assert len(lines) == 3
+    assert (response.headers["X-Paiju-Last-Position"], response.headers["X-Paiju-Last-Hash"]) == (
+        str(last["position"]), last["hash"])

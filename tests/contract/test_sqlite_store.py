@@ -17,14 +17,12 @@ def fill(store, tid="t1", n=5):
 
 
 def test_wal_and_synchronous_full_by_default(sqlite_store):
-    conn = sqlite_store._reader()
-    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert sqlite_store._query("PRAGMA journal_mode") == [("wal",)]
+    assert sqlite_store._query("PRAGMA synchronous") == [(2,)]  # FULL
 
 
 def test_every_read_path_has_an_index(sqlite_store):
     fill(sqlite_store)
-    conn = sqlite_store._reader()
     queries = {
         "stream": "SELECT * FROM events WHERE stream = 'match-1' AND version > 0 ORDER BY version",
         "tournament": "SELECT * FROM events WHERE tournament_id = 't1' AND position > 0 ORDER BY position",
@@ -34,7 +32,7 @@ def test_every_read_path_has_an_index(sqlite_store):
         "id": "SELECT * FROM events WHERE id = 'x'",
     }
     for name, sql in queries.items():
-        plan = " ".join(row[-1] for row in conn.execute("EXPLAIN QUERY PLAN " + sql))
+        plan = " ".join(row[-1] for row in sqlite_store._query("EXPLAIN QUERY PLAN " + sql))
         assert "USING INDEX" in plan or "USING INTEGER PRIMARY KEY" in plan, (name, plan)
         assert "TEMP B-TREE" not in plan, (name, plan)
 
@@ -160,3 +158,61 @@ def test_a_closed_store_refuses_appends(tmp_path):
     store.close()
     with pytest.raises(RuntimeError):
         store.append("t1", [NewEvent("X", "match-1", {})])
+
+
+def test_closing_with_appends_in_flight_leaves_nobody_waiting(tmp_path):
+    """Every caller returns: its batch committed before the close, or StoreClosed."""
+    from events.store import StoreClosed
+    for round_ in range(5):
+        store = SQLiteEventStore(tmp_path / f"close-{round_}.db")
+        outcomes = []
+
+        def writer(n):
+            for i in range(50):
+                try:
+                    store.append("t1", [NewEvent("X", f"match-{n}", {"i": i})])
+                except StoreClosed:
+                    outcomes.append("closed")
+                    return
+            outcomes.append("done")
+
+        threads = [threading.Thread(target=writer, args=(n,)) for n in range(8)]
+        for t in threads:
+            t.start()
+        store.close()
+        for t in threads:
+            t.join(timeout=10)
+        assert not any(t.is_alive() for t in threads)
+        assert len(outcomes) == 8
+
+
+def test_the_store_needs_a_file(tmp_path):
+    with pytest.raises(ValueError):
+        SQLiteEventStore(":memory:")
+
+
+def test_a_database_of_a_newer_store_schema_is_refused(tmp_path):
+    path = tmp_path / "future.db"
+    SQLiteEventStore(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 99")
+    conn.close()
+    with pytest.raises(RuntimeError, match="newer paiju"):
+        SQLiteEventStore(path)
+
+
+def test_reads_from_many_short_lived_threads_reuse_a_few_connections(sqlite_store):
+    fill(sqlite_store)
+    for _ in range(100):
+        t = threading.Thread(target=sqlite_store.last_position)
+        t.start()
+        t.join()
+    assert len(sqlite_store._opened) <= 2
+
+
+def test_a_batch_of_more_ids_than_one_sql_statement_may_bind(sqlite_store):
+    import uuid
+    events = [NewEvent("X", "match-many", {"i": i}, id=str(uuid.uuid4())) for i in range(1200)]
+    first = sqlite_store.append("t1", events)
+    again = sqlite_store.append("t1", events)
+    assert again.created is False and again.records == first.records

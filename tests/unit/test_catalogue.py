@@ -47,3 +47,8 @@ def test_upcasting_lifts_old_data_step_by_step_without_touching_the_record():
     assert old.data == '{"pts":5}'
     current = old._replace(schema_version=3, data='{"points":5,"seat":2}')
     assert catalogue.upcast(current) == {"points": 5, "seat": 2}
+
+
+def test_a_type_must_say_how_to_lift_every_older_version():
+    with pytest.raises(ValueError, match=r"\[2\]"):
+        EventType("Scored", ScoreV2, "match", schema_version=3, upcasters={1: lambda d: d})

@@ -52,6 +52,7 @@ def test_a_cached_state_of_another_history_is_not_used():
                         real.version, real.position, "f" * 64)
     cache.put(ghost)
     assert load_stream(store, CATALOGUE, STREAM, cache=cache) == real
+    assert cache.get(STREAM) == real  # the ghost is gone, not kept above the real state
 
 
 def test_reads_at_a_position_ignore_the_cache():

@@ -163,20 +163,18 @@ def test_a_closed_store_refuses_appends(tmp_path):
 def test_closing_with_appends_in_flight_leaves_nobody_waiting(tmp_path):
     """Every caller returns: its batch committed before the close, or StoreClosed."""
     from events.store import StoreClosed
+    def writer(store, n, outcomes):
+        for i in range(50):
+            try:
+                store.append("t1", [NewEvent("X", f"match-{n}", {"i": i})])
+            except StoreClosed:
+                outcomes.append("closed")
+                return
+        outcomes.append("done")
+
     for round_ in range(5):
-        store = SQLiteEventStore(tmp_path / f"close-{round_}.db")
-        outcomes = []
-
-        def writer(n):
-            for i in range(50):
-                try:
-                    store.append("t1", [NewEvent("X", f"match-{n}", {"i": i})])
-                except StoreClosed:
-                    outcomes.append("closed")
-                    return
-            outcomes.append("done")
-
-        threads = [threading.Thread(target=writer, args=(n,)) for n in range(8)]
+        store, outcomes = SQLiteEventStore(tmp_path / f"close-{round_}.db"), []
+        threads = [threading.Thread(target=writer, args=(store, n, outcomes)) for n in range(8)]
         for t in threads:
             t.start()
         store.close()

@@ -9,8 +9,9 @@ in the same group: it judges an event on exactly the log that event will follow.
 The writer reads the tails it needs inside its write transaction, so a second process writing the
 same file (which SQLite serialises) cannot break positions, versions or the chain.
 
-Reads use one connection per thread and keyset pagination: every read is a series of bounded
-pages, and because the log is append-only, paging after a position never skips or repeats.
+Reads borrow a pooled connection for each query and use keyset pagination: every read is a
+series of bounded pages, and because the log is append-only, paging after a position never
+skips or repeats.
 """
 from __future__ import annotations
 

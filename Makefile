@@ -10,7 +10,6 @@ PORT   ?= 8000
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # Each stamp is redone when pyproject.toml changes, so a new pin is always installed.
 $(VENV)/.installed: pyproject.toml | $(BIN)/python

@@ -111,7 +111,7 @@ def plan_append(tournament_id: str, events: Sequence[NewEvent], tail: Tail,
     for event, d in zip(events, drafts):
         current = versions.get(event.stream)
         if current is None:
-            current = _stored_version(tournament_id, event.stream, tail)
+            current = owned_stream_version(tournament_id, event.stream, tail)
         if event.expected_version is not None:
             check_expected_version(event.stream, event.expected_version, current)
         position += 1
@@ -146,7 +146,8 @@ def _idempotent_replay(drafts: list[Record], stored: dict[str, Record]) -> list[
     return [stored[d.id] for d in drafts]
 
 
-def _stored_version(tournament_id: str, stream: str, tail: Tail) -> int:
+def owned_stream_version(tournament_id: str, stream: str, tail: Tail) -> int:
+    """The stream's stored version (0: no events), refusing a stream of another tournament."""
     head = tail.stream_head(stream)
     if head is None:
         return 0

@@ -14,8 +14,8 @@ from typing import Sequence
 
 from events.catalogue import Catalogue
 from events.envelope import NewEvent
-from events.store import (AppendResult, EventStore, StreamBelongsElsewhere, Tail,
-                          check_expected_version)
+from events.store import (AppendResult, EventStore, Tail, check_expected_version,
+                          owned_stream_version)
 from projections.streams import StreamCache, load_stream, step_for
 from projections.tournaments import tournament_exists
 from rules import RuleViolation
@@ -70,8 +70,6 @@ def decide(log: Tail, catalogue: Catalogue, tournament_id: str, events: Sequence
 
 def _current(log: Tail, catalogue: Catalogue, tournament_id: str, stream: str,
              cache: StreamCache | None) -> tuple:
-    head = log.stream_head(stream)
-    if head is not None and head[0] != tournament_id:
-        raise StreamBelongsElsewhere(stream, head[0])
+    owned_stream_version(tournament_id, stream, log)  # refuses another tournament's stream
     folded = load_stream(log, catalogue, stream, cache=cache)
     return folded.state, folded.version

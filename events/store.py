@@ -79,7 +79,8 @@ class Tail(Protocol):
 
 # Checks a batch against the rules on the log as it is inside the write transaction; raises to
 # refuse it. Run there, the decision and the append see the same state: no race between them.
-Decide = Callable[[Tail], None]
+# It is also told the batch's ``recorded_at``: the time the rules measure limits with.
+Decide = Callable[[Tail, str], None]
 
 
 def plan_append(tournament_id: str, events: Sequence[NewEvent], tail: Tail,
@@ -101,7 +102,7 @@ def plan_append(tournament_id: str, events: Sequence[NewEvent], tail: Tail,
     if stored:
         return AppendResult(_idempotent_replay(drafts, stored), created=False)
     if decide is not None:
-        decide(tail)
+        decide(tail, recorded_at)
 
     position = tail.last_position()
     head = tail.tournament_head(tournament_id)

@@ -15,9 +15,11 @@ from events.envelope import Record
 from events.store import Tail
 from rules import tournament
 
-Step = Callable[[Any, str, dict], Any]
+# (state, event type, data, recorded_at) -> state. ``recorded_at`` is the server's time of the
+# event, the only clock the rules know (time limits are measured on it).
+Step = Callable[[Any, str, dict, str], Any]
 
-# stream kind -> fold step (state, event type, data) -> state. Games add their stream kinds here.
+# stream kind -> fold step. Games add their stream kinds here.
 STEPS: dict[str, Step] = {
     "tournament": tournament.apply,
 }
@@ -45,7 +47,7 @@ def fold(start: StreamState, records: Iterable[Record], catalogue: Catalogue) ->
     state, version, position, last_hash = start.state, start.version, start.position, start.hash
     for record in records:
         if step is not None:
-            state = step(state, record.type, catalogue.upcast(record))
+            state = step(state, record.type, catalogue.upcast(record), record.recorded_at)
         version, position, last_hash = record.version, record.position, record.hash
     return StreamState(start.stream, state, version, position, last_hash)
 

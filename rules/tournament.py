@@ -116,8 +116,8 @@ _TRANSITIONS = {
 }
 
 
-def apply(t: Tournament | None, event_type: str, data: dict) -> Tournament:
-    """The next state of the tournament stream after one event."""
+def apply(t: Tournament | None, event_type: str, data: dict, at: str | None = None) -> Tournament:
+    """The next state of the tournament stream after one event (``at``: its recorded time)."""
     if event_type == "TournamentCreated":
         if t is not None:
             raise RuleViolation("T-1.3", "the tournament has already been created")

@@ -16,6 +16,7 @@ from events.catalogue import Catalogue
 from events.envelope import NewEvent
 from events.store import (AppendResult, EventStore, Tail, check_expected_version,
                           owned_stream_version)
+from projections.guards import guard_for
 from projections.streams import StreamCache, load_stream, step_for
 from projections.tournaments import tournament_exists
 from rules import RuleViolation
@@ -39,19 +40,21 @@ def append_events(store: EventStore, catalogue: Catalogue, tournament_id: str,
     Raises TournamentNotFound, EventRuleViolation, or the store's errors (version, idempotency,
     stream ownership). ``events`` must already match their catalogue schemas.
     """
-    def decide_in_transaction(log: Tail) -> None:
+    def decide_in_transaction(log: Tail, recorded_at: str) -> None:
         if not creating and not tournament_exists(log, tournament_id):
             raise TournamentNotFound(tournament_id)
-        decide(log, catalogue, tournament_id, events, cache)
+        decide(log, catalogue, tournament_id, events, recorded_at, cache)
 
     return store.append(tournament_id, events, decide=decide_in_transaction)
 
 
 def decide(log: Tail, catalogue: Catalogue, tournament_id: str, events: Sequence[NewEvent],
-           cache: StreamCache | None = None) -> None:
+           recorded_at: str, cache: StreamCache | None = None) -> None:
     """Check every event against the rules, in order, each on the state its predecessors made.
 
     A wrong ``expected_version`` is reported before any rule: the client judged another state.
+    Rules that look across streams (a draw needs the results of the last round) are checked by
+    the event type's guard on the log as it stood before the batch.
     """
     states: dict[str, tuple] = {}  # stream -> (state, version)
     for index, event in enumerate(events):
@@ -59,12 +62,14 @@ def decide(log: Tail, catalogue: Catalogue, tournament_id: str, events: Sequence
             states[event.stream] = _current(log, catalogue, tournament_id, event.stream, cache)
         state, version = states[event.stream]
         check_expected_version(event.stream, event.expected_version, version)
-        step = step_for(event.stream)
-        if step is not None:
-            try:
-                state = step(state, event.type, event.data)
-            except RuleViolation as violation:
-                raise EventRuleViolation(index, violation) from None
+        step, guard = step_for(event.stream), guard_for(event.type)
+        try:
+            if guard is not None:
+                guard(log, catalogue, tournament_id, event.data, cache)
+            if step is not None:
+                state = step(state, event.type, event.data, recorded_at)
+        except RuleViolation as violation:
+            raise EventRuleViolation(index, violation) from None
         states[event.stream] = (state, version + 1)
 
 

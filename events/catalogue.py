@@ -51,7 +51,8 @@ class UnknownEventType(KeyError):
 class EventType:
     name: str
     schema: type[Schema]
-    stream_kind: str  # the prefix of its streams; "tournament" means exactly tournament-<tid>
+    # the prefixes of the streams it may live in; "tournament" means exactly tournament-<tid>
+    stream_kinds: tuple[str, ...]
     schema_version: int = 1
     postable: bool = True  # False: recorded by the backend only (derived facts, route-made events)
     upcasters: Mapping[int, Callable[[dict], dict]] = field(default_factory=dict)
@@ -68,12 +69,23 @@ class EventType:
 
     def stream_error(self, stream: str, tournament_id: str) -> str | None:
         """Why ``stream`` cannot hold this type in this tournament, or None."""
-        if self.stream_kind == "tournament":
-            wanted = tournament_stream(tournament_id)
-            return None if stream == wanted else f"{self.name} lives in stream {wanted!r}"
-        if not stream.startswith(self.stream_kind + "-"):
-            return f"{self.name} lives in a {self.stream_kind}-<id> stream"
-        return None
+        places = []
+        for kind in self.stream_kinds:
+            if kind == "tournament":
+                wanted = tournament_stream(tournament_id)
+                if stream == wanted:
+                    return None
+                places.append(f"stream {wanted!r}")
+            elif kind == "match":
+                prefix = match_stream_prefix(tournament_id)
+                if stream.startswith(prefix) and len(stream) > len(prefix):
+                    return None
+                places.append(f"a {prefix}<match id> stream")
+            else:
+                if stream.startswith(kind + "-"):
+                    return None
+                places.append(f"a {kind}-<id> stream")
+        return f"{self.name} lives in {' or '.join(places)}"
 
 
 @functools.cache
@@ -87,9 +99,24 @@ def tournament_stream(tournament_id: str) -> str:
     return f"tournament-{tournament_id}"
 
 
+def match_stream_prefix(tournament_id: str) -> str:
+    return f"match-{tournament_id}:"
+
+
+def match_stream(tournament_id: str, match_id: str) -> str:
+    """A match's stream names its tournament: match ids repeat across tournaments (R1-1...),
+    stream names may not (a stream belongs to one tournament)."""
+    return f"{match_stream_prefix(tournament_id)}{match_id}"
+
+
 class Catalogue:
-    def __init__(self, types: Iterable[EventType]):
+    """The event types, and the names of the derived facts: what the backend computes from the
+    log (a trick's winner, a hand's result) is never an event a client may post; ``derived``
+    maps each such name to the read that shows it."""
+
+    def __init__(self, types: Iterable[EventType], derived: Mapping[str, str] | None = None):
         self._types = {t.name: t for t in types}
+        self.derived = dict(derived or {})
 
     def get(self, name: str) -> EventType:
         try:

@@ -67,8 +67,9 @@ class RulingRecordedData(DataSchema):
 
 TOURNAMENT_EVENTS = (
     # Recorded by POST /v1/tournaments, which also chooses the id: not posted as an event.
-    EventType("TournamentCreated", TournamentCreatedData, "tournament", postable=False),
-    EventType("TeamRegistered", TeamRegisteredData, "tournament"),
-    EventType("TeamWithdrawn", TeamWithdrawnData, "tournament"),
-    EventType("RulingRecorded", RulingRecordedData, "tournament"),
+    EventType("TournamentCreated", TournamentCreatedData, ("tournament",), postable=False),
+    EventType("TeamRegistered", TeamRegisteredData, ("tournament",)),
+    EventType("TeamWithdrawn", TeamWithdrawnData, ("tournament",)),
+    # A ruling on the tournament (in its stream) or on one match (in the match's stream).
+    EventType("RulingRecorded", RulingRecordedData, ("tournament", "match")),
 )

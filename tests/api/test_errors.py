@@ -159,16 +159,16 @@ class NoteData(Schema):
     text = fields.String(required=True)
 
 
-def test_409_a_match_stream_that_belongs_to_another_tournament(tmp_path):
-    """Match streams arrive with the games; a stand-in match event type shows the guard."""
-    catalogue = Catalogue(TOURNAMENT_EVENTS + (EventType("NoteTaken", NoteData, "match"),))
+def test_409_a_stream_that_belongs_to_another_tournament(tmp_path):
+    """A stand-in event type whose streams do not name their tournament shows the guard."""
+    catalogue = Catalogue(TOURNAMENT_EVENTS + (EventType("NoteTaken", NoteData, ("note",)),))
     client = create_app(store=InMemoryEventStore(), catalogue=catalogue).test_client()
     for tid in ("a", "b"):
         client.post("/v1/tournaments", json={"tournament_id": tid, "name": tid, "game": "SJ2", "format": "knockout"})
-    note = {"type": "NoteTaken", "stream": "match-m1", "data": {"text": "x"}}
+    note = {"type": "NoteTaken", "stream": "note-m1", "data": {"text": "x"}}
     assert client.post("/v1/tournaments/a/events", json=note).status_code == 201
     body = problem(client.post("/v1/tournaments/b/events", json=note), 409, "stream-conflict")
-    assert body["stream"] == "match-m1"
+    assert body["stream"] == "note-m1"
     assert len(client.get("/v1/tournaments/b/events").json["events"]) == 1
 
 

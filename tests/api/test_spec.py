@@ -167,8 +167,8 @@ def test_the_event_catalogue_matches_the_code():
     assert sorted(documented) == catalogue.names(), "x-paiju-event-types vs default_catalogue()"
     for event_type in catalogue:
         spec = documented[event_type.name]
-        assert (spec["stream_kind"], spec["schema_version"], spec["postable"]) == (
-            event_type.stream_kind, event_type.schema_version, event_type.postable), event_type.name
+        assert (spec["stream_kinds"], spec["schema_version"], spec["postable"]) == (
+            list(event_type.stream_kinds), event_type.schema_version, event_type.postable), event_type.name
         assert _component(spec["data"]) == event_type.schema.__name__
 
 

@@ -38,7 +38,7 @@ class ScoreV2(Schema):
 
 def test_upcasting_lifts_old_data_step_by_step_without_touching_the_record():
     """The convention of events/catalogue.py: v1 {"pts"} -> v2 {"points"} -> v3 adds "seat"."""
-    catalogue = Catalogue([EventType("Scored", ScoreV2, "match", schema_version=3, upcasters={
+    catalogue = Catalogue([EventType("Scored", ScoreV2, ("match",), schema_version=3, upcasters={
         1: lambda d: {"points": d["pts"]},
         2: lambda d: {**d, "seat": 0},
     })])
@@ -51,4 +51,4 @@ def test_upcasting_lifts_old_data_step_by_step_without_touching_the_record():
 
 def test_a_type_must_say_how_to_lift_every_older_version():
     with pytest.raises(ValueError, match=r"\[2\]"):
-        EventType("Scored", ScoreV2, "match", schema_version=3, upcasters={1: lambda d: d})
+        EventType("Scored", ScoreV2, ("match",), schema_version=3, upcasters={1: lambda d: d})

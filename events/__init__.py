@@ -1,8 +1,9 @@
 """The event log: envelope and hash chain, the catalogue of event types, and the stores."""
 from .catalogue import Catalogue
+from .shengji_events import DERIVED, SHENGJI_EVENTS
 from .tournament_events import TOURNAMENT_EVENTS
 
 
 def default_catalogue() -> Catalogue:
     """Every event type paiju knows. Each game adds its own tuple here."""
-    return Catalogue(TOURNAMENT_EVENTS)
+    return Catalogue(TOURNAMENT_EVENTS + SHENGJI_EVENTS, derived=DERIVED)

@@ -2,7 +2,7 @@
 tournament's own stream, ``tournament-<tid>``."""
 from datetime import date
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from .catalogue import EventType, FullMatch
 
@@ -65,6 +65,70 @@ class RulingRecordedData(DataSchema):
     effect = _optional(fields.Dict(keys=fields.String()))
 
 
+class DrawnMatchSchema(Schema):
+    match_id = fields.String(required=True, validate=_id)
+    teams = fields.List(fields.String(validate=_id), required=True,
+                        validate=validate.Length(equal=2))
+    kind = fields.String(validate=validate.OneOf(("main", "third_place")), load_default="main")
+
+
+_SEAT_PURPOSES = ("declaration", "dealer")  # candidates and winner are seats 0-3
+LOTS_PURPOSES = ("pairing", "matchTie", "standingsTie") + _SEAT_PURPOSES
+_LOTS_FIELDS = {"pairing": ("round", "matches"), "declaration": ("hand", "candidates", "winner"),
+                "dealer": ("hand", "candidates", "winner"), "matchTie": ("candidates", "winner"),
+                "standingsTie": ("candidates", "winner")}
+
+
+class LotsDrawnData(DataSchema):
+    """Lots (T-1.4): the drawn outcome is the fact, so replay never draws again. ``pairing``
+    draws a knockout round (tournament stream); ``declaration`` settles simultaneous trump
+    declarations (SJ2-4.2), ``dealer`` picks a dealer (SJ2-5.2 lotDealer) and ``matchTie`` a
+    tied match's winner (SJ2-14.3), in the match's stream."""
+    purpose = fields.String(required=True, validate=validate.OneOf(LOTS_PURPOSES))
+    round = _optional(fields.Integer(strict=True, validate=validate.Range(min=1, max=64)))
+    matches = _optional(fields.List(fields.Nested(DrawnMatchSchema),
+                                    validate=validate.Length(max=512)))
+    byes = _optional(fields.List(fields.String(validate=_id), validate=validate.Length(max=1024)))
+    cards = _optional(fields.Dict(keys=fields.String(validate=_id), values=fields.String(
+        validate=validate.Length(min=1, max=3))))
+    hand = _optional(fields.Integer(strict=True, validate=validate.Range(min=1, max=1000)))
+    candidates = _optional(fields.List(fields.Raw(), validate=validate.Length(min=2, max=1024)))
+    winner = _optional(fields.Raw())
+
+    @validates_schema
+    def _fields_of_the_purpose(self, data: dict, **kwargs) -> None:
+        purpose = data.get("purpose")
+        missing = {name: ["required when purpose is " + purpose]
+                   for name in _LOTS_FIELDS.get(purpose, ()) if data.get(name) is None}
+        if missing:
+            raise ValidationError(missing)
+        if purpose in _SEAT_PURPOSES:
+            _lots_values(data, lambda v: type(v) is int and 0 <= v <= 3, "a seat, 0-3")
+        elif purpose == "matchTie":
+            _lots_values(data, lambda v: v in ("A", "B"), 'a side, "A" or "B"')
+        elif purpose == "standingsTie":
+            _lots_values(data, lambda v: isinstance(v, str) and bool(v), "a team id")
+
+
+def _lots_values(data: dict, fits, what: str) -> None:
+    errors = {}
+    if not all(fits(v) for v in data["candidates"]):
+        errors["candidates"] = [f"each candidate must be {what}"]
+    if not fits(data["winner"]):
+        errors["winner"] = [f"must be {what}"]
+    if errors:
+        raise ValidationError(errors)
+
+
+class ResultRecordedData(DataSchema):
+    """A referee's result of a result-only match (T-9.3: bridge, xiangqi, go): the winning
+    team, or "draw" followed later by a result naming the tie-break's winner."""
+    match_id = fields.String(required=True, validate=_id)
+    winner = fields.String(required=True, validate=_id)
+    score = _optional(fields.String(validate=validate.Length(min=1, max=200)))
+    tie_break = _optional(fields.String(validate=validate.OneOf(("playoff", "lots"))))
+
+
 TOURNAMENT_EVENTS = (
     # Recorded by POST /v1/tournaments, which also chooses the id: not posted as an event.
     EventType("TournamentCreated", TournamentCreatedData, ("tournament",), postable=False),
@@ -72,4 +136,6 @@ TOURNAMENT_EVENTS = (
     EventType("TeamWithdrawn", TeamWithdrawnData, ("tournament",)),
     # A ruling on the tournament (in its stream) or on one match (in the match's stream).
     EventType("RulingRecorded", RulingRecordedData, ("tournament", "match")),
+    EventType("LotsDrawn", LotsDrawnData, ("tournament", "match")),
+    EventType("ResultRecorded", ResultRecordedData, ("tournament",)),
 )

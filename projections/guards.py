@@ -12,12 +12,16 @@ from typing import Callable
 from events.catalogue import Catalogue
 from events.store import Tail
 
+from . import brackets
 from .streams import StreamCache
 
 Guard = Callable[[Tail, Catalogue, str, dict, "StreamCache | None"], None]
 
-# event type -> guard. Filled by the projections that own the cross-stream views.
-GUARDS: dict[str, Guard] = {}
+GUARDS: dict[str, Guard] = {
+    "LotsDrawn": brackets.guard_draw,            # T-2.1 – 2.3: a round fits the bracket
+    "ResultRecorded": brackets.guard_result,     # T-9.3: a drawn, undecided match
+    "MatchStarted": brackets.guard_match_start,  # T-2.1: the teams the draw paired
+}
 
 
 def guard_for(event_type: str) -> Guard | None:

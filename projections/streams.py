@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable
 from events.catalogue import Catalogue
 from events.envelope import Record
 from events.store import Tail
-from rules import tournament
+from rules import matches, tournament
 
 # (state, event type, data, recorded_at) -> state. ``recorded_at`` is the server's time of the
 # event, the only clock the rules know (time limits are measured on it).
@@ -22,6 +22,7 @@ Step = Callable[[Any, str, dict, str], Any]
 # stream kind -> fold step. Games add their stream kinds here.
 STEPS: dict[str, Step] = {
     "tournament": tournament.apply,
+    "match": matches.apply,
 }
 
 

@@ -18,6 +18,7 @@ ENTRANT_SIZES: Mapping[str, tuple[int, ...]] = MappingProxyType({
     "bridge": (2,), "xiangqi": (1,), "go": (1,),
 })
 GAMES = tuple(ENTRANT_SIZES)
+RESULT_ONLY = ("bridge", "xiangqi", "go")  # T-9: the referee records each match's result
 FORMATS = ("knockout", "swiss", "groups")  # T-1.1: knockout rounds, Swiss rounds, groups
 
 
@@ -56,6 +57,18 @@ class Tournament:
     # (one C-level copy, where a scan of a tuple per event cost a Python loop over every team).
     teams: Mapping[str, Team] = field(default_factory=dict)
     rulings: tuple[Ruling, ...] = ()
+    # The facts a bracket is folded from, in log order: ("draw", LotsDrawn data),
+    # ("withdrawn", team id), ("result", ResultRecorded data). Checked against the bracket —
+    # which needs the match streams too — by the guards of projections/brackets.py.
+    bracket_facts: tuple[tuple[str, Mapping], ...] = ()
+
+    @property
+    def drawn(self) -> bool:
+        return any(kind == "draw" for kind, _ in self.bracket_facts)
+
+    @property
+    def result_only(self) -> bool:
+        return self.game in RESULT_ONLY
 
     def team(self, team_id: str) -> Team | None:
         return self.teams.get(team_id)
@@ -82,6 +95,8 @@ def register_team(t: Tournament, data: dict) -> Tournament:
     """``TeamRegistered`` (T-1.3): a new entrant whose size fits the discipline (T-1.2)."""
     if t.team(data["team_id"]) is not None:
         raise RuleViolation("T-1.3", f"team {data['team_id']!r} is already registered")
+    if t.drawn:
+        raise RuleViolation("T-2.1", "the draw has been made; no team can enter any more")
     players = tuple(data["players"])
     sizes = ENTRANT_SIZES[t.game]
     if len(players) not in sizes:
@@ -101,7 +116,26 @@ def withdraw_team(t: Tournament, data: dict) -> Tournament:
         raise RuleViolation("T-1.3", f"team {data['team_id']!r} is not registered")
     if team.withdrawn:
         raise RuleViolation("T-1.3", f"team {data['team_id']!r} has already withdrawn")
-    return replace(t, teams={**t.teams, team.team_id: replace(team, withdrawn=True)})
+    return replace(t, teams={**t.teams, team.team_id: replace(team, withdrawn=True)},
+                   bracket_facts=t.bracket_facts + (("withdrawn", team.team_id),))
+
+
+def draw_lots(t: Tournament, data: dict) -> Tournament:
+    """``LotsDrawn`` in the tournament's stream: a knockout round's pairing (T-2.1). Lots of a
+    match (declarations, dealer, a tied match) belong to the match's stream."""
+    if data["purpose"] != "pairing":
+        raise RuleViolation("T-1.4", f"lots for {data['purpose']} are drawn in the stream of "
+                                     "the match they decide")
+    if t.format != "knockout":
+        raise RuleViolation("T-2.1", f"a {t.format} tournament is not drawn as a knockout")
+    return replace(t, bracket_facts=t.bracket_facts + (("draw", data),))
+
+
+def record_result(t: Tournament, data: dict) -> Tournament:
+    """``ResultRecorded`` (T-9.3): the result of a match whose play is not modelled."""
+    if not t.result_only:
+        raise RuleViolation("T-9.1", f"{t.game} results come from the match's own events")
+    return replace(t, bracket_facts=t.bracket_facts + (("result", data),))
 
 
 def record_ruling(t: Tournament, data: dict) -> Tournament:
@@ -113,6 +147,8 @@ _TRANSITIONS = {
     "TeamRegistered": register_team,
     "TeamWithdrawn": withdraw_team,
     "RulingRecorded": record_ruling,
+    "LotsDrawn": draw_lots,
+    "ResultRecorded": record_result,
 }
 
 

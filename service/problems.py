@@ -24,6 +24,7 @@ TITLES = {
     "idempotency-conflict": "The event id is already used for another event",
     "stream-conflict": "The stream belongs to another tournament",
     "tournament-exists": "A tournament with this id already exists",
+    "match-exists": "A match with this id has already started",
     "payload-too-large": "The request body is too large",
     "unsupported-media-type": "The request body must be application/json",
     "rule-violation": "The event breaks a rule of the game or tournament",

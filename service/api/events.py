@@ -71,8 +71,7 @@ def _event(tid: str, raw: dict, prefix: str, errors: list) -> NewEvent | None:
     try:
         event_type = catalogue.get(item["type"])
     except UnknownEventType:
-        errors.append({"path": f"{prefix}/type", "message": f"unknown event type "
-                       f"{item['type']!r}; known: {', '.join(catalogue.names())}"})
+        errors.append({"path": f"{prefix}/type", "message": _unknown_type(item["type"])})
         return None
     if not event_type.postable:
         errors.append({"path": f"{prefix}/type",
@@ -90,6 +89,14 @@ def _event(tid: str, raw: dict, prefix: str, errors: list) -> NewEvent | None:
     return NewEvent(type=event_type.name, stream=item["stream"], data=data, id=item.get("id"),
                     expected_version=item.get("expected_version"),
                     meta=request_meta(item.get("meta")), schema_version=event_type.schema_version)
+
+
+def _unknown_type(name: str) -> str:
+    catalogue = services().catalogue
+    if name in catalogue.derived:
+        return (f"{name} is a derived fact: the backend computes it from the log and shows it "
+                f"at {catalogue.derived[name]}; it cannot be posted")
+    return f"unknown event type {name!r}; known: {', '.join(catalogue.names())}"
 
 
 @bp.get("/events")

@@ -1,0 +1,163 @@
+"""The events of a Shengji (拖拉机 / 升级) match: shared/rules/shengji-2deck.md §16. They live in
+the match's stream, ``match-<tid>:<match id>``; every hand event names its hand number, so that
+an event meant for another hand than the one in play is refused (SJ2-16).
+
+Only what people and devices do is an event. What follows from it — a trick's winner, a failed
+throw and its penalty, the hand's result, the match's winner — is derived by the projections
+(see ``DERIVED`` and the README).
+"""
+from marshmallow import fields, validate
+
+from .catalogue import EventType, FullMatch
+from .tournament_events import ID_PATTERN, DataSchema, _optional
+
+CARD_PATTERN = r"^(?:[2-9TJQKA][SHDC]|BJ|SJ)$"
+_card = FullMatch(CARD_PATTERN, "must be a card: a rank 2-9, T, J, Q, K or A then a suit S, H, "
+                                "D or C (e.g. TH, AS), or BJ / SJ for the jokers")
+_id = FullMatch(ID_PATTERN, "must be 1-64 letters, digits, '_', '.' or '-', starting with a "
+                            "letter or digit")
+RULE_PATTERN = r"^(?:SJ2|SJ3|GD|MJO|MJS|T)-[0-9]+(?:\.[0-9]+)?$"
+_rule = FullMatch(RULE_PATTERN, "must be a rule ID of the rules specification, e.g. SJ2-12.3")
+
+
+def card() -> fields.String:
+    return fields.String(validate=_card)
+
+
+def cards(low: int = 1, high: int = 60, **kwargs) -> fields.List:
+    return fields.List(card(), validate=validate.Length(min=low, max=high), **kwargs)
+
+
+def hand_no() -> fields.Integer:
+    return fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=1000))
+
+
+def seat() -> fields.Integer:
+    return fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=3))
+
+
+_side = validate.OneOf(("A", "B"))
+_text = validate.Length(min=1, max=2000)
+
+
+class HandDealtData(DataSchema):
+    hand = hand_no()
+    hands = fields.List(cards(1, 60), required=True, validate=validate.Length(equal=4))
+    kitty = cards(1, 20, required=True)  # in dealt order: card #3 can fix trump (SJ2-4.9)
+
+
+class TrumpDeclaredData(DataSchema):
+    hand = hand_no()
+    seat = seat()
+    card = fields.String(required=True, validate=_card)
+    # SJ2-4.2: declared at the same time as the standing declaration and disputed; lots decide
+    simultaneous = _optional(fields.Boolean())
+
+
+class TrumpOvercalledData(DataSchema):
+    hand = hand_no()
+    seat = seat()
+    cards = cards(2, 3, required=True)
+
+
+class HandStepData(DataSchema):
+    """DealCompleted, DeclarationWindowClosed and KittyTaken: the hand number alone."""
+    hand = hand_no()
+
+
+class KittyBuriedData(DataSchema):
+    hand = hand_no()
+    cards = cards(1, 20, required=True)
+
+
+class KittyCorrectedData(DataSchema):
+    """SJ2-12.3: the cards the defenders drew from the kitty into the dealer's hand, or from the
+    dealer's hand into the kitty, to make the kitty right."""
+    hand = hand_no()
+    to_dealer = cards(0, 20, load_default=list)
+    to_kitty = cards(0, 20, load_default=list)
+
+
+class CardsPlayedData(DataSchema):
+    hand = hand_no()
+    seat = seat()
+    cards = cards(1, 60, required=True)
+
+
+class PenaltyAssessedData(DataSchema):
+    """A referee's point penalty (SJ2-12.1): against a side, in points of the defenders' count."""
+    hand = hand_no()
+    rule = fields.String(required=True, validate=_rule)
+    side = fields.String(required=True, validate=_side)
+    points = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=1000))
+    reason = _optional(fields.String(validate=_text))
+
+
+class IrregularityReportedData(DataSchema):
+    hand = hand_no()
+    rule = fields.String(required=True, validate=_rule)
+    seat = _optional(fields.Integer(strict=True, validate=validate.Range(min=0, max=3)))
+    detail = fields.String(required=True, validate=_text)
+
+
+class HandVoidedData(DataSchema):
+    hand = hand_no()
+    reason = fields.String(required=True, validate=_text)
+
+
+class TimeLimitReachedData(DataSchema):
+    """A round's time limit has passed (SJ2-14.4, T-5.4): the hand in play is finished, then
+    the levels decide."""
+    limit_minutes = fields.Integer(required=True, strict=True,
+                                   validate=validate.Range(min=1, max=24 * 60))
+
+
+class MatchStartedData(DataSchema):
+    match_id = fields.String(required=True, validate=_id)
+    game = fields.String(required=True, validate=validate.Length(min=1, max=20))
+    round = _optional(fields.Integer(strict=True, validate=validate.Range(min=1, max=64)))
+    teams = fields.Dict(keys=fields.String(validate=_side), values=fields.String(validate=_id),
+                        required=True, validate=validate.Length(equal=2))
+    seats = fields.List(fields.String(validate=validate.Length(min=1, max=100)),
+                        required=True, validate=validate.Length(equal=4))
+    settings = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=100)),
+                           load_default=dict)
+
+
+def _hand(name: str, schema=HandStepData) -> EventType:
+    return EventType(name, schema, ("match",))
+
+
+SHENGJI_EVENTS = (
+    # Recorded by POST /v1/tournaments/{tid}/matches, which takes teams, seats and settings
+    # from the draw, the entrants and the tournament: not posted as an event.
+    EventType("MatchStarted", MatchStartedData, ("match",), postable=False),
+    _hand("HandDealt", HandDealtData),
+    _hand("TrumpDeclared", TrumpDeclaredData),
+    _hand("TrumpOvercalled", TrumpOvercalledData),
+    _hand("DealCompleted"),
+    _hand("DeclarationWindowClosed"),
+    _hand("KittyTaken"),
+    _hand("KittyBuried", KittyBuriedData),
+    _hand("KittyCorrected", KittyCorrectedData),
+    _hand("CardsPlayed", CardsPlayedData),
+    _hand("PlayCorrected", CardsPlayedData),
+    _hand("PenaltyAssessed", PenaltyAssessedData),
+    _hand("IrregularityReported", IrregularityReportedData),
+    _hand("HandVoided", HandVoidedData),
+    EventType("TimeLimitReached", TimeLimitReachedData, ("match",)),
+)
+
+# Derived facts (rules README §5, SJ2-16 rows marked "derived"): computed by the projections
+# from the events above, shown by the reads named here, never posted.
+DERIVED = {
+    "HandStarted": "GET /v1/tournaments/{tid}/matches/{mid} (current_hand)",
+    "TrumpFixed": "GET …/matches/{mid}/hands/{n} (trump)",
+    "ThrowFailed": "GET …/matches/{mid}/hands/{n} (tricks[].throw)",
+    "FollowErrorEstablished": "GET …/matches/{mid}/hands/{n} (follow_errors)",
+    "TrickCompleted": "GET …/matches/{mid}/hands/{n} (tricks)",
+    "HandCompleted": "GET …/matches/{mid}/hands/{n} (result)",
+    "MatchCompleted": "GET /v1/tournaments/{tid}/matches/{mid} (status, winner)",
+    "PairingPublished": "GET /v1/tournaments/{tid}/bracket",
+    "StandingsComputed": "GET /v1/tournaments/{tid}/standings",
+}

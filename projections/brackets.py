@@ -1,0 +1,171 @@
+"""The knockout bracket and the final ranking (tournaments.md T-2, T-9, T-10.1), as of any
+position, and the guards that check draws, results and match starts against it.
+
+The bracket is folded from two kinds of stream: the tournament's (draws, withdrawals, referee
+results of result-only matches) and each match's (a game's result is derived by its fold, never
+posted). Before each fact of the tournament stream the results known at that point of the read
+are applied, so a draw is judged on the winners of the round before it.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from events.catalogue import Catalogue, tournament_stream
+from events.store import Tail
+from rules import knockout
+from rules.knockout import Bracket
+from rules.tournament import Tournament
+from rules.violations import RuleViolation
+
+from .matches import load_match
+from .streams import StreamCache, load_stream
+
+
+def tournament_at(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | None = None,
+                  cache: StreamCache | None = None) -> Tournament | None:
+    return load_stream(log, catalogue, tournament_stream(tournament_id), at, cache).state
+
+
+def bracket_at(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | None = None,
+               cache: StreamCache | None = None) -> Bracket | None:
+    """The bracket as of ``at``; None before the first draw or for another format."""
+    t = tournament_at(log, catalogue, tournament_id, at, cache)
+    if t is None or t.format != "knockout" or not t.drawn:
+        return None
+    bracket, gone = None, set()
+    for kind, data in t.bracket_facts:
+        if bracket is None and kind == "withdrawn":
+            gone.add(data)  # withdrew before the draw: not an entrant
+            continue
+        if bracket is None:
+            bracket = knockout.start(entrants(t, gone), t.settings)
+        bracket = _with_match_results(bracket, log, catalogue, tournament_id, at, cache)
+        bracket = _apply(bracket, kind, data)
+    return _with_match_results(bracket, log, catalogue, tournament_id, at, cache)
+
+
+def entrants(t: Tournament, gone: Iterable[str] = ()) -> list[str]:
+    """The teams of the draw, in order of registration (T-2.1)."""
+    gone = set(gone)
+    return [team_id for team_id in t.teams if team_id not in gone]
+
+
+def _apply(bracket: Bracket, kind: str, data) -> Bracket:
+    if kind == "draw":
+        return knockout.record_draw(bracket, data)
+    if kind == "withdrawn":
+        return knockout.withdraw(bracket, data)
+    if data["winner"] == "draw":  # T-9.3: a tie-break result naming the winner follows
+        return bracket
+    return knockout.record_result(bracket, data["match_id"], data["winner"])
+
+
+def _with_match_results(bracket: Bracket, log: Tail, catalogue: Catalogue, tournament_id: str,
+                        at: int | None, cache: StreamCache | None) -> Bracket:
+    for match in list(bracket.matches.values()):
+        if match.winner is not None:
+            continue
+        played = load_match(log, catalogue, tournament_id, match.match_id, at, cache).state
+        if played is not None and played.status == "completed":
+            bracket = knockout.record_result(bracket, match.match_id, played.teams[played.winner])
+    return bracket
+
+
+def bracket_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | None = None,
+                 cache: StreamCache | None = None) -> dict | None:
+    t = tournament_at(log, catalogue, tournament_id, at, cache)
+    if t is None:
+        return None
+    bracket = bracket_at(log, catalogue, tournament_id, at, cache)
+    if bracket is None:
+        return {"format": t.format, "drawn": False, "entrants": entrants(t, _withdrawn(t)),
+                "rounds": [], "next_round": 1 if t.format == "knockout" else None,
+                "champion": None}
+    return {"format": t.format, "drawn": True, **bracket.to_dict()}
+
+
+def standings_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | None = None,
+                   cache: StreamCache | None = None) -> dict | None:
+    """T-2.4 / T-10.1: the final places, provisional until the tournament is decided."""
+    t = tournament_at(log, catalogue, tournament_id, at, cache)
+    if t is None:
+        return None
+    bracket = bracket_at(log, catalogue, tournament_id, at, cache)
+    if bracket is None:
+        return {"format": t.format, "final": False, "ranking": []}
+    names = {team_id: team.name for team_id, team in t.teams.items()}
+    rows = [{**row, "name": names.get(row["team"])} for row in knockout.ranking(bracket)]
+    return {"format": t.format, "final": knockout.is_decided(bracket),
+            "champion": knockout.champion(bracket), "ranking": rows}
+
+
+def _withdrawn(t: Tournament) -> set[str]:
+    return {team_id for team_id, team in t.teams.items() if team.withdrawn}
+
+
+# --- guards: rules that need the bracket ------------------------------------------------------
+
+def bracket_for_next_draw(log: Tail, catalogue: Catalogue, tournament_id: str,
+                           cache: StreamCache | None) -> Bracket:
+    bracket = bracket_at(log, catalogue, tournament_id, cache=cache)
+    if bracket is not None:
+        return bracket
+    t = tournament_at(log, catalogue, tournament_id, cache=cache)
+    field = entrants(t, _withdrawn(t))
+    if len(field) < 2:
+        raise RuleViolation("T-2.1", f"a knockout needs at least two teams; {len(field)} "
+                                     "registered")
+    return knockout.start(field, t.settings)
+
+
+def guard_draw(log: Tail, catalogue: Catalogue, tournament_id: str, data: dict,
+               cache: StreamCache | None) -> None:
+    """A knockout round's draw (T-2.1, T-2.2, T-2.3) fits the bracket as it stands."""
+    if data["purpose"] != "pairing":
+        return
+    knockout.check_draw(bracket_for_next_draw(log, catalogue, tournament_id, cache), data)
+
+
+def guard_result(log: Tail, catalogue: Catalogue, tournament_id: str, data: dict,
+                 cache: StreamCache | None) -> None:
+    """ResultRecorded (T-9.3) names a drawn, undecided match and one of its teams (or a draw)."""
+    bracket = bracket_at(log, catalogue, tournament_id, cache=cache)
+    match = bracket.matches.get(data["match_id"]) if bracket else None
+    if match is None:
+        raise RuleViolation("T-9.3", f"no match {data['match_id']!r} has been drawn")
+    if data["winner"] == "draw":
+        if data.get("tie_break"):
+            raise RuleViolation("T-9.3", "a tie-break result names its winner, not a draw")
+        return
+    knockout.record_result(bracket, data["match_id"], data["winner"])
+
+
+def drawn_match(log: Tail, catalogue: Catalogue, tournament_id: str, match_id: str,
+                cache: StreamCache | None = None) -> knockout.Match:
+    """The drawn, undecided knockout match a new match stream is for (T-2.1)."""
+    bracket = bracket_at(log, catalogue, tournament_id, cache=cache)
+    match = bracket.matches.get(match_id) if bracket else None
+    if match is None:
+        raise RuleViolation("T-2.1", f"no match {match_id!r} has been drawn")
+    if match.winner is not None:
+        raise RuleViolation("T-2.1", f"match {match_id!r} is already decided")
+    return match
+
+
+def guard_match_start(log: Tail, catalogue: Catalogue, tournament_id: str, data: dict,
+                      cache: StreamCache | None) -> None:
+    """MatchStarted: in a knockout, the teams the draw paired (side A first drawn); the game is
+    the tournament's."""
+    t = tournament_at(log, catalogue, tournament_id, cache=cache)
+    if data["game"] != t.game:
+        raise RuleViolation("T-1.1", f"this tournament plays {t.game}, not {data['game']}")
+    teams = [data["teams"].get("A"), data["teams"].get("B")]
+    for team_id in teams:
+        team = t.team(team_id)
+        if team is None or team.withdrawn:
+            raise RuleViolation("T-1.3", f"team {team_id!r} is not an entrant")
+    if t.format == "knockout":
+        match = drawn_match(log, catalogue, tournament_id, data["match_id"], cache)
+        if sorted(match.teams) != sorted(teams):
+            raise RuleViolation("T-2.1", f"match {data['match_id']!r} was drawn between "
+                                         f"{' and '.join(match.teams)}")

@@ -1,0 +1,169 @@
+"""Cards of the Shengji family: notation, decks, points, levels and the trump order.
+
+Rules: shared/rules/README.md section 2 (notation) and shengji-2deck.md sections 1–3
+(SJ2-1.1 decks, SJ2-1.5 point cards, SJ2-2 levels, SJ2-3 trump class and positions).
+A card is a plain string (``"QH"``, ``"TD"``, ``"BJ"``); a hand, kitty or play is a tuple or
+list of such strings, read as a multiset.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+RANKS = "23456789TJQKA"
+SUITS = "SHDC"
+JOKERS = ("BJ", "SJ")
+LEVELS = tuple(RANKS)
+TRUMP = "trump"  # the class name of the trump cards; plain classes are the suit letters
+
+# SJ2-1.5: 5 = 5 points, T = 10, K = 10; every other rank (and a joker) scores nothing.
+POINTS: Mapping[str, int] = MappingProxyType({r: {"5": 5, "T": 10, "K": 10}.get(r, 0) for r in RANKS})
+
+_CLASS_NAMES = MappingProxyType({TRUMP: "trumps", "S": "spades", "H": "hearts", "D": "diamonds",
+                                 "C": "clubs"})
+
+
+class CardError(ValueError):
+    """Malformed card notation (README section 2); ``card`` is the offending text."""
+
+    def __init__(self, card: object, message: str | None = None):
+        super().__init__(message or f"{card!r} is not a card: write rank then suit "
+                         f"(ranks {' '.join(RANKS)}, suits {' '.join(SUITS)}) or BJ / SJ")
+        self.card = card
+
+
+def parse_card(text: str) -> str:
+    """Accept exactly the notation of README section 2 ("QH", "TD", "BJ"); anything else
+    ("10H", "qh", "H Q", "Q♥") raises :class:`CardError`."""
+    if isinstance(text, str) and (text in JOKERS or (len(text) == 2 and text[0] in RANKS
+                                                     and text[1] in SUITS)):
+        return text
+    raise CardError(text)
+
+
+def parse_cards(items: Iterable[str] | str) -> tuple[str, ...]:
+    """Parse a list of cards; a single string is read as a space-separated list ("QH QH JH")."""
+    if isinstance(items, str):
+        items = items.split()
+    return tuple(parse_card(item) for item in items)
+
+
+def deck(decks: int) -> Counter:
+    """SJ2-1.1 / SJ3-1.1: ``decks`` standard decks with both jokers (54 cards each)."""
+    if not isinstance(decks, int) or decks < 1:
+        raise ValueError(f"the number of decks must be a positive integer, not {decks!r}")
+    one = [r + s for s in SUITS for r in RANKS] + list(JOKERS)
+    return Counter({card: decks for card in one})
+
+
+def points(cards: Iterable[str]) -> int:
+    """SJ2-1.5: point value of cards (each 5 scores 5, each T and K 10)."""
+    return sum(POINTS.get(card[0], 0) for card in cards if card not in JOKERS)
+
+
+def level_value(rank: str) -> int:
+    """README section 2: numeric value of a level, 2..9 as is, T 10, J 11, Q 12, K 13, A 14."""
+    if not isinstance(rank, str) or len(rank) != 1 or rank not in RANKS:
+        raise CardError(rank, f"{rank!r} is not a level: use one of {' '.join(RANKS)}")
+    return RANKS.index(rank) + 2
+
+
+def class_name(cls: str) -> str:
+    """English name of a class for messages: "trumps", "spades", "hearts", ..."""
+    return _CLASS_NAMES.get(cls, cls)
+
+
+def missing_cards(hand: Iterable[str], cards: Iterable[str]) -> tuple[str, ...]:
+    """The cards of ``cards`` (a multiset) that ``hand`` does not hold, in the order given."""
+    held = Counter(hand)
+    missing = []
+    for card in cards:
+        if held[card] > 0:
+            held[card] -= 1
+        else:
+            missing.append(card)
+    return tuple(missing)
+
+
+def remove_cards(hand: Iterable[str], cards: Iterable[str]) -> tuple[str, ...]:
+    """``hand`` minus ``cards`` as multisets, keeping the hand's order. The cards must be held
+    (a ValueError names the ones that are not)."""
+    hand = tuple(hand)
+    cards = tuple(cards)
+    absent = missing_cards(hand, cards)
+    if absent:
+        raise ValueError(f"cannot remove {' '.join(absent)}: not in the hand")
+    taken = Counter(cards)
+    kept = []
+    for card in hand:
+        if taken[card] > 0:
+            taken[card] -= 1
+        else:
+            kept.append(card)
+    return tuple(kept)
+
+
+def _position_table(level: str, suit: str | None) -> dict[str, tuple[str, int]]:
+    """SJ2-3.4: card -> (class, pos) for every card of a deck."""
+    table: dict[str, tuple[str, int]] = {}
+    plain_ranks = [r for r in RANKS if r != level]  # 2 .. A without the level rank: pos 1 .. 12
+    for s in SUITS:
+        cls = TRUMP if s == suit else s
+        for pos, rank in enumerate(plain_ranks, start=1):
+            table[rank + s] = (cls, pos)
+        if suit is None:
+            table[level + s] = (TRUMP, 1)
+        else:
+            table[level + s] = (TRUMP, 14 if s == suit else 13)
+    table["BJ"] = (TRUMP, 3 if suit is None else 16)
+    table["SJ"] = (TRUMP, 2 if suit is None else 15)
+    return table
+
+
+@dataclass(frozen=True)
+class Trump:
+    """The trump of a hand (SJ2-3): the level rank and the trump suit, ``suit=None`` for a
+    no-trump hand (SJ2-3.2)."""
+
+    level: str
+    suit: str | None
+    _table: Mapping[str, tuple[str, int]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        if not isinstance(self.level, str) or len(self.level) != 1 or self.level not in RANKS:
+            raise ValueError(f"level must be one of {' '.join(RANKS)}, not {self.level!r}")
+        if self.suit is not None and (not isinstance(self.suit, str) or len(self.suit) != 1
+                                      or self.suit not in SUITS):
+            raise ValueError(f"trump suit must be one of {' '.join(SUITS)} or None, not {self.suit!r}")
+        object.__setattr__(self, "_table", MappingProxyType(_position_table(self.level, self.suit)))
+
+    def _entry(self, card: str) -> tuple[str, int]:
+        try:
+            return self._table[card]
+        except (KeyError, TypeError):
+            raise CardError(card) from None
+
+    def is_trump(self, card: str) -> bool:
+        """SJ2-3.1 / 3.2: jokers, level cards and (in a suit hand) the trump suit are trump."""
+        return self._entry(card)[0] == TRUMP
+
+    def card_class(self, card: str) -> str:
+        """SJ2-3.4: ``"trump"`` or the letter of the card's plain suit."""
+        return self._entry(card)[0]
+
+    def pos(self, card: str) -> int:
+        """SJ2-3.4: the card's position in its class (strength and adjacency)."""
+        return self._entry(card)[1]
+
+    def sort_key(self, card: str) -> tuple[int, int, int]:
+        """Display order: trumps first, then the plain suits S H D C; inside a class from the
+        highest position down, equal positions by suit."""
+        cls, pos = self._entry(card)
+        suit_rank = -1 if card in JOKERS else SUITS.index(card[1])
+        return (0 if cls == TRUMP else 1 + SUITS.index(cls), -pos, suit_rank)
+
+    def format_cards(self, cards: Iterable[str]) -> str:
+        """Cards as a space-separated list in display order (:meth:`sort_key`)."""
+        return " ".join(sorted(cards, key=self.sort_key))

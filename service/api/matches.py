@@ -1,0 +1,225 @@
+"""Matches, hands, the bracket and the standings of a tournament: start a match, draw a knockout
+round by lots, and read every state as of any position (``?at=``) for a chosen viewer
+(``?view=``, until tokens exist)."""
+from __future__ import annotations
+
+import random
+
+from flask import Blueprint, jsonify, request, url_for
+from marshmallow import Schema, ValidationError, fields, validate
+
+from events.catalogue import FullMatch, match_stream, tournament_stream
+from events.envelope import NO_STREAM, NewEvent
+from events.shengji_events import MatchStartedData
+from events.store import WrongExpectedVersion
+from events.tournament_events import ID_PATTERN
+from projections import brackets
+from projections.matches import VIEWERS, Viewer, folded_view, hand_view, load_match
+from rules import knockout
+from rules.shengji.scoring import level_name
+
+from ..appending import append_events
+from ..problems import Problem, field_errors, validation_failed
+from ..requests import int_arg, json_body, str_arg
+from ..schemas import MetaSchema
+from .common import domain_errors_as_problems, envelopes, request_meta, require_tournament, services
+
+bp = Blueprint("matches", __name__, url_prefix="/v1/tournaments/<tid>")
+
+_id = FullMatch(ID_PATTERN, "must be 1-64 letters, digits, '_', '.' or '-', starting with a "
+                            "letter or digit")
+
+
+class StartMatchRequest(Schema):
+    match_id = fields.String(required=True, validate=validate.And(
+        _id, validate.Length(max=40)))
+    teams = fields.Dict(keys=fields.String(validate=validate.OneOf(("A", "B"))),
+                        values=fields.String(validate=_id), validate=validate.Length(equal=2))
+    settings = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=100)))
+    meta = fields.Nested(MetaSchema, allow_none=True)
+
+
+class DrawRequest(Schema):
+    round = fields.Integer(strict=True, validate=validate.Range(min=1, max=64))
+    meta = fields.Nested(MetaSchema, allow_none=True)
+
+
+def _load(schema: Schema, body: object) -> dict:
+    if not isinstance(body, dict):
+        raise validation_failed([{"path": "/", "message": "must be a JSON object"}])
+    try:
+        return schema.load(body)
+    except ValidationError as error:
+        raise validation_failed(field_errors(error.messages)) from None
+
+
+def _viewer() -> Viewer:
+    return Viewer.parse(str_arg("view", VIEWERS, "public"))
+
+
+# --- matches -----------------------------------------------------------------------------------
+
+@bp.post("/matches")
+def start_match(tid: str):
+    """MatchStarted, made from the draw (which teams, side A = first drawn), the teams' players
+    (side A at seats 0 and 2, side B at 1 and 3, SJ2-1.2) and the settings: the tournament's
+    ``settings.match`` overridden by the request's."""
+    body = _load(StartMatchRequest(), json_body())
+    s = services()
+    require_tournament(tid)
+    t = brackets.tournament_at(s.store, s.catalogue, tid, cache=s.cache)
+    with domain_errors_as_problems(lambda _: "/"):
+        data = _match_started(s, tid, t, body)
+        event = NewEvent(type="MatchStarted", stream=match_stream(tid, body["match_id"]),
+                         data=data, expected_version=NO_STREAM, meta=request_meta(body.get("meta")))
+        try:
+            append_events(s.store, s.catalogue, tid, [event], s.cache)
+        except WrongExpectedVersion:
+            raise Problem(409, "match-exists", f"match {body['match_id']!r} has already "
+                                               "started") from None
+    response = jsonify(_match_view(s, tid, body["match_id"], None, Viewer("public")))
+    response.status_code = 201
+    response.headers["Location"] = url_for(".get_match", tid=tid, mid=body["match_id"])
+    return response
+
+
+def _match_started(s, tid: str, t, body: dict) -> dict:
+    teams = body.get("teams")
+    if teams is None:
+        if t.format != "knockout":
+            raise validation_failed([{"path": "/teams", "message": "required: name the teams "
+                                      "of sides A and B"}])
+        match = _drawn(s, tid, body["match_id"])
+        teams = {"A": match.teams[0], "B": match.teams[1]}
+    players = {side: _players(t, team_id) for side, team_id in teams.items()}
+    settings = {**t.settings.get("match", {}), **body.get("settings", {})}
+    data = {"match_id": body["match_id"], "game": t.game, "teams": teams, "settings": settings,
+            "seats": [players["A"][0], players["B"][0], players["A"][1], players["B"][1]]}
+    match = _drawn_or_none(s, tid, body["match_id"]) if t.format == "knockout" else None
+    if match is not None:
+        data["round"] = match.round
+    return MatchStartedData().load(data)
+
+
+def _drawn(s, tid: str, match_id: str):
+    return brackets.drawn_match(s.store, s.catalogue, tid, match_id, s.cache)
+
+
+def _drawn_or_none(s, tid: str, match_id: str):
+    bracket = brackets.bracket_at(s.store, s.catalogue, tid, cache=s.cache)
+    return bracket.matches.get(match_id) if bracket else None
+
+
+def _players(t, team_id: str) -> list[str]:
+    team = t.team(team_id)
+    if team is None:
+        raise Problem(422, "rule-violation", f"T-1.3: team {team_id!r} is not an entrant",
+                      rule="T-1.3", path="/teams")
+    if len(team.players) != 2:
+        raise Problem(422, "rule-violation", f"SJ2-1.2: team {team_id!r} has "
+                      f"{len(team.players)} players; a side is two partners", rule="SJ2-1.2",
+                      path="/teams")
+    return list(team.players)
+
+
+@bp.get("/matches")
+def list_matches(tid: str):
+    """The matches started in the tournament, in order of start."""
+    s = services()
+    require_tournament(tid)
+    started = s.store.read_tournament(tid, type="MatchStarted")
+    items = []
+    for record in started:
+        data = s.catalogue.upcast(record)
+        state = load_match(s.store, s.catalogue, tid, data["match_id"], cache=s.cache).state
+        items.append({"match_id": data["match_id"], "round": data.get("round"),
+                      "teams": data["teams"], "status": state.status, "winner": state.winner,
+                      "levels": folded_levels(state), "hands_played": state.hands_played,
+                      "stream": record.stream})
+    return jsonify({"matches": items})
+
+
+def folded_levels(state) -> dict:
+    return {side: level_name(v) for side, v in state.levels.items()}
+
+
+def _match_view(s, tid: str, mid: str, at: int | None, viewer: Viewer) -> dict:
+    folded = load_match(s.store, s.catalogue, tid, mid, at, s.cache)
+    if folded.state is None:
+        when = "" if at is None else f" at position {at}"
+        raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}{when}")
+    return {**folded_view(folded, viewer), "stream": match_stream(tid, mid)}
+
+
+@bp.get("/matches/<mid>")
+def get_match(tid: str, mid: str):
+    at, viewer = int_arg("at", None, 0), _viewer()
+    s = services()
+    require_tournament(tid)
+    return jsonify(_match_view(s, tid, mid, at, viewer))
+
+
+@bp.get("/matches/<mid>/hands/<int:n>")
+def get_hand(tid: str, mid: str, n: int):
+    at, viewer = int_arg("at", None, 0), _viewer()
+    s = services()
+    require_tournament(tid)
+    folded = load_match(s.store, s.catalogue, tid, mid, at, s.cache)
+    if folded.state is None:
+        raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}")
+    hand = folded.state.hand_number(n)
+    if hand is None:
+        when = "" if at is None else f" at position {at}"
+        raise Problem(404, "not-found", f"hand {n} of match {mid!r} has not been dealt{when}")
+    return jsonify({**hand_view(folded.state, hand, viewer), "match_id": mid,
+                    "version": folded.version, "position": folded.position})
+
+
+# --- the knockout --------------------------------------------------------------------------
+
+@bp.post("/draws")
+def draw_round(tid: str):
+    """Draws the next knockout round by lots on the server (T-2.1, T-2.2, T-2.3) and records the
+    outcome as ``LotsDrawn``: replay reads it and never draws again."""
+    body = _load(DrawRequest(), json_body() if _has_body() else {})
+    s = services()
+    require_tournament(tid)
+    with domain_errors_as_problems(lambda _: "/"):
+        bracket = brackets.bracket_for_next_draw(s.store, s.catalogue, tid, s.cache)
+        wanted = knockout.next_round(bracket)
+        if "round" in body and body["round"] != wanted:
+            raise Problem(422, "rule-violation", f"T-2.1: the next round to draw is {wanted}",
+                          rule="T-2.1", path="/round")
+        draw = knockout.propose_draw(bracket, random.SystemRandom())
+        event = NewEvent(type="LotsDrawn", stream=tournament_stream(tid), data=draw,
+                         meta=request_meta(body.get("meta")))
+        result = append_events(s.store, s.catalogue, tid, [event], s.cache)
+    response = jsonify(envelopes(result.records)[0])
+    response.status_code = 201
+    return response
+
+
+def _has_body() -> bool:
+    return bool(request.get_data(cache=True))
+
+
+@bp.get("/bracket")
+def get_bracket(tid: str):
+    at = int_arg("at", None, 0)
+    s = services()
+    require_tournament(tid)
+    view = brackets.bracket_view(s.store, s.catalogue, tid, at, s.cache)
+    if view is None:
+        raise Problem(404, "not-found", f"no tournament {tid!r} at position {at}")
+    return jsonify(view)
+
+
+@bp.get("/standings")
+def get_standings(tid: str):
+    at = int_arg("at", None, 0)
+    s = services()
+    require_tournament(tid)
+    view = brackets.standings_view(s.store, s.catalogue, tid, at, s.cache)
+    if view is None:
+        raise Problem(404, "not-found", f"no tournament {tid!r} at position {at}")
+    return jsonify(view)

@@ -1,0 +1,1 @@
+"""``paiju simulate``: random legal bots play a whole tournament through the HTTP API."""

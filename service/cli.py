@@ -1,4 +1,4 @@
-"""The ``paiju`` command: serve the API, verify the log, export a tournament."""
+"""The ``paiju`` command: serve the API, verify the log, export a tournament, simulate one."""
 from __future__ import annotations
 
 import argparse
@@ -33,8 +33,50 @@ def main(argv: list[str] | None = None) -> int:
     export.add_argument("--db", default=DEFAULT_DB)
     export.set_defaults(run=_export)
 
+    simulate = commands.add_parser(
+        "simulate", help="play a whole knockout with random legal bots through the HTTP API")
+    simulate.add_argument("game", choices=["sj2"])
+    simulate.add_argument("--url", help="a running paiju server (default: start a temporary "
+                                        "one on a temporary database)")
+    simulate.add_argument("--teams", type=_at_least(2), default=8)
+    simulate.add_argument("--seed", type=int, default=1, help="seeds the deals and the bots")
+    simulate.add_argument("--max-hands", type=_at_least(1), help="match setting maxHands")
+    simulate.add_argument("--target-level", choices=list("23456789TJQK"),
+                          help="match setting targetLevel")
+    simulate.add_argument("--third-place", choices=["playoff", "shared"], default="playoff")
+    simulate.set_defaults(run=_simulate)
+
     args = parser.parse_args(argv)
     return args.run(args)
+
+
+def _at_least(low: int):
+    def whole_number(text: str) -> int:
+        value = int(text)
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}")
+        return value
+    return whole_number
+
+
+def _simulate(args) -> int:
+    from .simulator.runner import ApiError, report, simulate, temporary_server
+
+    match = {key: value for key, value in (("maxHands", args.max_hands),
+                                           ("targetLevel", args.target_level)) if value}
+    run = lambda url: simulate(url, args.teams, args.seed, match,  # noqa: E731
+                               {"thirdPlace": args.third_place})
+    try:
+        if args.url:
+            outcome = run(args.url)
+        else:
+            with temporary_server() as url:
+                outcome = run(url)
+    except (ApiError, OSError) as error:
+        print(f"paiju simulate: {error}", file=sys.stderr)
+        return 1
+    print(report(outcome))
+    return 0 if outcome.champion else 1
 
 
 def _serve(args) -> int:

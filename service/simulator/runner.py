@@ -1,0 +1,183 @@
+"""Runs a whole knockout through the HTTP API: registers teams, draws each round by lots on the
+server, starts every match and plays it with the table bots, until the bracket is decided.
+
+Against ``--url`` it uses a running server; without it, it starts a server of its own on a
+temporary database, on a free local port, and stops it at the end.
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import tempfile
+import threading
+import time
+from collections import Counter
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+from urllib.parse import urlsplit
+
+from .bots import next_action
+
+
+class ApiError(RuntimeError):
+    def __init__(self, method: str, path: str, status: int, body: object):
+        super().__init__(f"{method} {path} → {status}: {body}")
+        self.status, self.body = status, body
+
+
+class Api:
+    """A small JSON client on one kept-alive connection."""
+
+    def __init__(self, url: str):
+        parts = urlsplit(url)
+        self.host, self.port = parts.hostname, parts.port or 80
+        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
+        self.requests = 0
+
+    def call(self, method: str, path: str, body: object | None = None) -> dict:
+        payload = None if body is None else json.dumps(body, ensure_ascii=False).encode()
+        headers = {"Content-Type": "application/json"} if payload is not None else {}
+        for attempt in (1, 2):  # a kept-alive connection the server closed: open it again
+            try:
+                self.conn.request(method, path, payload, headers)
+                response = self.conn.getresponse()
+                data = response.read()
+                break
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                self.conn.close()
+                if attempt == 2:
+                    raise
+        self.requests += 1
+        parsed = json.loads(data) if data else None
+        if response.status >= 400:
+            raise ApiError(method, path, response.status, parsed)
+        return parsed
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+@dataclass
+class Outcome:
+    tournament_id: str
+    champion: str | None
+    bracket: dict
+    standings: dict
+    event_counts: Counter = field(default_factory=Counter)
+    matches: int = 0
+    hands: int = 0
+    requests: int = 0
+    seconds: float = 0.0
+
+
+def simulate(url: str, teams: int = 8, seed: int = 1, match_settings: dict | None = None,
+             tournament_settings: dict | None = None) -> Outcome:
+    """Plays a knockout of ``teams`` SJ2 pairs to its end; returns what happened."""
+    rng, api, started = random.Random(seed), Api(url), time.perf_counter()
+    try:
+        tid = _create(api, teams, seed, match_settings, tournament_settings)
+        outcome = Outcome(tid, None, {}, {})
+        while True:
+            bracket = api.call("GET", f"/v1/tournaments/{tid}/bracket")
+            pending = [m for r in bracket["rounds"] for m in r["matches"] if m["winner"] is None]
+            if not pending and bracket["next_round"] is None and bracket["drawn"]:
+                break
+            if not pending:
+                api.call("POST", f"/v1/tournaments/{tid}/draws", {})
+                continue
+            for match in pending:
+                outcome.hands += play_match(api, tid, match["match_id"], rng)
+                outcome.matches += 1
+        outcome.bracket = api.call("GET", f"/v1/tournaments/{tid}/bracket")
+        outcome.standings = api.call("GET", f"/v1/tournaments/{tid}/standings")
+        outcome.champion = outcome.bracket["champion"]
+        outcome.event_counts = count_events(api, tid)
+        outcome.requests = api.requests
+        outcome.seconds = time.perf_counter() - started
+        return outcome
+    finally:
+        api.close()
+
+
+def _create(api: Api, teams: int, seed: int, match_settings: dict | None,
+            tournament_settings: dict | None) -> str:
+    settings = {"match": {"declarationWindowSeconds": 0, **(match_settings or {})},
+                **(tournament_settings or {})}
+    created = api.call("POST", "/v1/tournaments", {
+        "name": f"paiju simulate sj2 (seed {seed})", "game": "SJ2", "format": "knockout",
+        "settings": settings})
+    tid = created["id"]
+    api.call("POST", f"/v1/tournaments/{tid}/events", {"events": [
+        {"type": "TeamRegistered", "stream": f"tournament-{tid}",
+         "data": {"team_id": f"team-{n}", "name": f"Team {n}",
+                  "players": [f"player {n}a", f"player {n}b"]}}
+        for n in range(1, teams + 1)]})
+    return tid
+
+
+def play_match(api: Api, tid: str, match_id: str, rng: random.Random) -> int:
+    """Starts the match and lets the bots play it out; returns the hands it took."""
+    started = api.call("POST", f"/v1/tournaments/{tid}/matches", {"match_id": match_id})
+    stream, path = started["stream"], f"/v1/tournaments/{tid}/matches/{match_id}?view=referee"
+    while True:
+        view = api.call("GET", path)
+        action = next_action(view, rng)
+        if action is None:
+            return view["hands_played"]
+        event_type, data = action
+        api.call("POST", f"/v1/tournaments/{tid}/events",
+                 {"type": event_type, "stream": stream, "data": data,
+                  "meta": {"role": "system" if event_type == "HandDealt" else "table",
+                           "source": "paiju simulate"}})
+
+
+def count_events(api: Api, tid: str) -> Counter:
+    counts, after = Counter(), 0
+    while True:
+        page = api.call("GET", f"/v1/tournaments/{tid}/events?after={after}&limit=1000")
+        counts.update(e["type"] for e in page["events"])
+        if not page["next"]:
+            return counts
+        after = page["events"][-1]["position"]
+
+
+@contextmanager
+def temporary_server(threads: int = 4) -> Iterator[str]:
+    """A paiju server on a temporary database and a free local port, for the duration."""
+    from waitress.server import create_server
+
+    from service import create_app
+
+    with tempfile.TemporaryDirectory(prefix="paiju-simulate-") as folder:
+        app = create_app({"DATABASE": str(Path(folder) / "paiju.db")})
+        server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+        worker = threading.Thread(target=server.run, daemon=True)
+        worker.start()
+        try:
+            yield f"http://127.0.0.1:{server.effective_port}"
+        finally:
+            server.close()
+            worker.join(timeout=5)
+            app.extensions["paiju"].store.close()
+
+
+def report(outcome: Outcome) -> str:
+    """What the simulation printed: the champion, the bracket round by round, event counts."""
+    lines = [f"tournament {outcome.tournament_id}: {outcome.matches} matches, "
+             f"{outcome.hands} hands, {sum(outcome.event_counts.values())} events, "
+             f"{outcome.requests} requests in {outcome.seconds:.1f} s",
+             f"champion: {outcome.champion}", "bracket:"]
+    for rnd in outcome.bracket["rounds"]:
+        byes = f" (byes: {', '.join(rnd['byes'])})" if rnd["byes"] else ""
+        lines.append(f"  round {rnd['round']}{byes}")
+        for m in rnd["matches"]:
+            kind = " [3rd place]" if m["kind"] == "third_place" else ""
+            lines.append(f"    {m['match_id']}{kind}: {m['teams'][0]} v {m['teams'][1]} → "
+                         f"{m['winner']}")
+    lines.append("standings: " + ", ".join(f"{r['place']}. {r['team']}"
+                                           for r in outcome.standings["ranking"]))
+    lines.append("events: " + ", ".join(f"{t} {n}" for t, n in sorted(outcome.event_counts.items())))
+    return "\n".join(lines)

@@ -1,0 +1,138 @@
+"""A Shengji table over the HTTP API, for tests: a knockout tournament of two teams, its one
+match started, and helpers to deal chosen cards and bring a hand to the point a test needs.
+
+    table = Table(client)                     # match R1-1, side A = team "east" at seats 0, 2
+    table.to_play({0: "2S QH QH JH JH", 1: "9H 9H 8H 8H 6H 2H"}, card="2S", no={1: "H"})
+    table.rejected("CardsPlayed", "SJ2-9.4", seat=1, cards=["9H", "9H", "6H", "2H"])
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from rules.shengji.cards import deck
+
+TID = "sj2-test"
+
+
+def cards(text: str | list[str]) -> list[str]:
+    return text.split() if isinstance(text, str) else list(text)
+
+
+def build_deal(fixed: dict[int, str], kitty: str | list[str] | None = None, seed: int = 7,
+               no: dict[int, str] | None = None) -> dict:
+    """Four hands of 25 and a kitty of 8 from two decks: the fixed cards where given, the rest
+    shuffled with ``seed``. ``no`` maps a seat to the suits (letters; "J" for jokers) that the
+    shuffled rest must not give it."""
+    pool = Counter(deck(2))
+    hands = {seat: cards(fixed.get(seat, "")) for seat in range(4)}
+    chosen_kitty = cards(kitty) if kitty is not None else None
+    for cs in list(hands.values()) + ([chosen_kitty] if chosen_kitty else []):
+        pool.subtract(cs)
+    assert min(pool.values()) >= 0, "the fixed cards are more than two decks hold"
+    rest = sorted(pool.elements())
+    random.Random(seed).shuffle(rest)
+    no = no or {}
+    for seat in sorted(range(4), key=lambda s: -len(no.get(s, ""))):  # the fussiest first
+        banned = set(no.get(seat, ""))
+        fits = [c for c in rest if _suit(c) not in banned]
+        take = fits[:25 - len(hands[seat])]
+        assert len(take) == 25 - len(hands[seat]), f"cannot fill seat {seat}"
+        hands[seat] += take
+        for card in take:
+            rest.remove(card)
+    if chosen_kitty is None:
+        chosen_kitty, rest = rest[:8], rest[8:]
+    assert not rest, "cannot fill the deal"
+    return {"hands": [hands[s] for s in range(4)], "kitty": chosen_kitty}
+
+
+def _suit(card: str) -> str:
+    return "J" if card in ("BJ", "SJ") else card[1]
+
+
+class Table:
+    """One SJ2 match of a fresh tournament, played through the HTTP API."""
+
+    def __init__(self, client, settings: dict | None = None, tid: str = TID):
+        self.client, self.tid = client, tid
+        match_settings = {"declarationWindowSeconds": 0, **(settings or {})}
+        ok(client.post("/v1/tournaments", json={
+            "tournament_id": tid, "name": "双扣 test", "game": "SJ2", "format": "knockout",
+            "settings": {"match": match_settings}}))
+        for team, players in (("east", ["甲", "乙"]), ("west", ["丙", "丁"])):
+            ok(client.post(f"/v1/tournaments/{tid}/events", json={
+                "type": "TeamRegistered", "stream": f"tournament-{tid}",
+                "data": {"team_id": team, "name": team, "players": players}}))
+        ok(client.post(f"/v1/tournaments/{tid}/events", json={
+            "type": "LotsDrawn", "stream": f"tournament-{tid}", "data": {
+                "purpose": "pairing", "round": 1,
+                "matches": [{"match_id": "R1-1", "teams": ["east", "west"]}], "byes": []}}))
+        ok(client.post(f"/v1/tournaments/{tid}/matches", json={"match_id": "R1-1"}))
+        self.mid, self.stream, self.hand = "R1-1", f"match-{tid}:R1-1", 1
+
+    # --- posting ---------------------------------------------------------------------------
+    def post(self, event_type: str, hand: int | None = None, **data):
+        body = {"type": event_type, "stream": self.stream,
+                "data": {"hand": self.hand if hand is None else hand, **data}}
+        if event_type in ("TimeLimitReached", "RulingRecorded") or \
+                (event_type == "LotsDrawn" and data.get("purpose") == "matchTie"):
+            body["data"].pop("hand")
+        return self.client.post(f"/v1/tournaments/{self.tid}/events", json=body)
+
+    def ok(self, event_type: str, **data) -> dict:
+        return ok(self.post(event_type, **data))
+
+    def rejected(self, event_type: str, rule: str, **data) -> dict:
+        """Posts an event that must be refused with 422 naming ``rule``; checks nothing was
+        stored."""
+        before = self.events()
+        response = self.post(event_type, **data)
+        assert response.status_code == 422, response.json
+        assert response.headers["Content-Type"] == "application/problem+json"
+        assert response.json["rule"] == rule, response.json
+        assert self.events() == before
+        return response.json
+
+    def events(self) -> int:
+        return len(self.client.get(f"/v1/tournaments/{self.tid}/events?limit=1000").json["events"])
+
+    # --- reading -----------------------------------------------------------------------------
+    def match(self, view: str = "referee", at: int | None = None) -> dict:
+        query = f"?view={view}" + (f"&at={at}" if at is not None else "")
+        return ok(self.client.get(f"/v1/tournaments/{self.tid}/matches/{self.mid}{query}"))
+
+    def hand_view(self, n: int | None = None, view: str = "referee", at: int | None = None) -> dict:
+        query = f"?view={view}" + (f"&at={at}" if at is not None else "")
+        return ok(self.client.get(
+            f"/v1/tournaments/{self.tid}/matches/{self.mid}/hands/{n or self.hand}{query}"))
+
+    def held(self, seat: int) -> list[str]:
+        return self.hand_view()["seats"][seat]["cards"]
+
+    # --- getting a hand to a point -------------------------------------------------------------
+    def deal(self, fixed: dict[int, str] | None = None, kitty=None, seed: int = 7,
+             no: dict[int, str] | None = None):
+        self.dealt = build_deal(fixed or {}, kitty, seed, no)
+        return self.ok("HandDealt", **self.dealt)
+
+    def to_play(self, fixed: dict[int, str] | None = None, *, declarer: int = 0,
+                card: str | None = None, kitty=None, bury: list[str] | None = None,
+                seed: int = 7, no: dict[int, str] | None = None) -> int:
+        """Deal, let ``declarer`` declare ``card`` (a level card he is dealt; hand 1 makes him
+        the dealer), close the window, take the kitty and bury ``bury`` (default: the kitty
+        cards back) — the hand is then at the first lead."""
+        self.deal(fixed, kitty, seed, no)
+        if card is not None:
+            self.ok("TrumpDeclared", seat=declarer, card=card)
+        self.ok("DealCompleted")
+        self.ok("DeclarationWindowClosed")
+        self.ok("KittyTaken")
+        dealer = self.hand_view()["dealer"]
+        self.ok("KittyBuried", cards=bury if bury is not None else self.dealt["kitty"])
+        return dealer
+
+
+def ok(response) -> dict:
+    assert response.status_code in (200, 201), response.json
+    return response.json

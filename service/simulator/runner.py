@@ -16,7 +16,7 @@ from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 from urllib.parse import urlsplit
 
 from .bots import next_action
@@ -73,9 +73,13 @@ class Outcome:
     seconds: float = 0.0
 
 
+Observer = Callable[[str, str, dict], None]
+
+
 def simulate(url: str, teams: int = 8, seed: int = 1, match_settings: dict | None = None,
-             tournament_settings: dict | None = None) -> Outcome:
-    """Plays a knockout of ``teams`` SJ2 pairs to its end; returns what happened."""
+             tournament_settings: dict | None = None, observe: Observer | None = None) -> Outcome:
+    """Plays a knockout of ``teams`` SJ2 pairs to its end; returns what happened.
+    ``observe(tournament, match, view)`` sees the referee's view before every move."""
     rng, api, started = random.Random(seed), Api(url), time.perf_counter()
     try:
         tid = _create(api, teams, seed, match_settings, tournament_settings)
@@ -89,7 +93,7 @@ def simulate(url: str, teams: int = 8, seed: int = 1, match_settings: dict | Non
                 api.call("POST", f"/v1/tournaments/{tid}/draws", {})
                 continue
             for match in pending:
-                outcome.hands += play_match(api, tid, match["match_id"], rng)
+                outcome.hands += play_match(api, tid, match["match_id"], rng, observe)
                 outcome.matches += 1
         outcome.bracket = api.call("GET", f"/v1/tournaments/{tid}/bracket")
         outcome.standings = api.call("GET", f"/v1/tournaments/{tid}/standings")
@@ -118,12 +122,15 @@ def _create(api: Api, teams: int, seed: int, match_settings: dict | None,
     return tid
 
 
-def play_match(api: Api, tid: str, match_id: str, rng: random.Random) -> int:
+def play_match(api: Api, tid: str, match_id: str, rng: random.Random,
+               observe: Observer | None = None) -> int:
     """Starts the match and lets the bots play it out; returns the hands it took."""
     started = api.call("POST", f"/v1/tournaments/{tid}/matches", {"match_id": match_id})
     stream, path = started["stream"], f"/v1/tournaments/{tid}/matches/{match_id}?view=referee"
     while True:
         view = api.call("GET", path)
+        if observe is not None:
+            observe(tid, match_id, view)
         action = next_action(view, rng)
         if action is None:
             return view["hands_played"]

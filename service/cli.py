@@ -70,8 +70,8 @@ def _simulate(args) -> int:
         if args.url:
             outcome = run(args.url)
         else:
-            with temporary_server() as url:
-                outcome = run(url)
+            with temporary_server() as server:
+                outcome = run(server.url)
     except (ApiError, OSError) as error:
         print(f"paiju simulate: {error}", file=sys.stderr)
         return 1

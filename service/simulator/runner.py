@@ -151,21 +151,31 @@ def count_events(api: Api, tid: str) -> Counter:
         after = page["events"][-1]["position"]
 
 
+@dataclass(frozen=True)
+class Served:
+    url: str
+    database: str
+    app: object  # the Flask app being served
+
+
 @contextmanager
-def temporary_server(threads: int = 4) -> Iterator[str]:
-    """A paiju server on a temporary database and a free local port, for the duration."""
+def temporary_server(threads: int = 4) -> Iterator[Served]:
+    """A paiju server (waitress, in this process) on a temporary database and a free local
+    port, for the duration."""
     from waitress.server import create_server
 
     from service import create_app
 
     with tempfile.TemporaryDirectory(prefix="paiju-simulate-") as folder:
-        app = create_app({"DATABASE": str(Path(folder) / "paiju.db")})
+        database = str(Path(folder) / "paiju.db")
+        app = create_app({"DATABASE": database})
         server = create_server(app, host="127.0.0.1", port=0, threads=threads)
         worker = threading.Thread(target=server.run, daemon=True)
         worker.start()
         try:
-            yield f"http://127.0.0.1:{server.effective_port}"
+            yield Served(f"http://127.0.0.1:{server.effective_port}", database, app)
         finally:
+            server.task_dispatcher.shutdown()  # let running requests finish, then stop
             server.close()
             worker.join(timeout=5)
             app.extensions["paiju"].store.close()

@@ -3,34 +3,22 @@ this process): it ends with a champion and a consistent bracket; every state rea
 position equals what was live then; and rebuilding every projection from the log gives the same
 bytes as the live, cached reads."""
 import random
-import threading
 
 import pytest
-from waitress.server import create_server
 
 from service import create_app
-from service.simulator.runner import simulate
+from service.simulator.runner import simulate, temporary_server
 
 TEAMS = 8
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory):
-    database = str(tmp_path_factory.mktemp("sim") / "paiju.db")
-    app = create_app({"DATABASE": database})
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    worker = threading.Thread(target=server.run, daemon=True)
-    worker.start()
+def played():
     seen = []
-    try:
-        outcome = simulate(f"http://127.0.0.1:{server.effective_port}", teams=TEAMS, seed=5,
-                           match_settings={"maxHands": 2},
+    with temporary_server() as server:
+        outcome = simulate(server.url, teams=TEAMS, seed=5, match_settings={"maxHands": 2},
                            observe=lambda tid, mid, view: seen.append((mid, view)))
-        yield outcome, app, database, seen
-    finally:
-        server.close()
-        worker.join(timeout=5)
-        app.extensions["paiju"].store.close()
+        yield outcome, server.app, server.database, seen
 
 
 def test_an_eight_team_knockout_ends_with_a_champion_and_a_consistent_bracket(played):

@@ -6,10 +6,21 @@ from events.catalogue import Catalogue, EventType, UnknownEventType
 from events.envelope import Record
 
 
-def test_the_shared_tournament_events_start_the_catalogue():
-    assert default_catalogue().names() == ["RulingRecorded", "TeamRegistered", "TeamWithdrawn",
-                                           "TournamentCreated"]
+def test_the_shared_tournament_events_are_in_the_catalogue_and_route_made_ones_are_not_postable():
+    names = default_catalogue().names()
+    for name in ("RulingRecorded", "TeamRegistered", "TeamWithdrawn", "TournamentCreated",
+                 "LotsDrawn", "ResultRecorded", "MatchStarted", "CardsPlayed"):
+        assert name in names
     assert default_catalogue().get("TournamentCreated").postable is False
+    assert default_catalogue().get("MatchStarted").postable is False
+
+
+def test_derived_facts_are_named_but_are_not_event_types():
+    catalogue = default_catalogue()
+    for name in ("TrickCompleted", "HandCompleted", "MatchCompleted", "ThrowFailed"):
+        assert name in catalogue.derived
+        with pytest.raises(UnknownEventType):
+            catalogue.get(name)
 
 
 def test_unknown_types_are_rejected():

@@ -1,0 +1,80 @@
+"""Match settings of 掼蛋 (guandan.md section 14), with the spec's defaults.
+
+A match stores its settings in ``MatchStarted.settings`` with camelCase keys; omitted keys take
+the defaults. (``enforcement``, README section 5, is the service's business: these rules
+always decide strictly and leave recording irregular plays to the caller.)
+:func:`settings_from` turns such a mapping (or ``None``, or a ready
+:class:`GDSettings`) into a frozen :class:`GDSettings`; a value outside the allowed ones raises
+``RuleViolation`` citing the rule the setting belongs to.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
+from .cards import violation
+
+
+@dataclass(frozen=True)
+class GDSettings:
+    """Section 14: the settings of a GD match; each field names the rule it belongs to."""
+
+    full_house_joker_pair: bool = True                   # GD-3.3
+    a_failures_before_reset: int = 3                     # GD-6.4
+    tribute_when_partner_last: str = "thirdPays"         # GD-7.1
+    equal_tribute_assignment: str = "rightSideToFirst"   # GD-7.3
+    return_single: str = "natural2to10NotLevel"          # GD-7.4
+    return_may_be_tribute_card: bool = False             # GD-7.4
+    anti_tribute_mode: str = "auto"                      # GD-7.5
+    jiefeng: bool = True                                 # GD-5.5
+    auto_pass_on_timeout: bool = False                   # GD-9.3
+    match_minutes: int = 60                              # GD-11.2
+    overtime_minutes: int = 30                           # GD-11.2
+
+
+# camelCase key -> (field name, rule ID, allowed values or a type)
+_KEYS: Mapping[str, tuple[str, str, tuple | type]] = {
+    "fullHouseJokerPair": ("full_house_joker_pair", "GD-3.3", bool),
+    "aFailuresBeforeReset": ("a_failures_before_reset", "GD-6.4", int),
+    "tributeWhenPartnerLast": ("tribute_when_partner_last", "GD-7.1", ("thirdPays", "lastPays", "none")),
+    "equalTributeAssignment": ("equal_tribute_assignment", "GD-7.3", ("rightSideToFirst", "winnersChoose")),
+    "returnSingle": ("return_single", "GD-7.4", ("natural2to10NotLevel", "natural2to10")),
+    "returnMayBeTributeCard": ("return_may_be_tribute_card", "GD-7.4", bool),
+    "antiTributeMode": ("anti_tribute_mode", "GD-7.5", ("auto", "optional")),
+    "jiefeng": ("jiefeng", "GD-5.5", bool),
+    "autoPassOnTimeout": ("auto_pass_on_timeout", "GD-9.3", bool),
+    "matchMinutes": ("match_minutes", "GD-11.2", int),
+    "overtimeMinutes": ("overtime_minutes", "GD-11.2", int),
+}
+_FIELDS = {f.name for f in fields(GDSettings)}
+
+
+def _checked(key: str, value: object) -> object:
+    """One setting value, checked against the allowed values of its rule (section 14)."""
+    _, rule, allowed = _KEYS[key]
+    if isinstance(allowed, tuple):
+        if value not in allowed:
+            raise violation(rule, f"setting {key} is {value!r}; it must be one of {', '.join(allowed)}")
+        return value
+    if allowed is bool and not isinstance(value, bool):
+        raise violation(rule, f"setting {key} is {value!r}; it must be true or false")
+    if allowed is int and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise violation(rule, f"setting {key} is {value!r}; it must be a positive whole number")
+    return value
+
+
+def settings_from(settings: GDSettings | Mapping | None = None) -> GDSettings:
+    """GD section 14: the match settings with defaults for omitted keys. Keys of other games
+    (the mapping may be a whole ``MatchStarted.settings``) are ignored."""
+    if settings is None:
+        return GDSettings()
+    if isinstance(settings, GDSettings):
+        return settings
+    values = {}
+    for key, value in settings.items():
+        if key in _KEYS:
+            values[_KEYS[key][0]] = _checked(key, value)
+        elif key in _FIELDS:
+            camel = next(k for k, spec in _KEYS.items() if spec[0] == key)
+            values[key] = _checked(camel, value)
+    return GDSettings(**values)

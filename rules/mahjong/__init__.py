@@ -1,0 +1,94 @@
+"""麻将: the mahjong tile engine and its games (shared/rules/mahjong-ottawa.md, MJO-…; the
+Sichuan game MJS-… will select other settings through the same code).
+
+Modules: :mod:`.tiles` notation and multisets, :mod:`.wall` the deal and the draw order,
+:mod:`.claims` claim windows, :mod:`.winning` winning hands, :mod:`.hand` the hand state and
+its transitions, :mod:`.actions` legal moves, :mod:`.dealer` the deal's rotation,
+:mod:`.settings` what differs between games, :mod:`.mjo` the MJO preset, payments and session.
+
+:func:`apply` is the fold step of a hand stream: ``apply(state, event_type, data)``.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..violations import RuleViolation
+from .actions import (
+    Action,
+    apply_action,
+    apply_engine_event,
+    due_engine_event,
+    legal_actions,
+)
+from .hand import (
+    Hand,
+    claim,
+    deal,
+    deal_from_wall,
+    declare_kong,
+    declare_win,
+    discard,
+    draw,
+    exhaustive_draw,
+    pass_claim,
+    resolve_claims,
+    rule_on_win,
+)
+from .mjo import MJO, mjo_settings
+from .settings import GameSettings
+
+__all__ = ["MJO", "Action", "GameSettings", "Hand", "apply", "apply_action", "apply_engine_event",
+           "claim", "deal", "deal_from_wall", "declare_kong", "declare_win", "discard", "draw",
+           "due_engine_event", "exhaustive_draw", "legal_actions", "mjo_settings", "pass_claim",
+           "resolve_claims", "rule_on_win"]
+
+
+def confirm_discard_win(state: Hand, data: Mapping) -> Hand:
+    """``Win`` with ``selfDrawn`` false (MJO section 10, row 8): the confirmation of a discard
+    win that ``ClaimsResolved`` already gave to ``seat`` on the discard of ``from``."""
+    rule = state.settings.rule("claimWin")
+    seat, source = data.get("seat"), data.get("from")
+    if not any(w.seat == seat and not w.self_drawn and w.from_seat == source for w in state.wins):
+        raise RuleViolation(rule, f"seat {seat} was not given a win on seat {source}'s discard "
+                                  f"({rule})")
+    return state
+
+
+def _win(state: Hand, data: Mapping) -> Hand:
+    if data.get("selfDrawn", True):
+        return declare_win(state, data)
+    return confirm_discard_win(state, data)
+
+
+def _ruling(state: Hand, data: Mapping) -> Hand:
+    return rule_on_win(state, data) if "winValid" in data else state
+
+
+_TRANSITIONS = {
+    "TileDrawn": draw,
+    "TileDiscarded": discard,
+    "Claim": claim,
+    "ClaimsResolved": resolve_claims,
+    "Win": _win,
+    "KongDeclared": declare_kong,
+    "DrawGame": exhaustive_draw,
+    "RulingRecorded": _ruling,
+}
+
+
+def apply(state: Hand | None, event_type: str, data: Mapping,
+          settings: GameSettings = MJO) -> Hand:
+    """The next state of a hand after one event; ``HandDealt`` starts it (with ``walls`` and
+    ``dice`` the deal is made from the table's walls, MJO-2.3). ``data`` carries the acting
+    seat of the envelope as ``seat``."""
+    if event_type == "HandDealt":
+        if state is not None:
+            raise RuleViolation(settings.rule("deal"), "the hand has already been dealt "
+                                                       f"({settings.rule('deal')})")
+        return (deal_from_wall if "walls" in data else deal)(settings, data)
+    if state is None:
+        raise RuleViolation(settings.rule("deal"), "the hand has not been dealt "
+                                                   f"({settings.rule('deal')})")
+    if event_type not in _TRANSITIONS:
+        raise ValueError(f"{event_type!r} is not an event of a mahjong hand")
+    return _TRANSITIONS[event_type](state, data)

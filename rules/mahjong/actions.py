@@ -1,0 +1,150 @@
+"""Legal actions for bots and property tests: what a seat may do now, and the derived event
+the engine owes, each a bounded list computed from the state alone (at most one draw; one
+discard per distinct concealed tile; a handful of claims).
+
+Every action listed is accepted by :func:`apply_action`; every action the transitions accept
+in strict enforcement (up to the choice of equivalent tiles) is listed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .claims import chow_options, window_decided
+from .hand import (
+    Hand,
+    began_with_draw,
+    claim,
+    declare_kong,
+    declare_win,
+    discard,
+    draw,
+    exhaustive_draw,
+    pass_claim,
+    resolve_claims,
+)
+from .winning import is_winning_hand
+
+ACTION_KINDS = ("draw", "discard", "win", "kong", "claim", "pass", "exhaustive_draw")
+
+
+@dataclass(frozen=True)
+class Action:
+    """One move of ``seat``: ``draw`` (``tile`` is the next wall tile, None when the wall was
+    not recorded), ``discard`` / ``win`` (self-draw) / ``kong`` (``claim`` holds ``concealed``
+    or ``added``) with ``tile``; ``claim`` (``claim`` = win/pong/chow/kong, ``tiles`` from the
+    hand) or ``pass`` on the open discard; ``exhaustive_draw`` — the last drawer does not win."""
+
+    kind: str
+    seat: int
+    tile: str | None = None
+    claim: str | None = None
+    tiles: tuple[str, ...] = ()
+
+
+def legal_actions(state: Hand, seat: int) -> tuple[Action, ...]:
+    """The moves open to ``seat`` in ``state`` (strict enforcement)."""
+    if state.phase == "claims":
+        return _claim_actions(state, seat)
+    if seat != state.turn:
+        return ()
+    if state.phase == "draw" and state.wall_count:
+        return (Action("draw", seat, _next_tile(state)),)
+    if state.phase == "discard":
+        return _turn_actions(state, seat)
+    return ()
+
+
+def _next_tile(state: Hand) -> str | None:
+    if state.wall is None:
+        return None
+    return state.wall[-1] if state.replacement else state.wall[0]
+
+
+def _claim_actions(state: Hand, seat: int) -> tuple[Action, ...]:
+    w = state.window
+    if not w.may[seat] or w.answered(seat):
+        return ()
+    held = state.seats[seat].concealed
+    out = []
+    for kind in sorted(w.may[seat]):
+        if kind == "chow":
+            out.extend(Action("claim", seat, claim="chow", tiles=t)
+                       for t in chow_options(held, w.tile))
+        else:
+            size = {"win": 0, "pong": 2, "kong": 3}[kind]
+            out.append(Action("claim", seat, claim=kind, tiles=(w.tile,) * size))
+    return (*out, Action("pass", seat))
+
+
+def _turn_actions(state: Hand, seat: int) -> tuple[Action, ...]:
+    settings = state.settings
+    hand = state.seats[seat]
+    out = []
+    if began_with_draw(state) and is_winning_hand(hand.concealed, hand.melds, settings):
+        out.append(Action("win", seat, state.drawn))
+    if state.wall_count == 0 and not settings.lastTileDiscard:
+        return (*out, Action("exhaustive_draw", seat))
+    out.extend(Action("discard", seat, tile) for tile in dict.fromkeys(hand.concealed))
+    if state.wall_count:
+        out.extend(_kong_actions(state, seat))
+    return tuple(out)
+
+
+def _kong_actions(state: Hand, seat: int) -> list[Action]:
+    settings = state.settings
+    hand = state.seats[seat]
+    out = []
+    if settings.kongConcealed:
+        out.extend(Action("kong", seat, t, claim="concealed")
+                   for t in dict.fromkeys(hand.concealed) if hand.concealed.count(t) == 4)
+    if settings.kongAdded:
+        ponged = {m.tiles[0] for m in hand.melds if m.kind == "pong"}
+        candidates = set(hand.concealed) if settings.addedKongLater else {state.drawn}
+        out.extend(Action("kong", seat, t, claim="added") for t in sorted(ponged & candidates))
+    return out
+
+
+def due_engine_event(state: Hand) -> str | None:
+    """The derived event the engine owes now, if any: ``ClaimsResolved`` once the open window
+    is decided (MJO-4.5); ``DrawGame`` once the wall is exhausted and nobody can still win
+    (MJO-6.1) — the last drawer holding no winning hand, or no win on the last discard."""
+    if state.phase == "claims" and window_decided(state.window, state.settings):
+        return "ClaimsResolved"
+    if state.wall_count or state.phase not in ("draw", "discard"):
+        return None
+    if state.phase == "draw":
+        return "DrawGame"
+    hand = state.seats[state.turn]
+    if (not state.settings.lastTileDiscard
+            and not is_winning_hand(hand.concealed, hand.melds, state.settings)):
+        return "DrawGame"
+    return None
+
+
+def apply_action(state: Hand, action: Action) -> Hand:
+    """Apply one :class:`Action` through the transition of its event."""
+    data = {"seat": action.seat, "tile": action.tile}
+    if action.kind == "draw":
+        return draw(state, {**data, "fromEnd": state.replacement})
+    if action.kind == "discard":
+        return discard(state, data)
+    if action.kind == "win":
+        return declare_win(state, data)
+    if action.kind == "kong":
+        return declare_kong(state, {**data, "kind": action.claim})
+    if action.kind == "claim":
+        return claim(state, {"seat": action.seat, "kind": action.claim, "tiles": action.tiles})
+    if action.kind == "pass":
+        return pass_claim(state, data)
+    if action.kind == "exhaustive_draw":
+        return exhaustive_draw(state, data)
+    raise ValueError(f"unknown action kind {action.kind!r}; one of {', '.join(ACTION_KINDS)}")
+
+
+def apply_engine_event(state: Hand, event: str) -> Hand:
+    """Apply a derived event named by :func:`due_engine_event`."""
+    if event == "ClaimsResolved":
+        return resolve_claims(state, {})
+    if event == "DrawGame":
+        return exhaustive_draw(state, {})
+    raise ValueError(f"unknown derived event {event!r}")

@@ -1,0 +1,167 @@
+"""Claims on a discard: who may claim what, and which claim a closed window gives the tile to.
+
+Rules: MJO-4.1 (chow only from the previous player), MJO-4.2 (pong from anyone; pong beats
+chow), MJO-4.3 (no kongs — setting), MJO-4.4 (win beats both; ``multipleWinners``),
+MJO-4.5 (the claim window); MJS-3.1 (no chow), MJS-3.3 (direct kong; several winners).
+
+A window is decided by the priority of the claims, never by the order they arrived in.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .settings import GameSettings
+from .tiles import Meld, shifted, sort_tiles
+from .wall import SEATS, next_seat
+
+CLAIM_KINDS = ("win", "kong", "pong", "chow")
+PRIORITY = {"win": 3, "kong": 2, "pong": 2, "chow": 1}   # MJO-4.2, MJO-4.4, MJS-3.3
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claim on the open discard. ``tiles`` are the tiles from the claimer's hand that go
+    with the discard (two for a pong or chow, three for a kong, none for a win).
+    ``irregular`` marks a win claim on a hand that is not a win, recorded in ``record``
+    enforcement for the referee to rule on (MJO-5.6)."""
+
+    seat: int
+    kind: str
+    tiles: tuple[str, ...] = ()
+    irregular: bool = False
+
+
+@dataclass(frozen=True)
+class ClaimWindow:
+    """The open claim window after a discard (MJO-4.5): per seat, the kinds it may still
+    claim (``may``, empty for the discarder and for seats that can claim nothing), the claims
+    made and the seats that passed."""
+
+    discarder: int
+    tile: str
+    may: tuple[frozenset[str], ...]
+    claims: tuple[Claim | None, ...] = (None,) * SEATS
+    passed: frozenset[int] = frozenset()
+
+    def answered(self, seat: int) -> bool:
+        return self.claims[seat] is not None or seat in self.passed
+
+    @property
+    def pending(self) -> tuple[int, ...]:
+        """Seats, in turn order after the discarder, that could still claim and have not
+        answered."""
+        return tuple(s for s in turn_order_after(self.discarder)
+                     if self.may[s] and not self.answered(s))
+
+    @property
+    def made(self) -> tuple[Claim, ...]:
+        """The claims made, in turn order after the discarder."""
+        return tuple(c for s in turn_order_after(self.discarder)
+                     if (c := self.claims[s]) is not None)
+
+
+def turn_order_after(seat: int) -> tuple[int, ...]:
+    """MJO-1.3: the other seats in playing order after ``seat``."""
+    return tuple((seat + k) % SEATS for k in range(1, SEATS))
+
+
+def chow_options(concealed: Sequence[str], tile: str) -> tuple[tuple[str, str], ...]:
+    """MJO-4.1: the pairs of tiles from the hand that make a chow with ``tile`` (at most
+    three: the tile low, middle or high in the sequence)."""
+    options = []
+    for low in (-2, -1, 0):
+        others = tuple(shifted(tile, low + k) for k in range(3) if low + k != 0)
+        if None not in others and all(o in concealed for o in others):
+            options.append(others)
+    return tuple(options)
+
+
+def is_chow_with(tile: str, tiles: Sequence[str]) -> bool:
+    """MJO-4.1: ``tiles`` (two, from the hand) and the discard form three consecutive tiles
+    of one suit."""
+    return len(tiles) == 2 and tuple(sort_tiles(tiles)) in chow_options(tiles, tile)
+
+
+def claim_options(concealed: Sequence[str], seat: int, discarder: int, tile: str,
+                  settings: GameSettings, *, can_win: bool, last_discard: bool) -> frozenset[str]:
+    """MJO-4.1 to 4.4, MJO-6.1: what ``seat`` may claim on ``discarder``'s ``tile``.
+    ``can_win`` says whether the hand plus the tile is a win; on the discard after the last
+    wall tile (``last_discard``) only a win may be claimed."""
+    if seat == discarder:
+        return frozenset()
+    kinds = {"win"} if can_win else set()
+    if last_discard:
+        return frozenset(kinds)
+    held = concealed.count(tile)
+    if held >= 2:
+        kinds.add("pong")
+    if held >= 3 and settings.kongDirect:
+        kinds.add("kong")
+    if settings.chow and seat == next_seat(discarder) and chow_options(concealed, tile):
+        kinds.add("chow")
+    return frozenset(kinds)
+
+
+def outranks(kind: str, seat: int, best: Claim, discarder: int, settings: GameSettings) -> bool:
+    """MJO-4.4: whether a claim of ``kind`` by ``seat`` would change a window whose best claim
+    so far is ``best``: a higher kind; or another win, which counts when every winner wins
+    (``all``) or when the seat is earlier in turn order after the discarder."""
+    if PRIORITY[kind] != PRIORITY[best.kind]:
+        return PRIORITY[kind] > PRIORITY[best.kind]
+    if kind != "win":
+        return False
+    if settings.multipleWinners == "all":
+        return True
+    order = turn_order_after(discarder)
+    return order.index(seat) < order.index(best.seat)
+
+
+def window_decided(window: ClaimWindow, settings: GameSettings) -> bool:
+    """MJO-4.5: the window can be resolved before its time is up when no seat that has not
+    answered could change the outcome — everyone answered, or the best claim made cannot be
+    beaten by what the others may still claim."""
+    pending = window.pending
+    if not pending:
+        return True
+    made = window.made
+    if not made:
+        return False
+    best = max(made, key=lambda c: PRIORITY[c.kind])
+    return not any(outranks(kind, seat, best, window.discarder, settings)
+                   for seat in pending for kind in window.may[seat])
+
+
+def successful_claims(window: ClaimWindow, settings: GameSettings) -> tuple[Claim, ...]:
+    """MJO-4.2 / MJO-4.4: the claims that take the discard — every win claim in turn order
+    (``all``) or the first one after the discarder (``firstInTurn``); else the pong or kong;
+    else the chow; else none."""
+    made = window.made
+    wins = tuple(c for c in made if c.kind == "win")
+    if wins:
+        return wins if settings.multipleWinners == "all" else wins[:1]
+    for kinds in (("kong", "pong"), ("chow",)):
+        taken = tuple(c for c in made if c.kind in kinds)
+        if taken:
+            return taken[:1]
+    return ()
+
+
+def meld_from_claim(claim: Claim, tile: str, discarder: int) -> Meld:
+    """MJO-4.1 / 4.2, MJS-3.4: the exposed meld a pong, chow or direct kong makes."""
+    tiles = sort_tiles((*claim.tiles, tile))
+    return Meld(claim.kind, tiles, claimed=tile, from_seat=discarder)
+
+
+def window_outcome(window: ClaimWindow, settings: GameSettings) -> dict:
+    """The payload of the derived ``ClaimsResolved`` event (MJO section 10, row 7): the
+    winner(s) of the discard, or the seat that takes it and the meld made, or nothing."""
+    taken = successful_claims(window, settings)
+    if taken and taken[0].kind == "win":
+        return {"winners": [c.seat for c in taken], "claim": None}
+    if taken:
+        c = taken[0]
+        return {"winners": [], "claim": {"seat": c.seat, "kind": c.kind,
+                                         "meld": str(meld_from_claim(c, window.tile,
+                                                                     window.discarder))}}
+    return {"winners": [], "claim": None}

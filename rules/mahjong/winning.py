@@ -1,0 +1,192 @@
+"""Winning hands: every reading of a hand as four sets and a pair, the pair rule, seven pairs,
+and the tiles a hand waits on.
+
+Rules: MJO-5.1 (four sets and one pair; a set is a chow or a pung), MJO-5.2 (the pair must be a
+2, 5 or 8 — setting ``pairRanks``), MJO-5.3 (no special hands — setting ``sevenPairs``),
+MJO-5.5 (every decomposition of the concealed tiles is searched; exposed melds are fixed sets);
+MJS-5.1 to 5.3 (kongs count as sets; seven pairs, four identical tiles as two pairs).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..violations import RuleViolation
+from .settings import GameSettings
+from .tiles import COPIES, INDEX, KINDS, Meld, format_tiles, kinds, rank, sort_tiles
+
+SETS_IN_A_HAND = 4
+HAND_SIZE = 14  # counting each meld (kongs included) as three tiles
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way to read a winning hand. ``form`` is ``"sets"`` (four sets and a pair: ``pair``
+    plus concealed ``sets`` plus the fixed ``melds``) or ``"sevenPairs"`` (``pairs``)."""
+
+    form: str
+    pair: str | None = None
+    sets: tuple[tuple[str, ...], ...] = ()
+    melds: tuple[Meld, ...] = ()
+    pairs: tuple[str, ...] = ()
+
+
+def hand_size(concealed: Sequence[str], melds: Sequence[Meld]) -> int:
+    """MJO-5.1: tiles of a hand, each meld counted as three (a kong's fourth is a replacement)."""
+    return len(concealed) + 3 * len(melds)
+
+
+@lru_cache(maxsize=65536)
+def _set_partitions(c: tuple[int, ...]) -> tuple[tuple[tuple[int, str], ...], ...]:
+    """Every way to split the counts ``c`` into pungs and chows, each exactly once: at the
+    lowest tile left, choose whether it starts a pung, and the rest of its copies start chows."""
+    i = next((k for k, n in enumerate(c) if n), None)
+    if i is None:
+        return ((),)
+    out = []
+    n = c[i]
+    for pungs in (1, 0) if n >= 3 else (0,):
+        chows = n - 3 * pungs
+        rest = list(c)
+        rest[i] -= 3 * pungs
+        if chows:
+            if i >= 27 or i % 9 > 6 or rest[i + 1] < chows or rest[i + 2] < chows:
+                continue
+            for k in (i, i + 1, i + 2):
+                rest[k] -= chows
+        head = ((i, "pung"),) * pungs + ((i, "chow"),) * chows
+        out.extend(head + tail for tail in _set_partitions(tuple(rest)))
+    return tuple(out)
+
+
+def _set_tiles(index: int, kind: str) -> tuple[str, ...]:
+    if kind == "pung":
+        return (KINDS[index],) * 3
+    return (KINDS[index], KINDS[index + 1], KINDS[index + 2])
+
+
+def set_readings(concealed: Iterable[str], melds: Sequence[Meld] = ()) -> tuple[Reading, ...]:
+    """MJO-5.1 / MJO-5.5: every reading of the concealed tiles as a pair plus sets, with the
+    melds fixed, whatever the pair's rank. Empty if the tile count does not fit."""
+    tiles = tuple(concealed)
+    if len(melds) > SETS_IN_A_HAND or len(tiles) != 3 * (SETS_IN_A_HAND - len(melds)) + 2:
+        return ()
+    c = [0] * len(KINDS)
+    for tile in tiles:
+        c[INDEX[tile]] += 1
+    readings = []
+    for i, n in enumerate(c):
+        if n < 2:
+            continue
+        c[i] -= 2
+        for parts in _set_partitions(tuple(c)):
+            readings.append(Reading("sets", pair=KINDS[i], melds=tuple(melds),
+                                    sets=tuple(_set_tiles(k, kind) for k, kind in parts)))
+        c[i] += 2
+    return tuple(readings)
+
+
+def pair_allowed(pair: str, settings: GameSettings) -> bool:
+    """MJO-5.2: the pair must be a 2, 5 or 8 of a suit (``pairRanks``; None allows any)."""
+    return settings.pairRanks is None or rank(pair) in settings.pairRanks
+
+
+def seven_pairs_reading(concealed: Iterable[str], melds: Sequence[Meld],
+                        four_as_two: bool = True) -> Reading | None:
+    """MJS-5.3: seven pairs, fully concealed; four identical tiles count as two pairs when
+    ``four_as_two``. None if the hand is not seven pairs."""
+    tiles = sort_tiles(concealed)
+    if melds or len(tiles) != 14:
+        return None
+    pairs = tiles[::2]
+    if any(tiles[k] != tiles[k + 1] for k in range(0, 14, 2)):
+        return None
+    if not four_as_two and len(set(pairs)) != 7:
+        return None
+    return Reading("sevenPairs", pairs=pairs)
+
+
+def winning_readings(concealed: Iterable[str], melds: Sequence[Meld],
+                     settings: GameSettings) -> tuple[Reading, ...]:
+    """MJO-5.1 to 5.3: the readings of a 14-tile hand that make it a win in this game."""
+    tiles = tuple(concealed)
+    readings = [r for r in set_readings(tiles, melds) if pair_allowed(r.pair, settings)]
+    if settings.sevenPairs:
+        seven = seven_pairs_reading(tiles, melds, settings.fourAsTwoPairs)
+        if seven is not None:
+            readings.append(seven)
+    return tuple(readings)
+
+
+def is_winning_hand(concealed: Iterable[str], melds: Sequence[Meld],
+                    settings: GameSettings) -> bool:
+    """MJO-5.1 to 5.3: whether the hand (concealed tiles plus melds, 14 counting each meld as
+    three) is a win — the same answer as :func:`winning_readings`, without building them."""
+    tiles = tuple(concealed)
+    if settings.sevenPairs and seven_pairs_reading(tiles, melds, settings.fourAsTwoPairs):
+        return True
+    if len(melds) > SETS_IN_A_HAND or len(tiles) != 3 * (SETS_IN_A_HAND - len(melds)) + 2:
+        return False
+    c = [0] * len(KINDS)
+    for tile in tiles:
+        c[INDEX[tile]] += 1
+    for i, n in enumerate(c):
+        if n >= 2 and pair_allowed(KINDS[i], settings):
+            c[i] -= 2
+            found = bool(_set_partitions(tuple(c)))
+            c[i] += 2
+            if found:
+                return True
+    return False
+
+
+def must_be_winning_hand(concealed: Iterable[str], melds: Sequence[Meld],
+                         settings: GameSettings, seat: int | None = None) -> tuple[Reading, ...]:
+    """MJO-5.1 / 5.2 / 5.3: the winning readings of the hand, or a RuleViolation naming the
+    rule that fails: the size or shape (5.1), a pair that is not a 2, 5 or 8 (5.2), or a
+    special hand the game does not allow (5.3)."""
+    tiles = sort_tiles(concealed)
+    who = "the hand" if seat is None else f"seat {seat}'s hand"
+    shown = format_tiles(tiles) + "".join(f" {m}" for m in melds)
+    size = hand_size(tiles, melds)
+    if size != HAND_SIZE:
+        raise RuleViolation(settings.rule("winShape"),
+                            f"{who} {shown} has {size} tiles; a winning hand has 14, each "
+                            f"meld counted as three ({settings.rule('winShape')})")
+    readings = winning_readings(tiles, melds, settings)
+    if readings:
+        return readings
+    any_pair = set_readings(tiles, melds)
+    if any_pair:
+        pairs = " or ".join(sorted({f"{r.pair}{r.pair}" for r in any_pair}, key=INDEX.get))
+        raise RuleViolation(settings.rule("pair"),
+                            f"{who} {shown} reads as four sets only with the pair {pairs}; "
+                            f"the pair must be a {_ranks_text(settings)} "
+                            f"({settings.rule('pair')})")
+    if seven_pairs_reading(tiles, melds) is not None:
+        raise RuleViolation(settings.rule("specialHands"),
+                            f"{who} {shown} is seven pairs, which is not a winning hand in this "
+                            f"game: a win needs four sets and a pair "
+                            f"({settings.rule('specialHands')})")
+    raise RuleViolation(settings.rule("winShape"),
+                        f"{who} {shown} cannot be read as four sets (chows or pungs) and a pair "
+                        f"({settings.rule('winShape')})")
+
+
+def _ranks_text(settings: GameSettings) -> str:
+    ranks = sorted(settings.pairRanks or ())
+    return ", ".join(map(str, ranks[:-1])) + f" or {ranks[-1]}" if len(ranks) > 1 else str(ranks[0])
+
+
+def waits(concealed: Iterable[str], melds: Sequence[Meld],
+          settings: GameSettings) -> tuple[str, ...]:
+    """MJO-5.2 Ex 5 / MJS-8.2: the tiles that would complete a 13-tile hand (one tile short of
+    a win), in sort order. A face whose four copies the player already holds is not a wait;
+    whether other copies are still live is not considered (MJS-8.4)."""
+    tiles = tuple(concealed)
+    held = [0] * len(KINDS)
+    for tile in (*tiles, *(t for m in melds for t in m.tiles)):
+        held[INDEX[tile]] += 1
+    return tuple(t for t in kinds(settings.tileCount)
+                 if held[INDEX[t]] < COPIES and is_winning_hand((*tiles, t), melds, settings))

@@ -1,140 +1,43 @@
-"""Match and hand read models: a match as of any position, one of its hands, what each viewer
-may see of them.
-
-Hidden information (rules README §5): a seat's cards are shown to that seat, the kitty to the
-dealer once he has taken it (SJ2-6.3), and everything to referees, the committee and auditors.
-A finished hand is public. The filtering is done here, so every read of a hand goes through it.
-"""
+"""Match read models of every game: a match as of any position, one of its hands, a line of the
+match list — each rendered by its game's views module and filtered for the viewer."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Mapping
 
 from events.catalogue import Catalogue, match_stream
 from events.store import Tail
-from rules.shengji import scoring
-from rules.shengji.hand import Hand, Trick
-from rules.shengji.match import Match
 
-from .streams import StreamCache, load_stream
+from . import shengji_views
+from .streams import StreamCache, StreamState, load_stream
+from .viewers import VIEWERS, Viewer
 
-PRIVILEGED = ("referee", "committee", "auditor")
-VIEWERS = ("public", "seat:0", "seat:1", "seat:2", "seat:3") + PRIVILEGED
+__all__ = ["VIEWERS", "Viewer", "load_match", "match_view", "hand_view", "summary",
+           "folded_view"]
 
-
-@dataclass(frozen=True)
-class Viewer:
-    """Who is looking: ``public``, one seat, or a privileged role."""
-    role: str = "public"
-    seat: int | None = None
-
-    @classmethod
-    def parse(cls, text: str) -> "Viewer":
-        if text not in VIEWERS:
-            raise ValueError(f"view must be one of {', '.join(VIEWERS)}")
-        if text.startswith("seat:"):
-            return cls("seat", int(text[5:]))
-        return cls(text)
-
-    @property
-    def privileged(self) -> bool:
-        return self.role in PRIVILEGED
-
-    def __str__(self) -> str:
-        return f"seat:{self.seat}" if self.role == "seat" else self.role
+# game -> module with match_view(state, viewer), numbered_hand_view(state, n, viewer), summary(state)
+VIEWS: Mapping = MappingProxyType({"SJ2": shengji_views})
 
 
 def load_match(log: Tail, catalogue: Catalogue, tournament_id: str, match_id: str,
-               at: int | None = None, cache: StreamCache | None = None):
+               at: int | None = None, cache: StreamCache | None = None) -> StreamState:
     """The match's folded stream as of ``at`` (default: now)."""
     return load_stream(log, catalogue, match_stream(tournament_id, match_id), at, cache)
 
 
-def match_view(m: Match, viewer: Viewer) -> dict:
-    hand = m.hand
-    return {
-        "match_id": m.match_id, "game": m.game, "round": m.round, "teams": dict(m.teams),
-        "seats": [{"seat": s, "player": p, "side": scoring.side_of(s)} for s, p in enumerate(m.seats)],
-        "settings": m.settings.to_dict(),
-        "levels": {side: scoring.level_name(v) for side, v in m.levels.items()},
-        "status": m.status, "winner": m.winner,
-        "winner_team": m.teams[m.winner] if m.winner else None, "reason": m.reason,
-        "hands_played": m.hands_played, "next_hand": m.next_hand, "next_dealer": m.next_dealer,
-        "time_limit_reached": m.time_called,
-        "current_hand": hand_view(m, hand, viewer) if hand is not None else None,
-        "history": [dict(row) for row in m.history],
-        "rulings": [dict(r) for r in m.rulings],
-    }
+def match_view(state, viewer: Viewer) -> dict:
+    return VIEWS[state.game].match_view(state, viewer)
 
 
-def hand_view(m: Match, h: Hand, viewer: Viewer) -> dict:
-    public = not h.in_play
-    return {
-        "hand": h.number, "phase": h.phase, "level": h.level, "dealer": h.dealer,
-        "dealer_side": h.dealer_side, "defenders": h.defenders,
-        "trump": _trump(h), "bidding": h.bidding.to_dict(), "turn": h.turn(),
-        "seats": [_seat(m, h, seat, viewer, public) for seat in range(4)],
-        "kitty": _kitty(h, viewer, public),
-        "current_trick": _trick(h.trick) if h.trick else None,
-        "tricks": [_trick(t) for t in h.tricks],
-        "defender_points": _defender_points(h),
-        "penalties": [dict(p) for p in h.penalties],
-        "follow_errors": [dict(e) for e in h.follow_errors],
-        "pending_correction": dict(h.pending) if h.pending else None,
-        "irregularities": [dict(i) for i in h.irregularities],
-        "kitty_error": h.kitty_error,
-        "result": dict(h.result) if h.result and h.phase == "completed" else None,
-        "void_reason": h.void_reason,
-        "viewer": str(viewer),
-    }
+def hand_view(state, number: int, viewer: Viewer) -> dict | None:
+    """Hand ``number`` of the match as it stands (in play, or as it ended); None if not dealt."""
+    return VIEWS[state.game].numbered_hand_view(state, number, viewer)
 
 
-def _trump(h: Hand) -> dict | None:
-    if h.trump is None:
-        return None
-    return {"level": h.trump.level, "suit": h.trump.suit, "no_trump": h.trump.suit is None,
-            "source": h.trump_source}
+def summary(state) -> dict:
+    return VIEWS[state.game].summary(state)
 
 
-def _seat(m: Match, h: Hand, seat: int, viewer: Viewer, public: bool) -> dict:
-    sees = public or viewer.privileged or viewer.seat == seat
-    return {"seat": seat, "player": m.seats[seat], "side": scoring.side_of(seat),
-            "card_count": len(h.hands[seat]),
-            "cards": _sorted(h, h.hands[seat]) if sees else None,
-            "dealt": _sorted(h, h.dealt[seat]) if sees else None}
-
-
-def _kitty(h: Hand, viewer: Viewer, public: bool) -> dict:
-    dealer_sees = viewer.seat is not None and viewer.seat == h.dealer and \
-        h.phase not in ("declaring", "awaiting_dealer", "kitty")
-    sees = public or viewer.privileged or dealer_sees
-    shown_3 = h.dealt_kitty[2] if h.trump_source == "kitty3" else None  # SJ2-4.9: turned up
-    return {"size": len(h.kitty), "cards": list(h.kitty) if sees else None,
-            "dealt": list(h.dealt_kitty) if public or viewer.privileged else None,
-            "card_3": shown_3}
-
-
-def _trick(t: Trick) -> dict:
-    flags = {f["seat"]: dict(f) for f in t.flagged}
-    return {"trick": t.number, "leader": t.leader,
-            "plays": [{"seat": seat, "cards": list(cards), "flagged": flags.get(seat)}
-                      for seat, cards in t.plays],
-            "throw": dict(t.throw) if t.throw else None, "winner": t.winner, "points": t.points}
-
-
-def _defender_points(h: Hand) -> int:
-    """SJ2-11.1: point cards in the tricks the defenders have won so far."""
-    if h.defenders is None:
-        return 0
-    return sum(t.points for t in h.tricks if scoring.side_of(t.winner) == h.defenders)
-
-
-def _sorted(h: Hand, cards) -> list[str]:
-    if h.trump is None:
-        return sorted(cards)
-    return sorted(cards, key=h.trump.sort_key)
-
-
-def folded_view(folded, viewer: Viewer) -> Mapping:
+def folded_view(folded: StreamState, viewer: Viewer) -> dict:
     return {**match_view(folded.state, viewer), "version": folded.version,
             "position": folded.position}

@@ -54,6 +54,18 @@ class Match:
         return next((h for h in reversed(self.finished) if h.number == number), None)
 
 
+SIDES = ("A", "B")
+
+
+def seat_players(players: Mapping[str, list[str]]) -> list[str]:
+    """SJ2-1.2: partners sit opposite — side A at seats 0 and 2, side B at 1 and 3."""
+    for side, names in players.items():
+        if len(names) != 2:
+            raise RuleViolation("SJ2-1.2", f"side {side} has {len(names)} players; a side is "
+                                           "two partners")
+    return [players["A"][0], players["B"][0], players["A"][1], players["B"][1]]
+
+
 def start(data: Mapping) -> Match:
     """MatchStarted: the two teams (side A at seats 0 and 2, side B at 1 and 3, SJ2-1.2), the
     players and the settings (SJ2-18)."""

@@ -15,6 +15,8 @@ from events.store import (EventStore, IdempotencyConflict, InvalidBatch, StreamB
 from projections.streams import StreamCache
 from projections.tournaments import tournament_exists
 
+from rules import RuleViolation
+
 from ..appending import EventRuleViolation, TournamentNotFound
 from ..problems import Problem
 
@@ -76,6 +78,9 @@ def domain_errors_as_problems(event_path=lambda index: f"/events/{index}") -> It
         v = error.violation
         raise Problem(422, "rule-violation", f"{v.rule}: {v.message}", rule=v.rule,
                       event_index=error.index, path=event_path(error.index)) from None
+    except RuleViolation as v:  # judged by a route before any event was made
+        raise Problem(422, "rule-violation", f"{v.rule}: {v.message}", rule=v.rule,
+                      path=event_path(0)) from None
     except WrongExpectedVersion as error:
         raise Problem(409, "version-conflict", str(error), stream=error.stream,
                       expected_version=error.expected, current_version=error.current) from None

@@ -14,9 +14,9 @@ from events.shengji_events import MatchStartedData
 from events.store import WrongExpectedVersion
 from events.tournament_events import ID_PATTERN
 from projections import brackets
-from projections.matches import VIEWERS, Viewer, folded_view, hand_view, load_match
+from projections.matches import VIEWERS, Viewer, folded_view, hand_view, load_match, summary
 from rules import knockout
-from rules.shengji.scoring import level_name
+from rules.matches import engine_of
 
 from ..appending import append_events
 from ..problems import Problem, field_errors, validation_failed
@@ -91,10 +91,11 @@ def _match_started(s, tid: str, t, body: dict) -> dict:
                                       "of sides A and B"}])
         match = _drawn(s, tid, body["match_id"])
         teams = {"A": match.teams[0], "B": match.teams[1]}
+    engine = engine_of(t.game)
     players = {side: _players(t, team_id) for side, team_id in teams.items()}
     settings = {**t.settings.get("match", {}), **body.get("settings", {})}
     data = {"match_id": body["match_id"], "game": t.game, "teams": teams, "settings": settings,
-            "seats": [players["A"][0], players["B"][0], players["A"][1], players["B"][1]]}
+            "seats": engine.seat_players(players)}
     match = _drawn_or_none(s, tid, body["match_id"]) if t.format == "knockout" else None
     if match is not None:
         data["round"] = match.round
@@ -115,10 +116,6 @@ def _players(t, team_id: str) -> list[str]:
     if team is None:
         raise Problem(422, "rule-violation", f"T-1.3: team {team_id!r} is not an entrant",
                       rule="T-1.3", path="/teams")
-    if len(team.players) != 2:
-        raise Problem(422, "rule-violation", f"SJ2-1.2: team {team_id!r} has "
-                      f"{len(team.players)} players; a side is two partners", rule="SJ2-1.2",
-                      path="/teams")
     return list(team.players)
 
 
@@ -132,15 +129,8 @@ def list_matches(tid: str):
     for record in started:
         data = s.catalogue.upcast(record)
         state = load_match(s.store, s.catalogue, tid, data["match_id"], cache=s.cache).state
-        items.append({"match_id": data["match_id"], "round": data.get("round"),
-                      "teams": data["teams"], "status": state.status, "winner": state.winner,
-                      "levels": folded_levels(state), "hands_played": state.hands_played,
-                      "stream": record.stream})
+        items.append({**summary(state), "stream": record.stream})
     return jsonify({"matches": items})
-
-
-def folded_levels(state) -> dict:
-    return {side: level_name(v) for side, v in state.levels.items()}
 
 
 def _match_view(s, tid: str, mid: str, at: int | None, viewer: Viewer) -> dict:
@@ -167,12 +157,12 @@ def get_hand(tid: str, mid: str, n: int):
     folded = load_match(s.store, s.catalogue, tid, mid, at, s.cache)
     if folded.state is None:
         raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}")
-    hand = folded.state.hand_number(n)
-    if hand is None:
+    view = hand_view(folded.state, n, viewer)
+    if view is None:
         when = "" if at is None else f" at position {at}"
         raise Problem(404, "not-found", f"hand {n} of match {mid!r} has not been dealt{when}")
-    return jsonify({**hand_view(folded.state, hand, viewer), "match_id": mid,
-                    "version": folded.version, "position": folded.position})
+    return jsonify({**view, "match_id": mid, "version": folded.version,
+                    "position": folded.position})
 
 
 # --- the knockout --------------------------------------------------------------------------

@@ -9,7 +9,7 @@ throw and its penalty, the hand's result, the match's winner — is derived by t
 from marshmallow import fields, validate
 
 from .catalogue import EventType, FullMatch
-from .tournament_events import ID_PATTERN, DataSchema, _optional
+from .tournament_events import ID_PATTERN, MATCH_ID, DataSchema, _optional
 
 CARD_PATTERN = r"^(?:[2-9TJQKA][SHDC]|BJ|SJ)$"
 _card = FullMatch(CARD_PATTERN, "must be a card: a rank 2-9, T, J, Q, K or A then a suit S, H, "
@@ -18,6 +18,15 @@ _id = FullMatch(ID_PATTERN, "must be 1-64 letters, digits, '_', '.' or '-', star
                             "letter or digit")
 RULE_PATTERN = r"^(?:SJ2|SJ3|GD|MJO|MJS|T)-[0-9]+(?:\.[0-9]+)?$"
 _rule = FullMatch(RULE_PATTERN, "must be a rule ID of the rules specification, e.g. SJ2-12.3")
+
+
+class StrictBoolean(fields.Boolean):
+    """true or false only (marshmallow's Boolean also takes "yes", 1, "on", …)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
 
 
 def card() -> fields.String:
@@ -51,7 +60,7 @@ class TrumpDeclaredData(DataSchema):
     seat = seat()
     card = fields.String(required=True, validate=_card)
     # SJ2-4.2: declared at the same time as the standing declaration and disputed; lots decide
-    simultaneous = _optional(fields.Boolean())
+    simultaneous = _optional(StrictBoolean())
 
 
 class TrumpOvercalledData(DataSchema):
@@ -113,7 +122,7 @@ class TimeLimitReachedData(DataSchema):
 
 
 class MatchStartedData(DataSchema):
-    match_id = fields.String(required=True, validate=_id)
+    match_id = fields.String(required=True, validate=MATCH_ID)
     game = fields.String(required=True, validate=validate.Length(min=1, max=20))
     round = _optional(fields.Integer(strict=True, validate=validate.Range(min=1, max=64)))
     teams = fields.Dict(keys=fields.String(validate=_side), values=fields.String(validate=_id),

@@ -7,10 +7,15 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 from .catalogue import EventType, FullMatch
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+# A match's stream is match-<tid>:<match id>, and a stream name has at most 128 characters after
+# its kind: 64 for the tournament id, so 40 for the match id leaves room.
+MATCH_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$"
 DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
 _id = FullMatch(ID_PATTERN, "must be 1-64 letters, digits, '_', '.' or '-', starting with a "
                             "letter or digit")
 _name = validate.Length(min=1, max=200)
+MATCH_ID = FullMatch(MATCH_ID_PATTERN, "must be 1-40 letters, digits, '_', '.' or '-', starting "
+                                       "with a letter or digit")
 _date_form = FullMatch(DATE_PATTERN, "must be a date, YYYY-MM-DD")
 
 
@@ -66,17 +71,16 @@ class RulingRecordedData(DataSchema):
 
 
 class DrawnMatchSchema(Schema):
-    match_id = fields.String(required=True, validate=_id)
+    match_id = fields.String(required=True, validate=MATCH_ID)
     teams = fields.List(fields.String(validate=_id), required=True,
                         validate=validate.Length(equal=2))
     kind = fields.String(validate=validate.OneOf(("main", "third_place")), load_default="main")
 
 
 _SEAT_PURPOSES = ("declaration", "dealer")  # candidates and winner are seats 0-3
-LOTS_PURPOSES = ("pairing", "matchTie", "standingsTie") + _SEAT_PURPOSES
+LOTS_PURPOSES = ("pairing", "matchTie") + _SEAT_PURPOSES
 _LOTS_FIELDS = {"pairing": ("round", "matches"), "declaration": ("hand", "candidates", "winner"),
-                "dealer": ("hand", "candidates", "winner"), "matchTie": ("candidates", "winner"),
-                "standingsTie": ("candidates", "winner")}
+                "dealer": ("hand", "candidates", "winner"), "matchTie": ("candidates", "winner")}
 
 
 class LotsDrawnData(DataSchema):
@@ -106,8 +110,6 @@ class LotsDrawnData(DataSchema):
             _lots_values(data, lambda v: type(v) is int and 0 <= v <= 3, "a seat, 0-3")
         elif purpose == "matchTie":
             _lots_values(data, lambda v: v in ("A", "B"), 'a side, "A" or "B"')
-        elif purpose == "standingsTie":
-            _lots_values(data, lambda v: isinstance(v, str) and bool(v), "a team id")
 
 
 def _lots_values(data: dict, fits, what: str) -> None:
@@ -123,7 +125,7 @@ def _lots_values(data: dict, fits, what: str) -> None:
 class ResultRecordedData(DataSchema):
     """A referee's result of a result-only match (T-9.3: bridge, xiangqi, go): the winning
     team, or "draw" followed later by a result naming the tie-break's winner."""
-    match_id = fields.String(required=True, validate=_id)
+    match_id = fields.String(required=True, validate=MATCH_ID)
     winner = fields.String(required=True, validate=_id)
     score = _optional(fields.String(validate=validate.Length(min=1, max=200)))
     tie_break = _optional(fields.String(validate=validate.OneOf(("playoff", "lots"))))

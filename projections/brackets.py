@@ -78,10 +78,21 @@ def bracket_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | 
         return None
     bracket = bracket_at(log, catalogue, tournament_id, at, cache)
     if bracket is None:
-        return {"format": t.format, "drawn": False, "entrants": entrants(t, _withdrawn(t)),
-                "rounds": [], "next_round": 1 if t.format == "knockout" else None,
-                "champion": None}
+        return {"format": t.format, "drawn": False, **_undrawn(t)}
     return {"format": t.format, "drawn": True, **bracket.to_dict()}
+
+
+def _undrawn(t: Tournament) -> dict:
+    """The bracket before its first draw, in the shape of a drawn one."""
+    field = entrants(t, _withdrawn(t))
+    return {"entrants": field, "settings": knockout_settings(t), "rounds": [],
+            "eliminated": {}, "withdrawn": [], "in_play": field,
+            "next_round": 1 if t.format == "knockout" else None, "champion": None}
+
+
+def knockout_settings(t: Tournament) -> dict:
+    return {"byePolicy": t.settings.get("byePolicy", knockout.BYE_POLICIES[0]),
+            "thirdPlace": t.settings.get("thirdPlace", knockout.THIRD_PLACE[0])}
 
 
 def standings_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | None = None,
@@ -92,7 +103,7 @@ def standings_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int 
         return None
     bracket = bracket_at(log, catalogue, tournament_id, at, cache)
     if bracket is None:
-        return {"format": t.format, "final": False, "ranking": []}
+        return {"format": t.format, "final": False, "champion": None, "ranking": []}
     names = {team_id: team.name for team_id, team in t.teams.items()}
     rows = [{**row, "name": names.get(row["team"])} for row in knockout.ranking(bracket)]
     return {"format": t.format, "final": knockout.is_decided(bracket),

@@ -86,9 +86,26 @@ def create(data: dict) -> Tournament:
         raise RuleViolation("T-1.1", f"unknown discipline {data['game']!r}; one of {', '.join(GAMES)}")
     if data["format"] not in FORMATS:
         raise RuleViolation("T-1.1", f"unknown format {data['format']!r}; one of {', '.join(FORMATS)}")
+    _check_settings(data.get("settings", {}))
     return Tournament(tournament_id=data["tournament_id"], name=data["name"], game=data["game"],
                       format=data["format"], settings=data.get("settings", {}),
                       date=data.get("date"), venue=data.get("venue"))
+
+
+# Tournament settings the tournament rules read: T-2.2, T-2.3; ``match`` holds the settings of
+# every match (each game's own keys, checked when a match starts).
+_CHOICES = {"byePolicy": ("firstRoundPowerOfTwo", "oddGetsBye"),
+            "thirdPlace": ("playoff", "shared")}
+_RULE_OF = {"byePolicy": "T-2.2", "thirdPlace": "T-2.3"}
+
+
+def _check_settings(settings: Mapping) -> None:
+    for key, allowed in _CHOICES.items():
+        if key in settings and settings[key] not in allowed:
+            raise RuleViolation(_RULE_OF[key], f"setting {key} must be one of "
+                                               f"{', '.join(allowed)}, not {settings[key]!r}")
+    if not isinstance(settings.get("match", {}), dict):
+        raise RuleViolation("T-1.3", "setting match holds the match settings: an object")
 
 
 def register_team(t: Tournament, data: dict) -> Tournament:

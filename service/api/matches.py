@@ -13,6 +13,7 @@ from events.envelope import NO_STREAM, NewEvent
 from events.shengji_events import MatchStartedData
 from events.store import WrongExpectedVersion
 from events.tournament_events import ID_PATTERN
+from events.tournament_events import MATCH_ID
 from projections import brackets
 from projections.matches import VIEWERS, Viewer, folded_view, hand_view, load_match, summary
 from rules import knockout
@@ -31,8 +32,7 @@ _id = FullMatch(ID_PATTERN, "must be 1-64 letters, digits, '_', '.' or '-', star
 
 
 class StartMatchRequest(Schema):
-    match_id = fields.String(required=True, validate=validate.And(
-        _id, validate.Length(max=40)))
+    match_id = fields.String(required=True, validate=MATCH_ID)
     teams = fields.Dict(keys=fields.String(validate=validate.OneOf(("A", "B"))),
                         values=fields.String(validate=_id), validate=validate.Length(equal=2))
     settings = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=100)))
@@ -64,9 +64,9 @@ def start_match(tid: str):
     """MatchStarted, made from the draw (which teams, side A = first drawn), the teams' players
     (side A at seats 0 and 2, side B at 1 and 3, SJ2-1.2) and the settings: the tournament's
     ``settings.match`` overridden by the request's."""
+    require_tournament(tid)
     body = _load(StartMatchRequest(), json_body())
     s = services()
-    require_tournament(tid)
     t = brackets.tournament_at(s.store, s.catalogue, tid, cache=s.cache)
     with domain_errors_as_problems(lambda _: "/"):
         data = _match_started(s, tid, t, body)
@@ -171,9 +171,9 @@ def get_hand(tid: str, mid: str, n: int):
 def draw_round(tid: str):
     """Draws the next knockout round by lots on the server (T-2.1, T-2.2, T-2.3) and records the
     outcome as ``LotsDrawn``: replay reads it and never draws again."""
+    require_tournament(tid)
     body = _load(DrawRequest(), json_body() if _has_body() else {})
     s = services()
-    require_tournament(tid)
     with domain_errors_as_problems(lambda _: "/"):
         bracket = brackets.bracket_for_next_draw(s.store, s.catalogue, tid, s.cache)
         wanted = knockout.next_round(bracket)
@@ -184,8 +184,10 @@ def draw_round(tid: str):
         event = NewEvent(type="LotsDrawn", stream=tournament_stream(tid), data=draw,
                          meta=request_meta(body.get("meta")))
         result = append_events(s.store, s.catalogue, tid, [event], s.cache)
-    response = jsonify(envelopes(result.records)[0])
+    stored = envelopes(result.records)[0]
+    response = jsonify(stored)
     response.status_code = 201
+    response.headers["Location"] = url_for("events.get_event", tid=tid, event_id=stored["id"])
     return response
 
 

@@ -172,6 +172,10 @@ def test_the_event_catalogue_matches_the_code():
         assert _component(spec["data"]) == event_type.schema.__name__
 
 
+def test_the_derived_facts_are_documented_as_the_code_names_them():
+    assert SPEC["x-paiju-derived-facts"] == default_catalogue().derived
+
+
 def test_only_postable_types_are_accepted_in_an_event_request():
     postable = sorted(t.name for t in default_catalogue() if t.postable)
     assert sorted(SCHEMAS["EventRequest"]["properties"]["type"]["enum"]) == postable
@@ -578,7 +582,8 @@ def test_a_bad_query_parameter_is_a_400_problem_naming_it(client, query, param):
 
 def _concrete(path: str, tid: str, event_id: str) -> str:
     return (path.replace("{tid}", tid).replace("{event_id}", event_id)
-            .replace("{stream}", f"tournament-{tid}"))
+            .replace("{stream}", f"tournament-{tid}").replace("{mid}", "R1-1")
+            .replace("{n}", "1"))
 
 
 def test_query_parameters_are_enforced_as_documented(client):

@@ -139,7 +139,10 @@ def guard_draw(log: Tail, catalogue: Catalogue, tournament_id: str, data: dict,
 
 def guard_result(log: Tail, catalogue: Catalogue, tournament_id: str, data: dict,
                  cache: StreamCache | None) -> None:
-    """ResultRecorded (T-9.3) names a drawn, undecided match and one of its teams (or a draw)."""
+    """ResultRecorded (T-9.3) names a drawn, undecided match and one of its teams (or a draw);
+    only in a discipline whose play is not modelled (T-9.1)."""
+    if not tournament_at(log, catalogue, tournament_id, cache=cache).result_only:
+        return  # the tournament's own rules refuse it (T-9.1)
     bracket = bracket_at(log, catalogue, tournament_id, cache=cache)
     match = bracket.matches.get(data["match_id"]) if bracket else None
     if match is None:

@@ -121,14 +121,15 @@ def _players(t, team_id: str) -> list[str]:
 
 @bp.get("/matches")
 def list_matches(tid: str):
-    """The matches started in the tournament, in order of start."""
+    """The matches started in the tournament, in order of start (as of ``at``)."""
+    at = int_arg("at", None, 0)
     s = services()
     require_tournament(tid)
-    started = s.store.read_tournament(tid, type="MatchStarted")
+    started = s.store.read_tournament(tid, type="MatchStarted", until_position=at)
     items = []
     for record in started:
         data = s.catalogue.upcast(record)
-        state = load_match(s.store, s.catalogue, tid, data["match_id"], cache=s.cache).state
+        state = load_match(s.store, s.catalogue, tid, data["match_id"], at, s.cache).state
         items.append({**summary(state), "stream": record.stream})
     return jsonify({"matches": items})
 

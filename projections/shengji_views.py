@@ -7,7 +7,7 @@ A finished hand is public.
 from __future__ import annotations
 
 from rules.shengji import scoring
-from rules.shengji.hand import Hand, Trick
+from rules.shengji.hand import Hand, Trick, winning_so_far
 from rules.shengji.match import Match
 
 from .viewers import Viewer
@@ -37,7 +37,7 @@ def hand_view(m: Match, h: Hand, viewer: Viewer) -> dict:
         "trump": _trump(h), "bidding": h.bidding.to_dict(), "turn": h.turn(),
         "seats": [_seat(m, h, seat, viewer, public) for seat in range(4)],
         "kitty": _kitty(h, viewer, public),
-        "current_trick": _trick(h.trick, viewer, public) if h.trick else None,
+        "current_trick": _current_trick(h, viewer, public) if h.trick else None,
         "tricks": [_trick(t, viewer, public) for t in h.tricks],
         "defender_points": _defender_points(h),
         "penalties": [dict(p) for p in h.penalties],
@@ -90,6 +90,10 @@ def _trick(t: Trick, viewer: Viewer, public: bool) -> dict:
             "plays": [{"seat": seat, "cards": list(cards), "flagged": flags.get(seat)}
                       for seat, cards in t.plays],
             "throw": dict(t.throw) if t.throw else None, "winner": t.winner, "points": t.points}
+
+
+def _current_trick(h: Hand, viewer: Viewer, public: bool) -> dict:
+    return {**_trick(h.trick, viewer, public), "winning": winning_so_far(h.trick, h.trump)}
 
 
 def _defender_points(h: Hand) -> int:

@@ -2,15 +2,20 @@
 match started, and helpers to deal chosen cards and bring a hand to the point a test needs.
 
     table = Table(client)                     # match R1-1, side A = team "east" at seats 0, 2
-    table.to_play({0: "2S QH QH JH JH", 1: "9H 9H 8H 8H 6H 2H"}, card="2S", no={1: "H"})
-    table.rejected("CardsPlayed", "SJ2-9.4", seat=1, cards=["9H", "9H", "6H", "2H"])
+    table.to_play({0: "2S QH QH JH JH", 1: "9H 9H 8H 8H 6H 3H"}, card="2S", no={1: "H"})
+    table.ok("CardsPlayed", seat=0, cards=["QH", "QH", "JH", "JH"])
+    table.rejected("CardsPlayed", "SJ2-9.4", seat=1, cards=["9H", "9H", "6H", "3H"])
+    table.finish_hand(seed=0)                 # the rest of the hand in legal moves
+
+(Hand 1 is played at level 2: a 2 is trump, so it cannot stand for a low heart.)
 """
 from __future__ import annotations
 
 import random
 from collections import Counter
 
-from rules.shengji.cards import deck
+from rules.shengji.cards import Trump, deck
+from rules.shengji.combos import random_follow, random_lead
 
 TID = "sj2-test"
 
@@ -47,6 +52,22 @@ def build_deal(fixed: dict[int, str], kitty: str | list[str] | None = None, seed
     return {"hands": [hands[s] for s in range(4)], "kitty": chosen_kitty}
 
 
+def drawn_knockout(client, tid: str = TID, match_settings: dict | None = None) -> None:
+    """A knockout tournament of two teams, east and west, and its round 1 drawn: match R1-1
+    (east = side A), not yet started."""
+    ok(client.post("/v1/tournaments", json={
+        "tournament_id": tid, "name": "双扣 test", "game": "SJ2", "format": "knockout",
+        "settings": {"match": match_settings or {}}}))
+    for team, players in (("east", ["甲", "乙"]), ("west", ["丙", "丁"])):
+        ok(client.post(f"/v1/tournaments/{tid}/events", json={
+            "type": "TeamRegistered", "stream": f"tournament-{tid}",
+            "data": {"team_id": team, "name": team, "players": players}}))
+    ok(client.post(f"/v1/tournaments/{tid}/events", json={
+        "type": "LotsDrawn", "stream": f"tournament-{tid}", "data": {
+            "purpose": "pairing", "round": 1,
+            "matches": [{"match_id": "R1-1", "teams": ["east", "west"]}], "byes": []}}))
+
+
 def _suit(card: str) -> str:
     return "J" if card in ("BJ", "SJ") else card[1]
 
@@ -57,19 +78,17 @@ class Table:
     def __init__(self, client, settings: dict | None = None, tid: str = TID):
         self.client, self.tid = client, tid
         match_settings = {"declarationWindowSeconds": 0, **(settings or {})}
-        ok(client.post("/v1/tournaments", json={
-            "tournament_id": tid, "name": "双扣 test", "game": "SJ2", "format": "knockout",
-            "settings": {"match": match_settings}}))
-        for team, players in (("east", ["甲", "乙"]), ("west", ["丙", "丁"])):
-            ok(client.post(f"/v1/tournaments/{tid}/events", json={
-                "type": "TeamRegistered", "stream": f"tournament-{tid}",
-                "data": {"team_id": team, "name": team, "players": players}}))
-        ok(client.post(f"/v1/tournaments/{tid}/events", json={
-            "type": "LotsDrawn", "stream": f"tournament-{tid}", "data": {
-                "purpose": "pairing", "round": 1,
-                "matches": [{"match_id": "R1-1", "teams": ["east", "west"]}], "byes": []}}))
+        drawn_knockout(client, tid, match_settings)
         ok(client.post(f"/v1/tournaments/{tid}/matches", json={"match_id": "R1-1"}))
         self.mid, self.stream, self.hand = "R1-1", f"match-{tid}:R1-1", 1
+
+    @classmethod
+    def attach(cls, client, tid: str = TID) -> Table:
+        """The table of match R1-1 of ``tid``, already started (e.g. with other settings)."""
+        table = cls.__new__(cls)
+        table.client, table.tid = client, tid
+        table.mid, table.stream, table.hand = "R1-1", f"match-{tid}:R1-1", 1
+        return table
 
     # --- posting ---------------------------------------------------------------------------
     def post(self, event_type: str, hand: int | None = None, **data):
@@ -131,6 +150,29 @@ class Table:
         dealer = self.hand_view()["dealer"]
         self.ok("KittyBuried", cards=bury if bury is not None else self.dealt["kitty"])
         return dealer
+
+    # --- legal play --------------------------------------------------------------------------
+    def legal_play(self, rng: random.Random) -> tuple[int, list[str]]:
+        """The seat on turn and a legal play for it, from the referee's view: a lead of one
+        component (SJ2-8.2, never a throw) or a follow that satisfies SJ2-9."""
+        view = self.hand_view()
+        seat, trick = view["turn"], view["current_trick"]
+        held = view["seats"][seat]["cards"]
+        trump = Trump(view["trump"]["level"], view["trump"]["suit"])
+        if trick is None:
+            return seat, list(random_lead(held, trump, rng))
+        return seat, list(random_follow(trick["plays"][0]["cards"], held, trump, rng))
+
+    def play_legal(self, rng: random.Random) -> dict:
+        seat, played = self.legal_play(rng)
+        return self.ok("CardsPlayed", seat=seat, cards=played)
+
+    def finish_hand(self, seed: int = 0) -> dict:
+        """Plays legal moves (seeded) until the hand ends; returns the referee's view of it."""
+        rng = random.Random(seed)
+        while (view := self.hand_view())["phase"] == "playing":
+            self.play_legal(rng)
+        return view
 
 
 def ok(response) -> dict:

@@ -9,6 +9,7 @@ events, never received.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Mapping
@@ -130,7 +131,6 @@ def deal(number: int, level: str, dealer: int | None, settings: Settings, varian
 
 
 def _must_be_the_decks(cards: list[str], variant: Variant) -> None:
-    from collections import Counter
     dealt, wanted = Counter(cards), deck(variant.decks)
     surplus, missing = dealt - wanted, wanted - dealt
     if surplus or missing:
@@ -156,10 +156,18 @@ def _in_phase(h: Hand, event: str, *phases: str) -> None:
                                       f"{h.phase.replace('_', ' ')} phase")
 
 
+def _window_open(h: Hand, event: str) -> None:
+    """SJ2-4.7 / SJ2-4.9: nothing may be declared or overcalled once the window has closed."""
+    if h.bidding.closed:
+        raise RuleViolation("SJ2-4.7", f"the declaration window of hand {h.number} has closed; "
+                                       f"{event} is no longer possible")
+    _in_phase(h, event, "declaring")
+
+
 def declare(h: Hand, data: Mapping, at: datetime) -> Hand:
     """TrumpDeclared (SJ2-4.1), or a declaration made at the same time as the standing one and
     disputed (SJ2-4.2: ``simultaneous``, then lots decide)."""
-    _in_phase(h, "a declaration", "declaring")
+    _window_open(h, "a declaration")
     seat, card = data["seat"], data["card"]
     decide = declaring.declare_simultaneous if data.get("simultaneous") else declaring.declare
     return _bid(h, decide(h.bidding, seat, card, h.hands[seat], at))
@@ -167,7 +175,7 @@ def declare(h: Hand, data: Mapping, at: datetime) -> Hand:
 
 def overcall(h: Hand, data: Mapping, at: datetime) -> Hand:
     """TrumpOvercalled (SJ2-4.3 – 4.7)."""
-    _in_phase(h, "an overcall", "declaring")
+    _window_open(h, "an overcall")
     seat = data["seat"]
     return _bid(h, declaring.overcall(h.bidding, seat, tuple(data["cards"]), h.hands[seat], at))
 
@@ -177,8 +185,10 @@ def _bid(h: Hand, bidding: Bidding) -> Hand:
 
 
 def deal_completed(h: Hand, at: datetime) -> Hand:
-    """DealCompleted starts the declaration window's clock (SJ2-4.7)."""
+    """DealCompleted starts the declaration window's clock (SJ2-4.7); while lots between
+    simultaneous declarations are pending, drawing is paused (SJ2-4.2)."""
     _in_phase(h, "DealCompleted", "declaring")
+    declaring.must_not_await_lots(h.bidding)
     return _bid(h, declaring.deal_completed(h.bidding, at))
 
 
@@ -292,7 +302,6 @@ def _must_hold(h: Hand, seat: int, cards: tuple[str, ...], doing: str) -> None:
     missing = missing_cards(h.hands[seat], cards)
     if not missing:
         return
-    from collections import Counter
     most = h.variant.decks
     over = [card for card, n in Counter(cards).items() if n > most]
     if over:
@@ -375,6 +384,11 @@ def _judged(trick: Trick, trump: Trump) -> Trick:
                    points=points(card for _, cards in trick.plays for card in cards))
 
 
+def winning_so_far(trick: Trick, trump: Trump) -> int:
+    """SJ2-10.3, §17: the seat whose play holds the trick in play so far."""
+    return trick.plays[trick_winner([cards for _, cards in trick.plays], trump)][0]
+
+
 def _establish_pending(h: Hand) -> Hand:
     """SJ2-12.4: a follow error not corrected before the next play is established."""
     if h.pending is None:
@@ -392,9 +406,9 @@ def correct_play(h: Hand, data: Mapping) -> Hand:
     _in_phase(h, "PlayCorrected", "playing")
     trick, reopened = _last_trick(h)
     seat, cards = data["seat"], tuple(data["cards"])
-    if trick is None or len(trick.plays) < 2 or trick.plays[-1][0] != seat:
-        raise RuleViolation("SJ2-12.4", f"only the last follow can be corrected, before the next "
-                                        f"card is played; seat {seat} did not make it")
+    if h.pending is None or h.pending["seat"] != seat:
+        raise RuleViolation("SJ2-12.4", f"only a follow error can be corrected, before the next "
+                                        f"card is played; seat {seat}'s last play is not one")
     before = _with(h.hands, seat, h.hands[seat] + trick.plays[-1][1])
     _must_hold(replace(h, hands=before), seat, cards, "play")
     check_follow(trick.lead, before[seat], cards, h.trump, player=f"seat {seat}")
@@ -428,8 +442,12 @@ def assess_penalty(h: Hand, data: Mapping) -> Hand:
 
 def report_irregularity(h: Hand, data: Mapping) -> Hand:
     """IrregularityReported: recorded with the hand; a kitty error (SJ2-12.3) also sets the
-    end-of-hand adjustment; communication (SJ2-12.7) is left to the committee."""
+    end-of-hand adjustment — only in record mode, since in strict mode the kitty is checked when
+    it is buried; communication (SJ2-12.7) is left to the committee."""
     _in_phase(h, "an irregularity", *PHASES[:6])
+    if data["rule"] == "SJ2-12.3" and h.settings.strict:
+        raise RuleViolation("SJ2-12.3", "in strict mode the kitty is checked when it is buried; "
+                                        "a kitty error cannot arise")
     entry = {"rule": data["rule"], "seat": data.get("seat"), "detail": data["detail"]}
     return replace(h, irregularities=h.irregularities + (entry,), events=h.events + 1,
                    kitty_error=h.kitty_error or data["rule"] == "SJ2-12.3")

@@ -46,6 +46,8 @@ def seat() -> fields.Integer:
 
 
 _side = validate.OneOf(("A", "B"))
+TEAM_KEYS = ("A", "B", "0", "1", "2", "3")  # the keys of MatchStarted.teams in any game
+_team_key = validate.OneOf(TEAM_KEYS)
 _text = validate.Length(min=1, max=2000)
 
 
@@ -125,8 +127,10 @@ class MatchStartedData(DataSchema):
     match_id = fields.String(required=True, validate=MATCH_ID)
     game = fields.String(required=True, validate=validate.Length(min=1, max=20))
     round = _optional(fields.Integer(strict=True, validate=validate.Range(min=1, max=64)))
-    teams = fields.Dict(keys=fields.String(validate=_side), values=fields.String(validate=_id),
-                        required=True, validate=validate.Length(equal=2))
+    # side -> team (A, B) in the card games, seat -> entrant ("0".."3") at a mahjong table; the
+    # game's engine checks which keys its matches have
+    teams = fields.Dict(keys=fields.String(validate=_team_key), values=fields.String(validate=_id),
+                        required=True, validate=validate.Length(min=2, max=4))
     seats = fields.List(fields.String(validate=validate.Length(min=1, max=100)),
                         required=True, validate=validate.Length(equal=4))
     settings = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=100)),

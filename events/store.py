@@ -11,8 +11,19 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Callable, Iterator, Protocol, Sequence
 
-from .envelope import (ANY, GENESIS_HASH, NO_STREAM, NewEvent, Record, canonical_json,
-                       chain_hash, hashed_text, new_event_ids, record_hash, utc_timestamp)
+from .envelope import (
+    ANY,
+    GENESIS_HASH,
+    NO_STREAM,
+    NewEvent,
+    Record,
+    canonical_json,
+    chain_hash,
+    hashed_text,
+    new_event_ids,
+    record_hash,
+    utc_timestamp,
+)
 
 
 class StoreError(Exception):

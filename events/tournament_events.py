@@ -1,8 +1,16 @@
 """The tournament-level events every game shares (shared/rules/tournaments.md T-1.3). They live in the
 tournament's own stream, ``tournament-<tid>``."""
+import re
 from datetime import date
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
+from marshmallow import (
+    Schema,
+    ValidationError,
+    fields,
+    post_load,
+    validate,
+    validates_schema,
+)
 
 from .catalogue import EventType, FullMatch
 
@@ -14,6 +22,7 @@ DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
 _id = FullMatch(ID_PATTERN, "must be 1-64 letters, digits, '_', '.' or '-', starting with a "
                             "letter or digit")
 _name = validate.Length(min=1, max=200)
+_ID_TEXT = re.compile(ID_PATTERN.removeprefix("^").removesuffix("$"))
 MATCH_ID = FullMatch(MATCH_ID_PATTERN, "must be 1-40 letters, digits, '_', '.' or '-', starting "
                                        "with a letter or digit")
 _date_form = FullMatch(DATE_PATTERN, "must be a date, YYYY-MM-DD")
@@ -77,17 +86,30 @@ class DrawnMatchSchema(Schema):
     kind = fields.String(validate=validate.OneOf(("main", "third_place")), load_default="main")
 
 
+class DrawnTableSchema(Schema):
+    """A table of four drawn by lots (T-8.1): its match id and the entrants at seats 0-3."""
+    match_id = fields.String(required=True, validate=MATCH_ID)
+    players = fields.List(fields.String(validate=_id), required=True,
+                          validate=validate.Length(equal=4))
+
+
 _SEAT_PURPOSES = ("declaration", "dealer")  # candidates and winner are seats 0-3
-LOTS_PURPOSES = ("pairing", "matchTie") + _SEAT_PURPOSES
+# groups of four (tournament stream): a stage's tables (T-8.1), lots between equal players (T-7.2,
+# T-8.3); candidates and winner are entrant ids
+_GROUP_PURPOSES = ("tables", "standingsTie")
+LOTS_PURPOSES = ("pairing", "matchTie") + _SEAT_PURPOSES + _GROUP_PURPOSES
 _LOTS_FIELDS = {"pairing": ("round", "matches"), "declaration": ("hand", "candidates", "winner"),
-                "dealer": ("hand", "candidates", "winner"), "matchTie": ("candidates", "winner")}
+                "dealer": ("hand", "candidates", "winner"), "matchTie": ("candidates", "winner"),
+                "tables": ("round", "tables"), "standingsTie": ("round", "candidates", "winner")}
 
 
 class LotsDrawnData(DataSchema):
     """Lots (T-1.4): the drawn outcome is the fact, so replay never draws again. ``pairing``
     draws a knockout round (tournament stream); ``declaration`` settles simultaneous trump
     declarations (SJ2-4.2), ``dealer`` picks a dealer (SJ2-5.2 lotDealer) and ``matchTie`` a
-    tied match's winner (SJ2-14.3), in the match's stream."""
+    tied match's winner (SJ2-14.3), in the match's stream. In a groups tournament ``tables``
+    seats a stage's players at tables of four (T-8.1) and ``standingsTie`` orders players of a
+    stage (``round``) with equal coins (T-7.2, T-8.3), in the tournament's stream."""
     purpose = fields.String(required=True, validate=validate.OneOf(LOTS_PURPOSES))
     round = _optional(fields.Integer(strict=True, validate=validate.Range(min=1, max=64)))
     matches = _optional(fields.List(fields.Nested(DrawnMatchSchema),
@@ -95,6 +117,8 @@ class LotsDrawnData(DataSchema):
     byes = _optional(fields.List(fields.String(validate=_id), validate=validate.Length(max=1024)))
     cards = _optional(fields.Dict(keys=fields.String(validate=_id), values=fields.String(
         validate=validate.Length(min=1, max=3))))
+    tables = _optional(fields.List(fields.Nested(DrawnTableSchema),
+                                   validate=validate.Length(max=256)))
     hand = _optional(fields.Integer(strict=True, validate=validate.Range(min=1, max=1000)))
     candidates = _optional(fields.List(fields.Raw(), validate=validate.Length(min=2, max=1024)))
     winner = _optional(fields.Raw())
@@ -110,6 +134,9 @@ class LotsDrawnData(DataSchema):
             _lots_values(data, lambda v: type(v) is int and 0 <= v <= 3, "a seat, 0-3")
         elif purpose == "matchTie":
             _lots_values(data, lambda v: v in ("A", "B"), 'a side, "A" or "B"')
+        elif purpose == "standingsTie":
+            _lots_values(data, lambda v: isinstance(v, str) and _ID_TEXT.fullmatch(v) is not None,
+                         "an entrant (team id)")
 
 
 def _lots_values(data: dict, fits, what: str) -> None:

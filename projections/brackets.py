@@ -173,7 +173,7 @@ def guard_match_start(log: Tail, catalogue: Catalogue, tournament_id: str, data:
     t = tournament_at(log, catalogue, tournament_id, cache=cache)
     if data["game"] != t.game:
         raise RuleViolation("T-1.1", f"this tournament plays {t.game}, not {data['game']}")
-    teams = [data["teams"].get("A"), data["teams"].get("B")]
+    teams = list(data["teams"].values())  # sides A, B; at a mahjong table seats 0-3
     for team_id in teams:
         team = t.team(team_id)
         if team is None or team.withdrawn:

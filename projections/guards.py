@@ -9,20 +9,52 @@ from __future__ import annotations
 
 from typing import Callable
 
-from events.catalogue import Catalogue
+from events.catalogue import Catalogue, tournament_stream
 from events.store import Tail
+from rules import RuleViolation
 
-from . import brackets
-from .streams import StreamCache
+from . import brackets, groups
+from .streams import StreamCache, load_stream
 
 Guard = Callable[[Tail, Catalogue, str, dict, "StreamCache | None"], None]
 
+
+
+def _all_of(*guards: Guard) -> Guard:
+    """One guard that runs several, each of which knows when it applies."""
+    def guard(log: Tail, catalogue: Catalogue, tournament_id: str, data: dict,
+              cache: StreamCache | None) -> None:
+        for one in guards:
+            one(log, catalogue, tournament_id, data, cache)
+    return guard
+
+
 GUARDS: dict[str, Guard] = {
-    "LotsDrawn": brackets.guard_draw,            # T-2.1 – 2.3: a round fits the bracket
+    # T-2.1 – 2.3: a round fits the bracket; T-8.1, T-7.2, T-8.3: tables and ties fit the groups
+    "LotsDrawn": _all_of(brackets.guard_draw, groups.guard_draw),
     "ResultRecorded": brackets.guard_result,     # T-9.3: a drawn, undecided match
-    "MatchStarted": brackets.guard_match_start,  # T-2.1: the teams the draw paired
+    # T-2.1: the teams the draw paired; T-8.1: the players the lots seated at a table
+    "MatchStarted": _all_of(brackets.guard_match_start, groups.guard_match_start),
 }
 
 
 def guard_for(event_type: str) -> Guard | None:
     return GUARDS.get(event_type)
+
+
+def entrants_still_in(log: Tail, catalogue: Catalogue, tournament_id: str, match, event_type: str,
+                      cache: StreamCache | None) -> None:
+    """T-1.3, T-2.1: a knockout match goes on only while its entrants are in the tournament;
+    once one has withdrawn the match is decided by forfeit, and nothing more is played in it.
+    (``match`` is the match stream's state before the event; rulings may still be recorded. At a
+    table of a groups stage a withdrawal is the committee's to rule on, T-1.5.)"""
+    if match is None or event_type == "RulingRecorded":
+        return
+    tournament = load_stream(log, catalogue, tournament_stream(tournament_id), cache=cache).state
+    if tournament.format != "knockout":
+        return
+    for entrant in match.teams.values():
+        team = tournament.team(entrant)
+        if team is not None and team.withdrawn:
+            raise RuleViolation("T-1.3", f"{entrant!r} has withdrawn from the tournament: match "
+                                         f"{match.match_id!r} is decided by forfeit")

@@ -8,7 +8,7 @@ from typing import Mapping
 from events.catalogue import Catalogue, match_stream
 from events.store import Tail
 
-from . import shengji_views
+from . import guandan_views, mahjong_views, shengji_views
 from .streams import StreamCache, StreamState, load_stream
 from .viewers import VIEWERS, Viewer
 
@@ -16,7 +16,8 @@ __all__ = ["VIEWERS", "Viewer", "load_match", "match_view", "hand_view", "summar
            "folded_view"]
 
 # game -> module with match_view(state, viewer), numbered_hand_view(state, n, viewer), summary(state)
-VIEWS: Mapping = MappingProxyType({"SJ2": shengji_views})
+VIEWS: Mapping = MappingProxyType({"SJ2": shengji_views, "GD": guandan_views,
+                                    "MJO": mahjong_views})
 
 
 def load_match(log: Tail, catalogue: Catalogue, tournament_id: str, match_id: str,

@@ -1,8 +1,8 @@
 """The views of a Shengji match and its hands, as each viewer may see them.
 
 Hidden information (rules README §5): a seat's cards are shown to that seat, the kitty to the
-dealer once he has taken it (SJ2-6.3), and everything to referees, the committee and auditors.
-A finished hand is public.
+dealer once he has taken it (SJ2-6.3), the cards of earlier tricks to their own player only
+(SJ2-15.2), and everything to referees, the committee and auditors. A finished hand is public.
 """
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from rules.shengji.hand import Hand, Trick, winning_so_far
 from rules.shengji.match import Match
 
 from .viewers import Viewer
+
 
 def match_view(m: Match, viewer: Viewer) -> dict:
     hand = m.hand
@@ -38,7 +39,7 @@ def hand_view(m: Match, h: Hand, viewer: Viewer) -> dict:
         "seats": [_seat(m, h, seat, viewer, public) for seat in range(4)],
         "kitty": _kitty(h, viewer, public),
         "current_trick": _current_trick(h, viewer, public) if h.trick else None,
-        "tricks": [_trick(t, viewer, public) for t in h.tricks],
+        "tricks": [_past_trick(t, viewer, public) for t in h.tricks],
         "defender_points": _defender_points(h),
         "penalties": [dict(p) for p in h.penalties],
         "follow_errors": [_error(e, viewer, public) for e in h.follow_errors],
@@ -90,6 +91,18 @@ def _trick(t: Trick, viewer: Viewer, public: bool) -> dict:
             "plays": [{"seat": seat, "cards": list(cards), "flagged": flags.get(seat)}
                       for seat, cards in t.plays],
             "throw": dict(t.throw) if t.throw else None, "winner": t.winner, "points": t.points}
+
+
+def _past_trick(t: Trick, viewer: Viewer, public: bool) -> dict:
+    """SJ2-15.2: played cards stay in front of their player for checking at the end, and no one
+    may look at another player's earlier tricks — so, until the hand ends, a player sees only
+    his own cards of a completed trick (who won it and its points are known to all)."""
+    shown = _trick(t, viewer, public)
+    if public or viewer.privileged:
+        return shown
+    shown["plays"] = [play if play["seat"] == viewer.seat else {**play, "cards": None}
+                      for play in shown["plays"]]
+    return shown
 
 
 def _current_trick(h: Hand, viewer: Viewer, public: bool) -> dict:

@@ -5,10 +5,12 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
+from .guandan import match as guandan
+from .mahjong import session as mahjong
 from .shengji import match as shengji
 from .violations import RuleViolation
 
-ENGINES = MappingProxyType({"SJ2": shengji})
+ENGINES = MappingProxyType({"SJ2": shengji, "MJO": mahjong, "GD": guandan})
 
 
 def engine_of(game: str):
@@ -17,6 +19,12 @@ def engine_of(game: str):
     except KeyError:
         raise RuleViolation("T-1.1", f"{game} matches are not played on this backend yet; "
                                      f"games with an engine: {', '.join(ENGINES)}") from None
+
+
+def team_keys(game: str) -> tuple[str, ...]:
+    """The keys of ``MatchStarted.teams`` in the game: an engine that seats other entrants
+    than the two sides A and B of the card games names them (a mahjong table: seats 0-3)."""
+    return tuple(getattr(engine_of(game), "TEAM_KEYS", ("A", "B")))
 
 
 def apply(state: Any, event_type: str, data: dict, at: str | None = None) -> Any:

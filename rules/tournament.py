@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Mapping
 
+from . import groups
 from .violations import RuleViolation
 
 # T-1.1 disciplines; T-1.2 the size of an entrant in each (a player, a pair, or — seed 004 —
@@ -64,7 +65,7 @@ class Tournament:
 
     @property
     def drawn(self) -> bool:
-        return any(kind == "draw" for kind, _ in self.bracket_facts)
+        return any(kind in ("draw", "tables") for kind, _ in self.bracket_facts)
 
     @property
     def result_only(self) -> bool:
@@ -87,6 +88,8 @@ def create(data: dict) -> Tournament:
     if data["format"] not in FORMATS:
         raise RuleViolation("T-1.1", f"unknown format {data['format']!r}; one of {', '.join(FORMATS)}")
     _check_settings(data.get("settings", {}))
+    if data["format"] == "groups":
+        groups.check_settings(data.get("settings", {}))  # T-7.2 advance, T-8.3 prizePlaces
     return Tournament(tournament_id=data["tournament_id"], name=data["name"], game=data["game"],
                       format=data["format"], settings=data.get("settings", {}),
                       date=data.get("date"), venue=data.get("venue"))
@@ -113,7 +116,8 @@ def register_team(t: Tournament, data: dict) -> Tournament:
     if t.team(data["team_id"]) is not None:
         raise RuleViolation("T-1.3", f"team {data['team_id']!r} is already registered")
     if t.drawn:
-        raise RuleViolation("T-2.1", "the draw has been made; no team can enter any more")
+        raise RuleViolation(groups.TABLES if t.format == "groups" else "T-2.1",
+                            "the draw has been made; no team can enter any more")
     players = tuple(data["players"])
     sizes = ENTRANT_SIZES[t.game]
     if len(players) not in sizes:
@@ -137,9 +141,25 @@ def withdraw_team(t: Tournament, data: dict) -> Tournament:
                    bracket_facts=t.bracket_facts + (("withdrawn", team.team_id),))
 
 
+# LotsDrawn purposes of a groups tournament -> the kind of fact recorded (T-8.1, T-7.2, T-8.3)
+_GROUP_LOTS = {"tables": "tables", "standingsTie": "tie"}
+
+
+def draw_group_lots(t: Tournament, data: dict) -> Tournament:
+    """``LotsDrawn`` of a groups tournament: a stage's tables of four (T-8.1) or lots between
+    equal players (T-7.2, T-8.3). Checked against the stages — which need the tables' match
+    streams — by the guards of projections/groups.py."""
+    if t.format != "groups":
+        raise RuleViolation(groups.TABLES, f"a {t.format} tournament is not played in groups "
+                                           f"of four")
+    return replace(t, bracket_facts=t.bracket_facts + ((_GROUP_LOTS[data["purpose"]], data),))
+
+
 def draw_lots(t: Tournament, data: dict) -> Tournament:
     """``LotsDrawn`` in the tournament's stream: a knockout round's pairing (T-2.1). Lots of a
     match (declarations, dealer, a tied match) belong to the match's stream."""
+    if data["purpose"] in _GROUP_LOTS:
+        return draw_group_lots(t, data)
     if data["purpose"] != "pairing":
         raise RuleViolation("T-1.4", f"lots for {data['purpose']} are drawn in the stream of "
                                      "the match they decide")

@@ -11,7 +11,7 @@ from events.store import EventStore
 from projections.streams import StreamCache
 
 from . import problems
-from .api import events, health, matches, tournaments
+from .api import events, groups, health, matches, tournaments
 from .api.common import Services
 
 DEFAULTS = {
@@ -50,6 +50,6 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
         return response
 
     problems.register(app)
-    for blueprint in (tournaments.bp, events.bp, matches.bp, health.bp):
+    for blueprint in (tournaments.bp, events.bp, matches.bp, groups.bp, health.bp):
         app.register_blueprint(blueprint)
     return app

@@ -14,10 +14,15 @@ from typing import Sequence
 
 from events.catalogue import Catalogue
 from events.envelope import NewEvent
-from events.store import (AppendResult, EventStore, Tail, check_expected_version,
-                          owned_stream_version)
-from projections.guards import guard_for
-from projections.streams import StreamCache, load_stream, step_for
+from events.store import (
+    AppendResult,
+    EventStore,
+    Tail,
+    check_expected_version,
+    owned_stream_version,
+)
+from projections.guards import entrants_still_in, guard_for
+from projections.streams import StreamCache, load_stream, step_for, stream_kind
 from projections.tournaments import tournament_exists
 from rules import RuleViolation
 
@@ -66,6 +71,8 @@ def decide(log: Tail, catalogue: Catalogue, tournament_id: str, events: Sequence
         try:
             if guard is not None:
                 guard(log, catalogue, tournament_id, event.data, cache)
+            if stream_kind(event.stream) == "match":
+                entrants_still_in(log, catalogue, tournament_id, state, event.type, cache)
             if step is not None:
                 state = step(state, event.type, event.data, recorded_at)
         except RuleViolation as violation:

@@ -35,16 +35,24 @@ def main(argv: list[str] | None = None) -> int:
 
     simulate = commands.add_parser(
         "simulate", help="play a whole knockout with random legal bots through the HTTP API")
-    simulate.add_argument("game", choices=["sj2"])
+    simulate.add_argument("game", choices=["sj2", "guandan", "mjo"])
     simulate.add_argument("--url", help="a running paiju server (default: start a temporary "
                                         "one on a temporary database)")
-    simulate.add_argument("--teams", type=_at_least(2), default=8)
+    simulate.add_argument("--teams", type=_at_least(2),
+                          help="pairs in the knockout (default: 8 for sj2, 16 for guandan)")
     simulate.add_argument("--seed", type=int, default=1, help="seeds the deals and the bots")
-    simulate.add_argument("--max-hands", type=_at_least(1), help="match setting maxHands")
+    simulate.add_argument("--max-hands", type=_at_least(1), help="sj2: match setting maxHands")
     simulate.add_argument("--target-level", choices=list("23456789TJQK"),
-                          help="match setting targetLevel")
+                          help="sj2: match setting targetLevel")
+    simulate.add_argument("--seconds-per-move", type=float,
+                          help="guandan: simulated seconds per event of a match, the clock by "
+                               "which the referee posts the 60- and 90-minute limits (default 9)")
     simulate.add_argument("--third-place", choices=["playoff", "shared"], default="playoff")
-    simulate.set_defaults(run=_simulate)
+    simulate.add_argument("--players", type=_at_least(4), default=16,
+                          help="mjo: players in the groups of four (default 16: 4 tables, a final)")
+    simulate.add_argument("--session-hands", type=_at_least(1),
+                          help="mjo: hands per table (default: one round of winds)")
+    simulate.set_defaults(run=_simulate, parser=simulate)
 
     args = parser.parse_args(argv)
     return args.run(args)
@@ -59,13 +67,28 @@ def _at_least(low: int):
     return whole_number
 
 
+_DEFAULT_TEAMS = {"sj2": 8, "guandan": 16}  # guandan: seed 001 expects 16-20 teams (T-5.2)
+
+
 def _simulate(args) -> int:
     from .simulator.runner import ApiError, report, simulate, temporary_server
 
+    if args.game == "mjo":
+        return _simulate_mjo(args)
+
     match = {key: value for key, value in (("maxHands", args.max_hands),
                                            ("targetLevel", args.target_level)) if value}
-    run = lambda url: simulate(url, args.teams, args.seed, match,  # noqa: E731
-                               {"thirdPlace": args.third_place})
+    if match and args.game != "sj2":
+        args.parser.error("--max-hands and --target-level are settings of sj2 matches")
+    if args.seconds_per_move is not None and args.game != "guandan":
+        args.parser.error("--seconds-per-move is the clock of guandan matches")
+    if args.seconds_per_move is not None and args.seconds_per_move <= 0:
+        args.parser.error("--seconds-per-move must be more than 0")
+    options = {} if args.seconds_per_move is None else {"seconds_per_move": args.seconds_per_move}
+    teams = args.teams or _DEFAULT_TEAMS[args.game]
+    run = lambda url: simulate(url, teams, args.seed, match,  # noqa: E731
+                               {"thirdPlace": args.third_place}, game=args.game,
+                               bot_options=options)
     try:
         if args.url:
             outcome = run(args.url)
@@ -77,6 +100,29 @@ def _simulate(args) -> int:
         return 1
     print(report(outcome))
     return 0 if outcome.champion else 1
+
+
+def _simulate_mjo(args) -> int:
+    """A groups-of-four MJO event: stages of tables down to a final table (T-8, T-7.2)."""
+    from .simulator.mahjong import advance_for, report, simulate
+    from .simulator.runner import ApiError, temporary_server
+
+    match = {"sessionHands": args.session_hands} if args.session_hands else {}
+    advance = advance_for(args.players)
+    if args.players % 4:
+        args.parser.error("--players: tables of four need a multiple of four (T-8.1)")
+    run = lambda url: simulate(url, args.players, args.seed, advance, match)  # noqa: E731
+    try:
+        if args.url:
+            outcome = run(args.url)
+        else:
+            with temporary_server() as server:
+                outcome = run(server.url)
+    except (ApiError, OSError, RuntimeError) as error:
+        print(f"paiju simulate: {error}", file=sys.stderr)
+        return 1
+    print(report(outcome))
+    return 0 if outcome.standings.get("final") else 1
 
 
 def _serve(args) -> int:

@@ -11,6 +11,7 @@ Modules:
 - :mod:`.tribute` — tribute, anti-tribute, return card, first lead (GD-7);
 - :mod:`.procedure` — deal checks, marked card, drawing roles, time limits (GD-8, GD-9);
 - :mod:`.hand` — one hand as a fold of its events;
+- :mod:`.match` — a match as a fold of its events: hands, tribute, levels, the clock, results;
 - :mod:`.settings` — match settings with the spec's defaults (section 14).
 """
 from .cards import is_wildcard, parse_cards, value, wildcard

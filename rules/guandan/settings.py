@@ -47,6 +47,12 @@ _KEYS: Mapping[str, tuple[str, str, tuple | type]] = {
     "overtimeMinutes": ("overtime_minutes", "GD-11.2", int),
 }
 _FIELDS = {f.name for f in fields(GDSettings)}
+KEYS = tuple(_KEYS)  # the camelCase keys of section 14
+
+
+def settings_dict(settings: GDSettings) -> dict:
+    """Section 14: every setting under its camelCase key (what a match view shows)."""
+    return {key: getattr(settings, spec[0]) for key, spec in _KEYS.items()}
 
 
 def _checked(key: str, value: object) -> object:

@@ -4,9 +4,10 @@ Sichuan game MJS-… will select other settings through the same code).
 Modules: :mod:`.tiles` notation and multisets, :mod:`.wall` the deal and the draw order,
 :mod:`.claims` claim windows, :mod:`.winning` winning hands, :mod:`.hand` the hand state and
 its transitions, :mod:`.actions` legal moves, :mod:`.dealer` the deal's rotation,
-:mod:`.settings` what differs between games, :mod:`.mjo` the MJO preset, payments and session.
+:mod:`.settings` what differs between games, :mod:`.mjo` the MJO preset, payments and session,
+:mod:`.session` a table's session event by event (the engine of a match stream, ``rules.matches``).
 
-:func:`apply` is the fold step of a hand stream: ``apply(state, event_type, data)``.
+:func:`apply` is the fold step of one hand: ``apply(state, event_type, data)``.
 """
 from __future__ import annotations
 

@@ -21,7 +21,8 @@ MJO = GameSettings(game="MJO", rule_ids=MJO_RULE_IDS)
 # The keys a match may set (MJO section 11, T-8.2); the game's structure is fixed by the preset.
 _CHOICES = {"enforcement": ENFORCEMENT, "multipleWinners": MULTIPLE_WINNERS}
 _WHOLE_NUMBERS = {"startingCoins": (0, 100_000), "claimWindowSeconds": (0, 60),
-                  "sessionHands": (1, 10_000), "sessionMinutes": (1, 24 * 60)}
+                  "sessionHands": (1, 10_000), "sessionMinutes": (1, 24 * 60),
+                  "sessionRounds": (1, 100)}
 _FLAGS = ("lastTileDiscard", "dealerRepeatsOnWin")
 MATCH_KEYS = (*_CHOICES, *_WHOLE_NUMBERS, *_FLAGS)
 
@@ -151,11 +152,15 @@ def complete_hand(session: Session, hand: Hand) -> Session:
 
 
 def session_over(session: Session, time_limit_reached: bool = False) -> bool:
-    """T-8.2: the session ends after ``sessionHands`` hands, or once the recorded time limit
-    (``sessionMinutes``, posted by the timer) has passed; the hand in progress is always
-    finished first, so this is asked between hands."""
+    """T-8.2: the session ends after ``sessionHands`` hands, after ``sessionRounds`` rounds of
+    winds (T-7.2, MJS-1.4), or once the recorded time limit (``sessionMinutes``, posted by the
+    timer) has passed; the hand in progress is always finished first, so this is asked between
+    hands."""
     settings = session.settings
     if settings.sessionHands is not None and session.rotation.hands_played >= settings.sessionHands:
+        return True
+    if (settings.sessionRounds is not None
+            and session.rotation.rounds_completed >= settings.sessionRounds):
         return True
     return settings.sessionMinutes is not None and time_limit_reached
 

@@ -67,6 +67,7 @@ class GameSettings:
     startingCoins: int = 20                # MJO-7.1
     sessionHands: int | None = None        # T-8.2
     sessionMinutes: int | None = None      # T-8.2
+    sessionRounds: int | None = None       # T-7.2 / MJS-1.4: rounds of winds (圈) per session
     rule_ids: Mapping[str, str] = field(default_factory=lambda: MJO_RULE_IDS, compare=False,
                                      repr=False)
 

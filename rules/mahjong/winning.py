@@ -159,7 +159,7 @@ def must_be_winning_hand(concealed: Iterable[str], melds: Sequence[Meld],
         return readings
     any_pair = set_readings(tiles, melds)
     if any_pair:
-        pairs = " or ".join(sorted({f"{r.pair}{r.pair}" for r in any_pair}, key=INDEX.get))
+        pairs = " or ".join(f"{p}{p}" for p in sorted({r.pair for r in any_pair}, key=INDEX.get))
         raise RuleViolation(settings.rule("pair"),
                             f"{who} {shown} reads as four sets only with the pair {pairs}; "
                             f"the pair must be a {_ranks_text(settings)} "

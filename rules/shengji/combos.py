@@ -318,6 +318,27 @@ def judge_throw(lead: Sequence[str], trump: Trump,
                        forced_component(beaten, lead).cards)
 
 
+def judge_mixed_lead(lead: Sequence[str], trump: Trump,
+                     opponent_hands: Sequence[Sequence[str]]) -> ThrowResult:
+    """SJ2-12.5 (seed rule 10: 「牌脱手后不能再收回；如果所出的牌有错，则按照“甩牌错误”处理」): a lead
+    that mixes classes, once released, is judged as a failed throw — each class's components
+    against the opponents' cards of that class (SJ2-8.4), 10 points per beatable card, the lowest
+    beatable component played (SJ2-8.5). **Interpretation:** when no component is beatable the
+    penalty is 0 and the lowest card of the first listed card's class is played."""
+    lead = tuple(lead)
+    components = [comp for group in _by_class(lead, trump).values()
+                  for comp in decompose(group, trump)]
+    beaten = tuple(comp for comp in components
+                   if any(can_beat_component(hand, comp, trump) for hand in opponent_hands))
+    if beaten:
+        forced = forced_component(beaten, lead).cards
+    else:
+        cls = trump.card_class(lead[0])
+        forced = (min((card for card in lead if trump.card_class(card) == cls),
+                      key=lambda card: (trump.pos(card), lead.index(card))),)
+    return ThrowResult(True, beaten, sum(comp.size for comp in beaten), forced)
+
+
 # --- following (SJ2-9) ----------------------------------------------------------------------
 
 def must_play_lead_size(lead: Sequence[str], play: Sequence[str], trump: Trump, player: str) -> None:

@@ -112,7 +112,7 @@ class Bidding:
     closed: bool = False
     window_seconds: int = 15
     first_declaration_restarts_window: bool = True
-    nt_overcallable_by_level_pair: bool = False
+    nt_overcallable_by_level_pair: bool = True
 
     def to_dict(self) -> dict:
         return {
@@ -144,7 +144,7 @@ def bidding_for_hand(level: str, settings: Mapping | None = None) -> Bidding:
         level=level,
         window_seconds=settings.get("declarationWindowSeconds", 15),
         first_declaration_restarts_window=settings.get("firstDeclarationAfterDealRestartsWindow", True),
-        nt_overcallable_by_level_pair=settings.get("ntOvercallableByLevelPair", False),
+        nt_overcallable_by_level_pair=settings.get("ntOvercallableByLevelPair", True),
     )
 
 
@@ -187,6 +187,20 @@ def must_be_open(b: Bidding, at: datetime) -> None:
     if limit is not None and at > limit:
         raise RuleViolation("SJ2-4.7", f"the declaration window closed at {_iso(limit)}; "
                                        f"this came at {_iso(at)}")
+
+
+def must_be_before_the_kitty(b: Bidding) -> None:
+    """SJ2-4.8 (seed 000/002 rule 4: 「一方反牌后，继续等待15秒，其他人可以继续反牌；庄家拿起底牌后，
+    任何人不得再反牌」): an overcall may come until the dealer takes the kitty — the 15 s are the
+    least wait before he may, not a cut-off. The hand reopens a closed window for it."""
+    if b.closed:
+        raise RuleViolation("SJ2-4.8", "the dealer has taken the kitty; no one may overcall any more")
+
+
+def reopen(b: Bidding) -> Bidding:
+    """An overcall after DeclarationWindowClosed but before KittyTaken (SJ2-4.8): the window is
+    open again, and closes 15 s after it (SJ2-4.7)."""
+    return replace(b, closed=False)
 
 
 def must_not_await_lots(b: Bidding) -> None:
@@ -276,10 +290,14 @@ def declare(b: Bidding, seat: int, card: str, hand: Sequence[str], at: datetime)
 
 def declare_simultaneous(b: Bidding, seat: int, card: str, hand: Sequence[str], at: datetime) -> Bidding:
     """SJ2-4.2: a seat claims it declared at the same time as the standing first declaration.
-    Only while nothing but single-card declarations have been made, once per seat; the bid is
+    Only while the cards are being drawn (「暂停抓牌，抽签决定，然后继续」: drawing pauses for the
+    lots), while nothing but single-card declarations have been made, once per seat; the bid is
     recorded without standing and lots must then decide (:func:`resolve_lots`)."""
     _check_seat(seat)
     must_be_open(b, at)
+    if b.deal_completed_at is not None:
+        raise RuleViolation("SJ2-4.2", "the deal is complete: declarations are simultaneous only "
+                                       "while the cards are drawn; overcall with a pair instead")
     if b.standing is None:
         raise RuleViolation("SJ2-4.2", "no declaration stands to be simultaneous with; declare normally")
     if not all(bid.is_declaration for bid in b.history):
@@ -293,11 +311,11 @@ def declare_simultaneous(b: Bidding, seat: int, card: str, hand: Sequence[str], 
                    last_accepted_at=at if _restarts_window(b) else b.last_accepted_at)
 
 
-def resolve_lots(b: Bidding, candidates: Sequence[int], winner: int, at: datetime | None = None) -> Bidding:
+def resolve_lots(b: Bidding, candidates: Sequence[int], winner: int) -> Bidding:
     """SJ2-4.2: the referee's LotsDrawn between simultaneous declarations. ``candidates`` must be
     exactly the seats with a declaration in ``history``, ``winner`` one of them: his declaration
-    stands as the first declaration, the others are void. With ``at`` (the LotsDrawn time) after
-    DealCompleted, the window restarts from it so that others may overcall the winner (SJ2-4.7)."""
+    stands as the first declaration, the others are void. (Lots are drawn while the cards are
+    drawn, before DealCompleted, so the window's clock has not started.)"""
     if not lots_pending(b):
         raise RuleViolation("SJ2-4.2", "no simultaneous declarations are waiting for lots")
     declared = sorted(bid.seat for bid in b.history)
@@ -307,18 +325,17 @@ def resolve_lots(b: Bidding, candidates: Sequence[int], winner: int, at: datetim
     if winner not in candidates:
         raise RuleViolation("SJ2-4.2", f"seat {winner} is not one of the candidates {list(candidates)}")
     bid = next(bid for bid in b.history if bid.seat == winner)
-    restart = at is not None and b.deal_completed_at is not None
-    return replace(b, standing=bid, history=(bid,), first_declarer=winner, no_trump=False,
-                   last_accepted_at=at if restart else b.last_accepted_at)
+    return replace(b, standing=bid, history=(bid,), first_declarer=winner, no_trump=False)
 
 
 def overcall(b: Bidding, seat: int, cards: Sequence[str], hand: Sequence[str], at: datetime) -> Bidding:
     """SJ2-4.3–4.7: a player overcalls the standing declaration with a pair he holds — identical
     level cards (that suit, the current trump suit included, SJ2-4.3a; the first declarer may so
-    return to his original suit, SJ2-4.6) or identical jokers (no-trump, SJ2-4.3b) — within the
-    window (SJ2-4.7), not over his own bid (SJ2-4.5), and respecting no-trump (SJ2-4.4/4.6)."""
+    return to his original suit, SJ2-4.6) or identical jokers (no-trump, SJ2-4.3b) — until the
+    dealer takes the kitty (SJ2-4.8), not over his own bid (SJ2-4.5), and respecting no-trump
+    (SJ2-4.4/4.6). Each restarts the 15 s wait (SJ2-4.7)."""
     _check_seat(seat)
-    must_be_open(b, at)
+    must_be_before_the_kitty(b)
     must_not_await_lots(b)
     must_have_standing(b)
     must_not_overcall_self(b, seat)

@@ -10,14 +10,22 @@ events, never received.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Mapping
 
 from ..violations import RuleViolation
 from . import declaring, scoring
 from .cards import Trump, deck, missing_cards, points, remove_cards
-from .combos import check_follow, check_lead, decompose, judge_throw, pair_count, trick_winner
+from .combos import (
+    check_follow,
+    check_lead,
+    decompose,
+    judge_mixed_lead,
+    judge_throw,
+    pair_count,
+    trick_winner,
+)
 from .declaring import Bidding
 from .settings import Settings
 
@@ -85,7 +93,11 @@ class Hand:
     result: Mapping | None = None
     void_reason: str | None = None
     events: int = 0                      # events of this hand folded so far
-    extra: Mapping = field(default_factory=dict)
+
+    @property
+    def bid_decides_dealer(self) -> bool:
+        """Hand 1: the standing bid at the window's close makes the dealer (SJ2-5.1)."""
+        return self.number == 1
 
     @property
     def dealer_side(self) -> str | None:
@@ -156,28 +168,41 @@ def _in_phase(h: Hand, event: str, *phases: str) -> None:
                                       f"{h.phase.replace('_', ' ')} phase")
 
 
-def _window_open(h: Hand, event: str) -> None:
-    """SJ2-4.7 / SJ2-4.9: nothing may be declared or overcalled once the window has closed."""
-    if h.bidding.closed:
-        raise RuleViolation("SJ2-4.7", f"the declaration window of hand {h.number} has closed; "
+_BEFORE_THE_KITTY = ("declaring", "awaiting_dealer", "kitty")
+
+
+def _before_the_kitty(h: Hand, event: str) -> None:
+    """SJ2-4.8: once the dealer has taken the kitty no one may declare or overcall."""
+    if h.phase not in _BEFORE_THE_KITTY and h.in_play:
+        raise RuleViolation("SJ2-4.8", f"the dealer has taken the kitty of hand {h.number}; "
                                        f"{event} is no longer possible")
-    _in_phase(h, event, "declaring")
+    _in_phase(h, event, *_BEFORE_THE_KITTY)
 
 
 def declare(h: Hand, data: Mapping, at: datetime) -> Hand:
     """TrumpDeclared (SJ2-4.1), or a declaration made at the same time as the standing one and
-    disputed (SJ2-4.2: ``simultaneous``, then lots decide)."""
-    _window_open(h, "a declaration")
+    disputed (SJ2-4.2: ``simultaneous``, then lots decide). Once the window has closed without a
+    declaration, none is possible (SJ2-4.9)."""
+    _before_the_kitty(h, "a declaration")
+    if h.phase != "declaring" and h.bidding.standing is None:
+        raise RuleViolation("SJ2-4.9", f"the window of hand {h.number} closed without a "
+                                       "declaration: kitty card #3 fixed trump")
     seat, card = data["seat"], data["card"]
     decide = declaring.declare_simultaneous if data.get("simultaneous") else declaring.declare
     return _bid(h, decide(h.bidding, seat, card, h.hands[seat], at))
 
 
 def overcall(h: Hand, data: Mapping, at: datetime) -> Hand:
-    """TrumpOvercalled (SJ2-4.3 – 4.7)."""
-    _window_open(h, "an overcall")
-    seat = data["seat"]
-    return _bid(h, declaring.overcall(h.bidding, seat, tuple(data["cards"]), h.hands[seat], at))
+    """TrumpOvercalled (SJ2-4.3 – 4.8): until the dealer takes the kitty, even after the window
+    has closed (seed rule 4: the 15 s are the least wait, the kitty the cut-off), which opens it
+    again — trump, and in hand 1 the dealer, are fixed at its next close."""
+    _before_the_kitty(h, "an overcall")
+    seat, bidding = data["seat"], h.bidding
+    if h.phase == "kitty" and bidding.standing is not None:
+        bidding = declaring.reopen(bidding)
+        h = replace(h, phase="declaring", trump=None, trump_source=None,
+                    dealer=None if h.bid_decides_dealer else h.dealer)
+    return _bid(h, declaring.overcall(bidding, seat, tuple(data["cards"]), h.hands[seat], at))
 
 
 def _bid(h: Hand, bidding: Bidding) -> Hand:
@@ -215,7 +240,7 @@ def lots(h: Hand, data: Mapping, at: datetime) -> Hand:
     declaration under lotDealer, for the dealer (SJ2-5.2)."""
     if data["purpose"] == "declaration":
         _in_phase(h, "lots between declarations", "declaring")
-        return _bid(h, declaring.resolve_lots(h.bidding, data["candidates"], data["winner"], at))
+        return _bid(h, declaring.resolve_lots(h.bidding, data["candidates"], data["winner"]))
     _in_phase(h, "lots for the dealer", "awaiting_dealer")
     if sorted(data["candidates"]) != [0, 1, 2, 3]:
         raise RuleViolation("SJ2-5.2", "lots for the dealer are drawn among all four seats")
@@ -313,18 +338,29 @@ def _must_hold(h: Hand, seat: int, cards: tuple[str, ...], doing: str) -> None:
 
 def _lead(h: Hand, seat: int, cards: tuple[str, ...]) -> Hand:
     """SJ2-8.2 one class; SJ2-8.3 – 8.5 a throw that fails is penalised and replaced by its
-    lowest beatable component (a released lead is not taken back, SJ2-12.5)."""
-    check_lead(cards, h.trump)
+    lowest beatable component. A released lead is not taken back (SJ2-12.5): in record mode a
+    lead that mixes classes is judged as a failed throw; in strict mode it is refused."""
     number = len(h.tricks) + 1
     trick, played = Trick(number, seat), cards
-    if len(decompose(cards, h.trump)) > 1:
-        verdict = judge_throw(cards, h.trump, _throw_checkers(h, seat))
-        if verdict.failed:
-            played = verdict.forced
-            trick = replace(trick, throw=_throw_record(h, seat, cards, verdict))
-            h = replace(h, penalties=h.penalties + (_throw_penalty(h, seat, verdict, number),))
+    rule, verdict = _judge_lead(h, seat, cards)
+    if verdict is not None and verdict.failed:
+        played = verdict.forced
+        trick = replace(trick, throw={**_throw_record(seat, cards, verdict), "rule": rule})
+        if verdict.penalty_cards:
+            h = replace(h, penalties=h.penalties + (_throw_penalty(seat, verdict, number, rule),))
     trick = replace(trick, plays=((seat, played),))
     return replace(h, trick=trick, hands=_with(h.hands, seat, remove_cards(h.hands[seat], played)))
+
+
+def _judge_lead(h: Hand, seat: int, cards: tuple[str, ...]):
+    """(rule, verdict): a throw judged by SJ2-8.5, a mixed lead in record mode by SJ2-12.5; a
+    single component needs no judgement (verdict None)."""
+    if len({h.trump.card_class(card) for card in cards}) > 1 and not h.settings.strict:
+        return "SJ2-12.5", judge_mixed_lead(cards, h.trump, _throw_checkers(h, seat))
+    check_lead(cards, h.trump)
+    if len(decompose(cards, h.trump)) > 1:
+        return "SJ2-8.5", judge_throw(cards, h.trump, _throw_checkers(h, seat))
+    return None, None
 
 
 def _throw_checkers(h: Hand, seat: int) -> list[tuple[str, ...]]:
@@ -335,18 +371,19 @@ def _throw_checkers(h: Hand, seat: int) -> list[tuple[str, ...]]:
     return [h.hands[s] for s in others]
 
 
-def _throw_record(h: Hand, seat: int, attempt, verdict) -> dict:
+def _throw_record(seat: int, attempt, verdict) -> dict:
     return {"seat": seat, "attempt": list(attempt),
             "beaten": [list(c.cards) for c in verdict.beaten],
             "penalty": 10 * verdict.penalty_cards, "forced": list(verdict.forced)}
 
 
-def _throw_penalty(h: Hand, seat: int, verdict, trick_no: int) -> dict:
-    """SJ2-8.5 / SJ2-12.2: 10 points per card of every beatable component, against the thrower's
-    side."""
-    return {"rule": "SJ2-8.5", "side": scoring.side_of(seat), "points": 10 * verdict.penalty_cards,
+def _throw_penalty(seat: int, verdict, trick_no: int, rule: str) -> dict:
+    """SJ2-8.5 / SJ2-12.2 (and SJ2-12.5 for a wrong lead): 10 points per card of every beatable
+    component, against the thrower's side."""
+    what = "lead mixed classes" if rule == "SJ2-12.5" else "throw failed"
+    return {"rule": rule, "side": scoring.side_of(seat), "points": 10 * verdict.penalty_cards,
             "trick": trick_no, "source": "engine",
-            "reason": f"seat {seat}'s throw failed: {len(verdict.beaten)} component(s) beatable"}
+            "reason": f"seat {seat}'s {what}: {len(verdict.beaten)} component(s) beatable"}
 
 
 def _follow(h: Hand, seat: int, cards: tuple[str, ...]) -> Hand:
@@ -448,6 +485,9 @@ def report_irregularity(h: Hand, data: Mapping) -> Hand:
     if data["rule"] == "SJ2-12.3" and h.settings.strict:
         raise RuleViolation("SJ2-12.3", "in strict mode the kitty is checked when it is buried; "
                                         "a kitty error cannot arise")
+    if data["rule"] == "SJ2-12.3" and h.phase not in ("correcting_kitty", "playing"):
+        raise RuleViolation("SJ2-12.3", "a kitty error is found in a buried kitty; this hand's "
+                                        "kitty has not been buried yet")
     entry = {"rule": data["rule"], "seat": data.get("seat"), "detail": data["detail"]}
     return replace(h, irregularities=h.irregularities + (entry,), events=h.events + 1,
                    kitty_error=h.kitty_error or data["rule"] == "SJ2-12.3")

@@ -8,7 +8,7 @@ a hand that has not been dealt, or has ended, is refused (SJ2-16).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Mapping
 
@@ -42,6 +42,7 @@ class Match:
     winner: str | None = None           # side
     reason: str | None = None           # "target" | "maxHands" | "time" | "lots"
     rulings: tuple[Mapping, ...] = ()
+    started_at: datetime | None = None  # MatchStarted's recorded time: the round's clock
 
     @property
     def next_hand(self) -> int:
@@ -63,9 +64,9 @@ def seat_players(players: Mapping[str, list[str]]) -> list[str]:
     return [players["A"][0], players["B"][0], players["A"][1], players["B"][1]]
 
 
-def start(data: Mapping) -> Match:
+def start(data: Mapping, at: datetime | None = None) -> Match:
     """MatchStarted: the two teams (side A at seats 0 and 2, side B at 1 and 3, SJ2-1.2), the
-    players and the settings (SJ2-18)."""
+    players and the settings (SJ2-18); its time starts the round's clock (SJ2-14.4)."""
     variant = VARIANTS.get(data["game"])
     if variant is None:
         raise RuleViolation("T-1.1", f"{data['game']} matches are not played by this engine")
@@ -73,7 +74,8 @@ def start(data: Mapping) -> Match:
         raise RuleViolation("SJ2-1.2", "a match is between two different teams, sides A and B")
     return Match(match_id=data["match_id"], game=data["game"], round=data.get("round"),
                  teams=MappingProxyType(dict(data["teams"])), seats=tuple(data["seats"]),
-                 settings=parse_settings(data.get("settings", {})), variant=variant)
+                 settings=parse_settings(data.get("settings", {})), variant=variant,
+                 started_at=at)
 
 
 def play_level(m: Match) -> str:
@@ -124,8 +126,9 @@ def current_hand(m: Match, number: int) -> Hand:
 def with_hand(m: Match, h: Hand) -> Match:
     """The match after its hand changed: a completed hand moves levels and dealer on (SJ2-13)
     and may end the match (SJ2-14); a voided one waits for a new deal."""
-    if h.phase == "voided":
-        return replace(m, hand=h, finished=m.finished + (h,))
+    if h.phase == "voided":  # dealt again, unless the time is up: then the levels decide
+        m = replace(m, hand=h, finished=m.finished + (h,))
+        return _decided(m) if m.time_called is not None else m
     if h.phase != "completed":
         return replace(m, hand=h)
     outcome = h.result["result"]
@@ -165,12 +168,21 @@ def _decided(m: Match) -> Match:
     return replace(m, status="completed", winner=winner, reason=reason)
 
 
-def time_limit(m: Match, data: Mapping) -> Match:
-    """TimeLimitReached (SJ2-14.4): the hand in play is finished, then SJ2-14.3 decides."""
+def time_limit(m: Match, data: Mapping, at: datetime | None) -> Match:
+    """TimeLimitReached (SJ2-14.4): only with a time limit set, once, and not before it has
+    passed on the server's clock; the hand in play is finished, then SJ2-14.3 decides."""
     _must_be_playing(m)
+    limit = m.settings.timeLimitMinutes
+    if limit is None or data["limit_minutes"] != limit:
+        raise RuleViolation("SJ2-14.4", f"this match's time limit is {limit} minutes"
+                            if limit else "this match has no time limit (timeLimitMinutes)")
     if m.time_called is not None:
         raise RuleViolation("SJ2-14.4", "the time limit has already been reached")
-    m = replace(m, time_called=data["limit_minutes"])
+    ends = m.started_at + timedelta(minutes=limit)
+    if at is not None and at < ends:
+        raise RuleViolation("SJ2-14.4", f"the {limit} minutes end at "
+                                        f"{ends.strftime('%Y-%m-%dT%H:%M:%S.%fZ')}, not before")
+    m = replace(m, time_called=limit)
     if m.hand is not None and m.hand.in_play:
         return m
     return _decided(m)
@@ -209,9 +221,9 @@ _HAND_EVENTS = {
 }
 
 _MATCH_EVENTS = {
-    "HandDealt": deal,
+    "HandDealt": lambda m, data, at: deal(m, data),
     "TimeLimitReached": time_limit,
-    "RulingRecorded": record_ruling,
+    "RulingRecorded": lambda m, data, at: record_ruling(m, data),
 }
 
 
@@ -220,11 +232,11 @@ def apply(m: Match | None, event_type: str, data: dict, at: str | None = None) -
     if event_type == "MatchStarted":
         if m is not None:
             raise RuleViolation("SJ2-16", "the match has already started")
-        return start(data)
+        return start(data, _moment(at))
     if m is None:
         raise RuleViolation("SJ2-16", "the match has not started (MatchStarted comes first)")
     if event_type in _MATCH_EVENTS:
-        return _MATCH_EVENTS[event_type](m, data)
+        return _MATCH_EVENTS[event_type](m, data, _moment(at))
     if event_type == "LotsDrawn":
         if data["purpose"] == "matchTie":
             return match_lots(m, data)

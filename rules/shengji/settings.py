@@ -15,8 +15,11 @@ class Settings:
     enforcement: str = "strict"                            # rules README §5
     declarationWindowSeconds: int = 15                     # SJ2-4.7
     firstDeclarationAfterDealRestartsWindow: bool = True   # SJ2-4.7
-    ntOvercallableByLevelPair: bool = False                # SJ2-4.4
-    firstHandNoDeclaration: str = "redeal"                 # SJ2-5.2
+    # SJ2-4.4 and SJ2-5.2: the seeds' words, not the spec's Interpretation, set these defaults
+    # (rule 4: only the first declarer's return is barred once no-trump stands; with no
+    # declaration "kitty card #3 is trump", hand 1 included — lots then pick the dealer).
+    ntOvercallableByLevelPair: bool = True                 # SJ2-4.4
+    firstHandNoDeclaration: str = "lotDealer"              # SJ2-5.2
     throwCheckAgainst: str = "opponents"                   # SJ2-8.4
     maxHands: int = 20                                     # SJ2-14.1
     targetLevel: str = "T"                                 # SJ2-14.2

@@ -10,11 +10,15 @@ from flask import current_app, jsonify, request, url_for
 
 from events.catalogue import Catalogue
 from events.envelope import Record
-from events.store import (EventStore, IdempotencyConflict, InvalidBatch, StreamBelongsElsewhere,
-                          WrongExpectedVersion)
+from events.store import (
+    EventStore,
+    IdempotencyConflict,
+    InvalidBatch,
+    StreamBelongsElsewhere,
+    WrongExpectedVersion,
+)
 from projections.streams import StreamCache
 from projections.tournaments import tournament_exists
-
 from rules import RuleViolation
 
 from ..appending import EventRuleViolation, TournamentNotFound

@@ -11,8 +11,17 @@ from ..appending import append_events
 from ..problems import Problem, field_errors, validation_failed
 from ..requests import int_arg, json_body, str_arg
 from ..schemas import EVENT_REQUEST, batch_schema
-from .common import (DEFAULT_LIMIT, domain_errors_as_problems, envelopes, max_limit, page,
-                     paged_response, request_meta, require_tournament, services)
+from .common import (
+    DEFAULT_LIMIT,
+    domain_errors_as_problems,
+    envelopes,
+    max_limit,
+    page,
+    paged_response,
+    request_meta,
+    require_tournament,
+    services,
+)
 
 bp = Blueprint("events", __name__, url_prefix="/v1/tournaments/<tid>")
 

@@ -10,20 +10,33 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from events.catalogue import FullMatch, match_stream, tournament_stream
 from events.envelope import NO_STREAM, NewEvent
-from events.shengji_events import MatchStartedData
+from events.shengji_events import TEAM_KEYS, MatchStartedData
 from events.store import WrongExpectedVersion
-from events.tournament_events import ID_PATTERN
-from events.tournament_events import MATCH_ID
+from events.tournament_events import ID_PATTERN, MATCH_ID
 from projections import brackets
-from projections.matches import VIEWERS, Viewer, folded_view, hand_view, load_match, summary
+from projections.matches import (
+    VIEWERS,
+    Viewer,
+    folded_view,
+    hand_view,
+    load_match,
+    summary,
+)
 from rules import knockout
-from rules.matches import engine_of
+from rules.matches import engine_of, team_keys
 
 from ..appending import append_events
 from ..problems import Problem, field_errors, validation_failed
 from ..requests import int_arg, json_body, str_arg
 from ..schemas import MetaSchema
-from .common import domain_errors_as_problems, envelopes, request_meta, require_tournament, services
+from . import groups as groups_api
+from .common import (
+    domain_errors_as_problems,
+    envelopes,
+    request_meta,
+    require_tournament,
+    services,
+)
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/tournaments/<tid>")
 
@@ -33,14 +46,18 @@ _id = FullMatch(ID_PATTERN, "must be 1-64 letters, digits, '_', '.' or '-', star
 
 class StartMatchRequest(Schema):
     match_id = fields.String(required=True, validate=MATCH_ID)
-    teams = fields.Dict(keys=fields.String(validate=validate.OneOf(("A", "B"))),
-                        values=fields.String(validate=_id), validate=validate.Length(equal=2))
+    teams = fields.Dict(keys=fields.String(validate=validate.OneOf(TEAM_KEYS)),
+                        values=fields.String(validate=_id), validate=validate.Length(min=2, max=4))
     settings = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=100)))
     meta = fields.Nested(MetaSchema, allow_none=True)
 
 
+DRAW_METHODS = ("lots", "cards")  # T-2.1 lots; T-5.5 matching playing cards
+
+
 class DrawRequest(Schema):
     round = fields.Integer(strict=True, validate=validate.Range(min=1, max=64))
+    method = fields.String(validate=validate.OneOf(DRAW_METHODS))
     meta = fields.Nested(MetaSchema, allow_none=True)
 
 
@@ -85,12 +102,15 @@ def start_match(tid: str):
 
 def _match_started(s, tid: str, t, body: dict) -> dict:
     teams = body.get("teams")
+    if teams is None and t.format == "groups":  # T-8.1: the seats the lots gave its players
+        teams = groups_api.drawn_table(tid, body["match_id"]).teams()
     if teams is None:
         if t.format != "knockout":
             raise validation_failed([{"path": "/teams", "message": "required: name the teams "
                                       "of sides A and B"}])
         match = _drawn(s, tid, body["match_id"])
         teams = {"A": match.teams[0], "B": match.teams[1]}
+    _must_have_team_keys(t.game, teams)
     engine = engine_of(t.game)
     players = {side: _players(t, team_id) for side, team_id in teams.items()}
     settings = {**t.settings.get("match", {}), **body.get("settings", {})}
@@ -99,7 +119,20 @@ def _match_started(s, tid: str, t, body: dict) -> dict:
     match = _drawn_or_none(s, tid, body["match_id"]) if t.format == "knockout" else None
     if match is not None:
         data["round"] = match.round
-    return MatchStartedData().load(data)
+    if t.format == "groups":
+        data["round"] = groups_api.drawn_table(tid, body["match_id"]).stage
+    try:
+        return MatchStartedData().load(data)
+    except ValidationError as error:  # the tournament's settings.match are not well formed
+        raise validation_failed(field_errors(error.messages)) from None
+
+
+def _must_have_team_keys(game: str, teams: dict) -> None:
+    """``teams`` names the game's entrants: sides A and B, or a mahjong table's seats 0-3."""
+    keys = team_keys(game)
+    if sorted(teams) != sorted(keys):
+        raise validation_failed([{"path": "/teams", "message": f"a {game} match names the "
+                                  f"teams of {', '.join(keys)}"}])
 
 
 def _drawn(s, tid: str, match_id: str):
@@ -170,10 +203,13 @@ def get_hand(tid: str, mid: str, n: int):
 
 @bp.post("/draws")
 def draw_round(tid: str):
-    """Draws the next knockout round by lots on the server (T-2.1, T-2.2, T-2.3) and records the
-    outcome as ``LotsDrawn``: replay reads it and never draws again."""
+    """Draws the next knockout round by lots on the server (T-2.1, T-2.2, T-2.3) — with
+    ``{"method": "cards"}`` by matching playing cards (T-5.5) — and records the outcome as
+    ``LotsDrawn``: replay reads it and never draws again."""
     require_tournament(tid)
     body = _load(DrawRequest(), json_body() if _has_body() else {})
+    if groups_api.plays_in_groups(tid):  # T-8.1: a stage's tables of four
+        return groups_api.draw_stage(tid, body)
     s = services()
     with domain_errors_as_problems(lambda _: "/"):
         bracket = brackets.bracket_for_next_draw(s.store, s.catalogue, tid, s.cache)
@@ -181,7 +217,10 @@ def draw_round(tid: str):
         if "round" in body and body["round"] != wanted:
             raise Problem(422, "rule-violation", f"T-2.1: the next round to draw is {wanted}",
                           rule="T-2.1", path="/round")
-        draw = knockout.propose_draw(bracket, random.SystemRandom())
+        # T-5.5 (seed 001): each team draws a card, the two of one rank meet; else plain lots
+        propose = knockout.propose_card_draw if body.get("method") == "cards" else \
+            knockout.propose_draw
+        draw = propose(bracket, random.SystemRandom())
         event = NewEvent(type="LotsDrawn", stream=tournament_stream(tid), data=draw,
                          meta=request_meta(body.get("meta")))
         result = append_events(s.store, s.catalogue, tid, [event], s.cache)
@@ -212,7 +251,10 @@ def get_standings(tid: str):
     at = int_arg("at", None, 0)
     s = services()
     require_tournament(tid)
-    view = brackets.standings_view(s.store, s.catalogue, tid, at, s.cache)
+    if groups_api.plays_in_groups(tid):  # T-8.3: one ranking by coins
+        view = groups_api.standings(tid, at)
+    else:
+        view = brackets.standings_view(s.store, s.catalogue, tid, at, s.cache)
     if view is None:
         raise Problem(404, "not-found", f"no tournament {tid!r} at position {at}")
     return jsonify(view)

@@ -14,8 +14,15 @@ from ..appending import append_events
 from ..problems import Problem, field_errors, validation_failed
 from ..requests import int_arg, json_body
 from ..schemas import META
-from .common import (DEFAULT_LIMIT, domain_errors_as_problems, max_limit, page, paged_response,
-                     request_meta, services)
+from .common import (
+    DEFAULT_LIMIT,
+    domain_errors_as_problems,
+    max_limit,
+    page,
+    paged_response,
+    request_meta,
+    services,
+)
 
 bp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
 

@@ -1,5 +1,9 @@
-"""Runs a whole knockout through the HTTP API: registers teams, draws each round by lots on the
-server, starts every match and plays it with the table bots, until the bracket is decided.
+"""Runs a whole knockout through the HTTP API: registers teams, draws each round on the server,
+starts every match and plays it with the table bots of its game, until the bracket is decided.
+
+A game is a :class:`GameSetup` in ``GAMES``: the tournament's game code, the bots (a function
+from the referee's view of a match to its next event), which of their events a device rather
+than a player posts, the match settings the simulation plays with, and how rounds are drawn.
 
 Against ``--url`` it uses a running server; without it, it starts a server of its own on a
 temporary database, on a free local port, and stops it at the end.
@@ -13,13 +17,39 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
 from urllib.parse import urlsplit
 
-from .bots import next_action
+from . import bots as sj2_bots
+from . import guandan_bots
+
+Action = tuple[str, dict]
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """What the runner needs to know of a game."""
+    game: str                                   # the tournament's game (T-1.1)
+    next_action: Callable[..., Action | None]   # (referee view, rng, **options) -> next event
+    system_events: frozenset[str]               # posted by a device (role "system")
+    match_settings: Mapping = field(default_factory=dict)  # the simulation's defaults
+    draw: Mapping = field(default_factory=dict)  # the body of POST …/draws
+    prizes: Mapping[int, str] | None = None     # place -> prize: the report shows a podium
+    decisions: bool = False                     # the match list says why each match ended
+
+
+GAMES: Mapping[str, GameSetup] = {
+    # SJ2: the bots bid while the cards are drawn, so the declaration window is not waited out
+    "sj2": GameSetup("SJ2", sj2_bots.next_action, frozenset({"HandDealt"}),
+                     {"declarationWindowSeconds": 0}),
+    # 掼蛋 of seed 001: rounds drawn with matching playing cards (T-5.5)
+    "guandan": GameSetup("GD", guandan_bots.next_action, guandan_bots.SYSTEM_EVENTS,
+                         draw={"method": "cards"}, prizes={1: "$900", 2: "$600", 3: "$300"},
+                         decisions=True),  # T-5.7 prizes
+}
 
 
 class ApiError(RuntimeError):
@@ -71,34 +101,45 @@ class Outcome:
     hands: int = 0
     requests: int = 0
     seconds: float = 0.0
+    game: str = "sj2"
+    decided_by: Counter = field(default_factory=Counter)  # match reasons, where the game has them
+    tributes: Counter = field(default_factory=Counter)    # hands by tribute case (Guandan)
 
 
 Observer = Callable[[str, str, dict], None]
 
 
 def simulate(url: str, teams: int = 8, seed: int = 1, match_settings: dict | None = None,
-             tournament_settings: dict | None = None, observe: Observer | None = None) -> Outcome:
-    """Plays a knockout of ``teams`` SJ2 pairs to its end; returns what happened.
-    ``observe(tournament, match, view)`` sees the referee's view before every move."""
+             tournament_settings: dict | None = None, observe: Observer | None = None,
+             game: str = "sj2", bot_options: Mapping | None = None) -> Outcome:
+    """Plays a knockout of ``teams`` pairs of ``game`` (a key of ``GAMES``) to its end; returns
+    what happened. ``observe(tournament, match, view)`` sees the referee's view before every
+    move; ``bot_options`` go to the game's bots (e.g. Guandan's ``seconds_per_move``)."""
+    setup = GAMES[game]
     rng, api, started = random.Random(seed), Api(url), time.perf_counter()
     try:
-        tid = _create(api, teams, seed, match_settings, tournament_settings)
-        outcome = Outcome(tid, None, {}, {})
+        tid = _create(api, setup, game, teams, seed, match_settings, tournament_settings)
+        outcome = Outcome(tid, None, {}, {}, game=game)
         while True:
             bracket = api.call("GET", f"/v1/tournaments/{tid}/bracket")
             pending = [m for r in bracket["rounds"] for m in r["matches"] if m["winner"] is None]
             if not pending and bracket["next_round"] is None and bracket["drawn"]:
                 break
             if not pending:
-                api.call("POST", f"/v1/tournaments/{tid}/draws", {})
+                api.call("POST", f"/v1/tournaments/{tid}/draws", dict(setup.draw))
                 continue
             for match in pending:
-                outcome.hands += play_match(api, tid, match["match_id"], rng, observe)
+                last = play_match(api, tid, match["match_id"], rng, observe, setup, bot_options)
+                outcome.hands += last["hands_played"]
+                outcome.tributes.update(_tribute_cases(last["history"]))
                 outcome.matches += 1
         outcome.bracket = api.call("GET", f"/v1/tournaments/{tid}/bracket")
         outcome.standings = api.call("GET", f"/v1/tournaments/{tid}/standings")
         outcome.champion = outcome.bracket["champion"]
         outcome.event_counts = count_events(api, tid)
+        if setup.decisions:
+            outcome.decided_by = Counter(m["reason"] for m in api.call(
+                "GET", f"/v1/tournaments/{tid}/matches")["matches"] if m["reason"])
         outcome.requests = api.requests
         outcome.seconds = time.perf_counter() - started
         return outcome
@@ -106,12 +147,12 @@ def simulate(url: str, teams: int = 8, seed: int = 1, match_settings: dict | Non
         api.close()
 
 
-def _create(api: Api, teams: int, seed: int, match_settings: dict | None,
-            tournament_settings: dict | None) -> str:
-    settings = {"match": {"declarationWindowSeconds": 0, **(match_settings or {})},
+def _create(api: Api, setup: GameSetup, game: str, teams: int, seed: int,
+            match_settings: dict | None, tournament_settings: dict | None) -> str:
+    settings = {"match": {**setup.match_settings, **(match_settings or {})},
                 **(tournament_settings or {})}
     created = api.call("POST", "/v1/tournaments", {
-        "name": f"paiju simulate sj2 (seed {seed})", "game": "SJ2", "format": "knockout",
+        "name": f"paiju simulate {game} (seed {seed})", "game": setup.game, "format": "knockout",
         "settings": settings})
     tid = created["id"]
     api.call("POST", f"/v1/tournaments/{tid}/events", {"events": [
@@ -123,22 +164,29 @@ def _create(api: Api, teams: int, seed: int, match_settings: dict | None,
 
 
 def play_match(api: Api, tid: str, match_id: str, rng: random.Random,
-               observe: Observer | None = None) -> int:
-    """Starts the match and lets the bots play it out; returns the hands it took."""
+               observe: Observer | None = None, setup: GameSetup = GAMES["sj2"],
+               bot_options: Mapping | None = None) -> dict:
+    """Starts the match and lets the bots play it out; returns its last referee view."""
     started = api.call("POST", f"/v1/tournaments/{tid}/matches", {"match_id": match_id})
     stream, path = started["stream"], f"/v1/tournaments/{tid}/matches/{match_id}?view=referee"
     while True:
         view = api.call("GET", path)
         if observe is not None:
             observe(tid, match_id, view)
-        action = next_action(view, rng)
+        action = setup.next_action(view, rng, **(bot_options or {}))
         if action is None:
-            return view["hands_played"]
+            return view
         event_type, data = action
         api.call("POST", f"/v1/tournaments/{tid}/events",
                  {"type": event_type, "stream": stream, "data": data,
-                  "meta": {"role": "system" if event_type == "HandDealt" else "table",
+                  "meta": {"role": "system" if event_type in setup.system_events else "table",
                            "source": "paiju simulate"}})
+
+
+def _tribute_cases(history: list[dict]) -> Counter:
+    """Guandan (GD-7.1, 7.5): the completed hands by tribute case, anti-tributes apart."""
+    return Counter("anti-tribute" if row["anti_tribute"] else row["tribute"]
+                   for row in history if "tribute" in row)
 
 
 def count_events(api: Api, tid: str) -> Counter:
@@ -196,5 +244,25 @@ def report(outcome: Outcome) -> str:
                          f"{m['winner']}")
     lines.append("standings: " + ", ".join(f"{r['place']}. {r['team']}"
                                            for r in outcome.standings["ranking"]))
+    if GAMES[outcome.game].prizes:
+        lines += _podium(outcome, GAMES[outcome.game])
     lines.append("events: " + ", ".join(f"{t} {n}" for t, n in sorted(outcome.event_counts.items())))
     return "\n".join(lines)
+
+
+def _podium(outcome: Outcome, setup: GameSetup) -> list[str]:
+    """The prize places (T-2.4; Guandan T-5.7) and how the matches were decided (Guandan:
+    ``game`` through A, GD-6.3; ``time`` / ``overtime`` by level at a limit, ``extraHand``,
+    GD-11.2)."""
+    lines = ["podium:"]
+    for row in outcome.standings["ranking"]:
+        if row["place"] in setup.prizes:
+            lines.append(f"  {row['place']}. {row['team']} ({row['name']}) "
+                         f"{setup.prizes[row['place']]}")
+    if setup.decisions:
+        lines.append("matches decided: " + ", ".join(f"{reason} {n}" for reason, n in
+                                                     sorted(outcome.decided_by.items())))
+    if outcome.tributes:
+        lines.append("hands by tribute: " + ", ".join(f"{case} {n}" for case, n in
+                                                      sorted(outcome.tributes.items())))
+    return lines

@@ -2,12 +2,12 @@
 in every case nothing stored."""
 import pytest
 from marshmallow import Schema, fields
+from spec import assert_matches
 
 from events.catalogue import Catalogue, EventType
 from events.memory_store import InMemoryEventStore
 from events.tournament_events import TOURNAMENT_EVENTS
 from service import create_app
-from spec import assert_matches
 
 T = "/v1/tournaments/ottawa-2006"
 EVENTS = T + "/events"

@@ -2,7 +2,7 @@
 import json
 import threading
 
-from events.envelope import canonical_json, chain_hash, GENESIS_HASH
+from events.envelope import GENESIS_HASH, canonical_json, chain_hash
 
 EVENT_ID = "5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c"
 

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-
 # The console script that `pip install` (and so `make run`) puts beside the interpreter.
 PAIJU = Path(sys.executable).with_name("paiju")
 

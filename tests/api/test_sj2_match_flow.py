@@ -1,13 +1,32 @@
 """The match around the hands (shengji-2deck.md SJ2-5, SJ2-14; tournaments.md T-11 Ex 7): a
 redeal when nobody declares in hand 1, a referee's voided hand, the round's time limit, the
 20-hand limit and lots on equal levels, and the bracket following the match's result."""
-from events.memory_store import InMemoryEventStore
-from service import create_app
+import random
+from datetime import datetime, timedelta, timezone
+
 from sj2_table import Table, build_deal
 
+from events.envelope import utc_timestamp
+from events.memory_store import InMemoryEventStore
+from service import create_app
 
-def new_table(settings: dict | None = None) -> Table:
-    return Table(create_app(store=InMemoryEventStore()).test_client(), settings)
+
+class Clock:
+    """The server's clock, moved by the test: time limits are measured on recorded times."""
+
+    def __init__(self):
+        self.now = datetime(2006, 12, 23, 9, 30, tzinfo=timezone.utc)
+
+    def __call__(self) -> str:
+        self.now += timedelta(milliseconds=1)
+        return utc_timestamp(self.now)
+
+
+def new_table(settings: dict | None = None, clock: Clock | None = None) -> Table:
+    store = InMemoryEventStore()
+    if clock is not None:
+        store.clock = clock
+    return Table(create_app(store=store).test_client(), settings)
 
 
 def play_hand(table: Table, seed: int) -> dict:
@@ -20,8 +39,8 @@ def play_hand(table: Table, seed: int) -> dict:
     return table.hand_view(number)["result"]
 
 
-def test_sj2_5_2_hand_1_without_a_declaration_is_void_and_dealt_again():
-    table = new_table()
+def test_sj2_5_2_hand_1_without_a_declaration_is_void_and_dealt_again_with_the_setting():
+    table = new_table({"firstHandNoDeclaration": "redeal"})
     table.deal(seed=3)
     table.ok("DealCompleted")
     table.ok("DeclarationWindowClosed")
@@ -52,9 +71,14 @@ LEVELS = "23456789TJQKA"
 
 
 def test_t11_ex7_sj2_14_4_at_the_time_limit_the_hand_is_finished_then_the_higher_level_wins():
-    table = new_table({"timeLimitMinutes": 120})
+    clock = Clock()
+    table = new_table({"timeLimitMinutes": 120}, clock)
     play_hand(table, seed=1)
     table.to_play({}, seed=1)
+    problem = table.rejected("TimeLimitReached", "SJ2-14.4", limit_minutes=120)
+    assert "end at 2006-12-23T11:30:00" in problem["detail"]  # the match started at 09:30
+    table.rejected("TimeLimitReached", "SJ2-14.4", limit_minutes=60)  # not this match's limit
+    clock.now += timedelta(minutes=120)
     table.ok("TimeLimitReached", limit_minutes=120)
     assert table.match()["status"] == "playing"  # the hand in play is finished first
     table.rejected("TimeLimitReached", "SJ2-14.4", limit_minutes=120)
@@ -65,6 +89,26 @@ def test_t11_ex7_sj2_14_4_at_the_time_limit_the_hand_is_finished_then_the_higher
     assert (match["status"], match["winner"], match["reason"]) == ("completed", higher, "time")
     table.hand = 3
     table.rejected("HandDealt", "SJ2-14", **build_deal({}, seed=5))
+
+
+def test_sj2_14_4_no_time_limit_no_time_event():
+    table = new_table()
+    problem = table.rejected("TimeLimitReached", "SJ2-14.4", limit_minutes=1)
+    assert "no time limit" in problem["detail"]
+
+
+def test_sj2_14_4_a_hand_voided_after_the_time_limit_is_not_dealt_again():
+    clock = Clock()
+    table = new_table({"timeLimitMinutes": 60, "firstHandNoDeclaration": "redeal"}, clock)
+    play_hand(table, seed=1)
+    table.deal(seed=3)
+    clock.now += timedelta(minutes=61)
+    table.ok("TimeLimitReached", limit_minutes=60)
+    table.ok("HandVoided", reason="misdeal")
+    match = table.match()
+    assert match["status"] in ("completed", "awaiting_lots") and match["hands_played"] == 1
+    rule = "SJ2-14" if match["status"] == "completed" else "SJ2-14.3"
+    table.rejected("HandDealt", rule, **build_deal({}, seed=4))
 
 
 def test_sj2_14_3_equal_levels_at_the_end_go_to_lots_and_the_bracket_follows_them():
@@ -91,3 +135,20 @@ def test_sj2_5_3_the_next_dealer_and_the_level_of_the_next_hand_follow_the_resul
     assert hand2["dealer"] == first["next_dealer"]
     dealer_side = "A" if first["next_dealer"] % 2 == 0 else "B"
     assert hand2["level"] == first["levels"][dealer_side]
+
+
+def test_t1_3_a_withdrawal_decides_the_match_by_forfeit_and_ends_its_play():
+    table = new_table()
+    table.to_play({0: "2S"}, card="2S")
+    response = table.client.post(f"/v1/tournaments/{table.tid}/events", json={
+        "type": "TeamWithdrawn", "stream": f"tournament-{table.tid}",
+        "data": {"team_id": "west", "reason": "a player fell ill"}})
+    assert response.status_code == 201
+    seat, cards = table.legal_play(random.Random(1))
+    problem = table.rejected("CardsPlayed", "T-1.3", seat=seat, cards=cards)
+    assert "decided by forfeit" in problem["detail"]
+    bracket = table.client.get(f"/v1/tournaments/{table.tid}/bracket").json
+    match = bracket["rounds"][0]["matches"][0]
+    assert (match["winner"], match["forfeit"], bracket["champion"]) == ("east", "west", "east")
+    standings = table.client.get(f"/v1/tournaments/{table.tid}/standings").json
+    assert [r["team"] for r in standings["ranking"]] == ["east", "west"]

@@ -9,10 +9,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import pytest
+from sj2_table import TID, Table, build_deal, drawn_knockout, ok
 
 from events.memory_store import InMemoryEventStore
 from service import create_app
-from sj2_table import TID, Table, build_deal, drawn_knockout, ok
 
 
 def new_client():
@@ -143,8 +143,8 @@ def test_sj2_4_3_overcall_with_a_pair_not_held():
     table.rejected("TrumpOvercalled", "SJ2-4.3", seat=1, cards=["2H", "2H"])
 
 
-def test_sj2_4_4_a_level_pair_cannot_overcall_no_trump():
-    table = new_table()
+def test_sj2_4_4_a_level_pair_cannot_overcall_no_trump_with_the_setting_off():
+    table = new_table({"ntOvercallableByLevelPair": False})
     table.deal({0: "2S", 1: "SJ SJ", 2: "2H 2H", 3: "BJ BJ"})
     table.ok("TrumpDeclared", seat=0, card="2S")
     table.ok("TrumpOvercalled", seat=1, cards=["SJ", "SJ"])
@@ -188,15 +188,25 @@ def test_sj2_4_6_no_return_to_the_first_suit_after_no_trump():
     table.rejected("TrumpOvercalled", "SJ2-4.6", seat=0, cards=["2H", "2H"])
 
 
-def test_sj2_4_7_no_overcall_after_the_window_closed():
+def test_sj2_4_8_overcalls_stand_until_the_kitty_is_taken_even_after_the_close():
+    """Seed rule 4: 「一方反牌后，继续等待15秒，其他人可以继续反牌；庄家拿起底牌后，任何人不得再反牌」 —
+    the 15 s are the least wait before the dealer may take the kitty, not a cut-off."""
     table = new_table()
-    table.deal({0: "2S", 1: "2H 2H"})
+    table.deal({0: "2S", 1: "2H 2H", 2: "BJ BJ"})
     table.ok("TrumpDeclared", seat=0, card="2S")
     table.ok("DealCompleted")
     table.ok("DeclarationWindowClosed")
-    problem = table.rejected("TrumpOvercalled", "SJ2-4.7", seat=1, cards=["2H", "2H"])
-    assert "window" in problem["detail"]
-    table.rejected("TrumpDeclared", "SJ2-4.7", seat=1, card="2H")
+    assert (table.hand_view()["dealer"], table.hand_view()["trump"]["suit"]) == (0, "S")
+    table.rejected("TrumpDeclared", "SJ2-4.7", seat=1, card="2H")  # declarations have closed
+    table.ok("TrumpOvercalled", seat=1, cards=["2H", "2H"])  # opens the window again
+    view = table.hand_view()
+    assert (view["phase"], view["dealer"], view["trump"]) == ("declaring", None, None)
+    table.rejected("KittyTaken", "SJ2-4.8")
+    table.ok("DeclarationWindowClosed")
+    assert (table.hand_view()["dealer"], table.hand_view()["trump"]["suit"]) == (1, "H")
+    table.ok("KittyTaken")
+    problem = table.rejected("TrumpOvercalled", "SJ2-4.8", seat=2, cards=["BJ", "BJ"])
+    assert "taken the kitty" in problem["detail"]
 
 
 def test_sj2_4_7_no_declaration_after_the_deadline():
@@ -246,7 +256,8 @@ def test_sj2_ex8_declaration_war():
     table.ok("TrumpOvercalled", seat=2, cards=["2H", "2H"])  # SJ2-4.6: back to hearts
     assert table.hand_view()["bidding"]["standing"]["suit"] == "H"
     table.ok("TrumpOvercalled", seat=3, cards=["SJ", "SJ"])
-    table.rejected("TrumpOvercalled", "SJ2-4.4", seat=2, cards=["2H", "2H"])
+    # the spec lists SJ2-4.4/4.6: by default (seed rule 4) it is the return that is barred
+    table.rejected("TrumpOvercalled", "SJ2-4.6", seat=2, cards=["2H", "2H"])
     last = table.ok("TrumpOvercalled", seat=1, cards=["BJ", "BJ"])
     table.rejected("KittyTaken", "SJ2-4.8")
     table.rejected("DeclarationWindowClosed", "SJ2-4.7")
@@ -265,9 +276,10 @@ def test_sj2_ex8_declaration_war():
 
 @pytest.mark.parametrize("card_3, suit", [("QD", "D"), ("SJ", None)])
 def test_sj2_5_2_dealer_lots_must_be_among_the_four_seats(card_3, suit):
-    """With lotDealer, lots pick the dealer and kitty card #3 fixes trump (SJ2-4.9, Ex 9: a
-    joker there makes the hand no-trump)."""
-    table = new_table({"firstHandNoDeclaration": "lotDealer"})
+    """By default (seed rule 4: with no declaration kitty card #3 is trump, hand 1 included)
+    lots pick the dealer and kitty card #3 fixes trump (SJ2-4.9, Ex 9: a joker there makes the
+    hand no-trump)."""
+    table = new_table()
     table.deal({0: "2C"}, kitty=f"3C 4C {card_3} 5S 6S 7S 8S 9S")
     table.ok("DealCompleted")
     table.ok("DeclarationWindowClosed")
@@ -282,11 +294,11 @@ def test_sj2_5_2_dealer_lots_must_be_among_the_four_seats(card_3, suit):
     assert view["trump"] == {"level": "2", "suit": suit, "no_trump": suit is None,
                              "source": "kitty3"}
     assert table.hand_view(view="public")["kitty"]["card_3"] == card_3  # turned up for all
-    table.rejected("TrumpDeclared", "SJ2-4.7", seat=0, card="2C")  # no later declaration
+    table.rejected("TrumpDeclared", "SJ2-4.9", seat=0, card="2C")  # no later declaration
 
 
-def test_sj2_5_2_hand_one_without_declaration_is_redealt():
-    table = new_table()
+def test_sj2_5_2_hand_one_without_declaration_is_redealt_with_the_setting():
+    table = new_table({"firstHandNoDeclaration": "redeal"})
     table.deal({})
     table.ok("DealCompleted")
     table.ok("DeclarationWindowClosed")
@@ -715,3 +727,20 @@ def test_sj2_10_3_the_trick_in_play_shows_who_holds_it_so_far():
     assert table.hand_view()["current_trick"]["winning"] == 0
     table.ok("CardsPlayed", seat=1, cards=["AH"])
     assert table.hand_view()["current_trick"]["winning"] == 1
+
+
+def test_sj2_12_3_a_kitty_error_is_found_only_in_a_buried_kitty():
+    table = new_table({"enforcement": "record"})
+    table.deal({0: "2S"})
+    before = table.events()
+    response = table.post("IrregularityReported", rule="SJ2-12.3", detail="the kitty looks thin")
+    assert (response.status_code, response.json["rule"]) == (422, "SJ2-12.3")
+    assert table.events() == before
+
+
+def test_malformed_match_settings_of_the_tournament_are_a_400_not_a_crash():
+    client = new_client()
+    drawn_knockout(client, TID, match_settings={"": 15})
+    response = client.post(f"/v1/tournaments/{TID}/matches", json={"match_id": "R1-1"})
+    assert response.status_code == 400, response.json
+    assert response.json["type"] == "urn:paiju:problem:validation-failed"

@@ -6,11 +6,11 @@ import json
 import random
 
 import pytest
+from sj2_table import TID, Table
 
 from events.memory_store import InMemoryEventStore
 from events.sqlite_store import SQLiteEventStore
 from service import create_app
-from sj2_table import TID, Table
 
 MATCH = f"/v1/tournaments/{TID}/matches/R1-1"
 SEATS = ("seat:0", "seat:1", "seat:2", "seat:3")
@@ -256,3 +256,19 @@ def last_position(table: Table) -> int:
 def ok_json(response) -> dict:
     assert response.status_code == 200, response.json
     return response.json
+
+
+def test_sj2_15_2_earlier_tricks_show_only_the_viewers_own_cards_until_the_hand_ends():
+    table = new_table()
+    table.to_play({0: "2S"}, card="2S")
+    rng = random.Random(4)
+    for _ in range(5):  # trick 1 and the lead of trick 2
+        table.play_legal(rng)
+    seat_view = table.hand_view(view="seat:1")
+    done = seat_view["tricks"][0]
+    assert [p["cards"] is None for p in done["plays"]] == [p["seat"] != 1 for p in done["plays"]]
+    assert done["winner"] is not None and seat_view["current_trick"]["plays"][0]["cards"]
+    assert all(p["cards"] for p in table.hand_view(view="referee")["tricks"][0]["plays"])
+    table.finish_hand(4)
+    finished = table.hand_view(view="seat:1")["tricks"][0]
+    assert all(p["cards"] for p in finished["plays"])

@@ -12,10 +12,10 @@ import random
 from collections import Counter
 
 import pytest
+from sj2_table import Table
 
 from events.memory_store import InMemoryEventStore
 from service import create_app
-from sj2_table import Table
 
 RECORD = {"enforcement": "record"}
 LADDER = "23456789TJQKA"
@@ -127,7 +127,7 @@ def test_sj2_ex4_failed_throw_costs_40_and_forces_the_lowest_single(settings):
     trick = view["current_trick"]
     assert trick["throw"] == {"seat": 1, "attempt": ["KD", "KD", "QD", "9D"],
                               "beaten": [["KD", "KD"], ["QD"], ["9D"]], "penalty": 40,
-                              "forced": ["9D"]}
+                              "forced": ["9D"], "rule": "SJ2-8.5"}
     assert [(p["seat"], p["cards"]) for p in trick["plays"]] == [(1, ["9D"])]
     assert [{k: p[k] for k in ("rule", "side", "points", "trick", "source")}
             for p in view["penalties"]] == [
@@ -401,10 +401,26 @@ def test_sj2_12_6_negative_p_reads_as_zero(points):
 
 # --- record mode still refuses what the rules forbid -------------------------------------------
 
-def test_record_mode_still_refuses_mixed_leads_and_wrong_counts():
+def test_sj2_12_5_a_mixed_lead_is_judged_as_a_failed_throw_in_record_mode():
+    """Seed rule 10: 「牌脱手后不能再收回；如果所出的牌有错，则按照“甩牌错误”处理」 — a released
+    lead is not taken back: KD is beatable by seat 1's AD (10 points), and is played."""
+    table = new_table()
+    table.to_play({0: "2S AH KD QH", 1: "AD"}, card="2S")
+    table.ok("CardsPlayed", seat=0, cards=["AH", "KD"])
+    view = table.hand_view()
+    trick = view["current_trick"]
+    assert trick["throw"] == {"seat": 0, "attempt": ["AH", "KD"], "beaten": [["KD"]],
+                              "penalty": 10, "forced": ["KD"], "rule": "SJ2-12.5"}
+    assert trick["plays"][0]["cards"] == ["KD"] and "AH" in held(table, 0)
+    assert [(p["rule"], p["side"], p["points"]) for p in view["penalties"]] == [("SJ2-12.5", "A", 10)]
+    strict = new_table({})
+    strict.to_play({0: "2S AH KD QH", 1: "AD"}, card="2S")
+    strict.rejected("CardsPlayed", "SJ2-8.2", seat=0, cards=["AH", "KD"])
+
+
+def test_record_mode_still_refuses_wrong_turns_and_counts():
     table = new_table()
     table.to_play({0: "2S AH KD QH"}, card="2S")
-    table.rejected("CardsPlayed", "SJ2-8.2", seat=0, cards=["AH", "KD"])
     table.rejected("CardsPlayed", "SJ2-8.1", seat=1, cards=held(table, 1)[:1])
     table.ok("CardsPlayed", seat=0, cards=["QH"])
     table.rejected("CardsPlayed", "SJ2-9.1", seat=1, cards=held(table, 1)[:2])

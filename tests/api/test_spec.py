@@ -14,6 +14,17 @@ import pytest
 from openapi_spec_validator import OpenAPIV31SpecValidator, validate
 from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 from referencing.exceptions import PointerToNowhere
+from spec import (
+    SPEC,
+    assert_component_response,
+    assert_matches,
+    assert_response,
+    deref,
+    errors,
+    is_valid,
+    parameters,
+    validator_for,
+)
 
 from events import default_catalogue
 from events.catalogue import STREAM_PATTERN
@@ -26,8 +37,6 @@ from service import create_app
 from service.app import DEFAULTS
 from service.problems import TITLES
 from service.schemas import CLIENT_ROLES, EventRequestSchema, MetaSchema
-from spec import (SPEC, assert_component_response, assert_matches, assert_response, deref, errors,
-                  is_valid, parameters, validator_for)
 
 SCHEMAS = SPEC["components"]["schemas"]
 METHODS = ("get", "post", "put", "patch", "delete")

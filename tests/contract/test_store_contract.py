@@ -3,10 +3,21 @@ import threading
 
 import pytest
 
-from events.envelope import (ANY, GENESIS_HASH, NO_STREAM, NewEvent, canonical_json, hashed_text,
-                             record_hash)
-from events.store import (IdempotencyConflict, InvalidBatch, StreamBelongsElsewhere,
-                          WrongExpectedVersion)
+from events.envelope import (
+    ANY,
+    GENESIS_HASH,
+    NO_STREAM,
+    NewEvent,
+    canonical_json,
+    hashed_text,
+    record_hash,
+)
+from events.store import (
+    IdempotencyConflict,
+    InvalidBatch,
+    StreamBelongsElsewhere,
+    WrongExpectedVersion,
+)
 
 EVENT_ID = "0b4f6a7e-8f1c-4b7a-9c7e-2f0d5b9a1c33"
 

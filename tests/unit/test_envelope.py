@@ -3,8 +3,15 @@ import uuid
 
 import pytest
 
-from events.envelope import (GENESIS_HASH, Record, canonical_json, chain_hash, hashed_text,
-                             new_event_id, record_hash)
+from events.envelope import (
+    GENESIS_HASH,
+    Record,
+    canonical_json,
+    chain_hash,
+    hashed_text,
+    new_event_id,
+    record_hash,
+)
 
 
 def test_canonical_json_sorts_keys_drops_spaces_and_keeps_utf8():

@@ -1,8 +1,8 @@
 """The stream state cache: a read folds only what is new, and never trusts a state whose
 history is not the stored one."""
+from events import default_catalogue
 from events.envelope import NewEvent
 from events.memory_store import InMemoryEventStore
-from events import default_catalogue
 from projections.streams import StreamCache, StreamState, load_stream
 
 CATALOGUE = default_catalogue()

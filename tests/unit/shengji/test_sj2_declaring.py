@@ -6,9 +6,20 @@ import pytest
 
 from rules import RuleViolation
 from rules.shengji.declaring import (
-    Bid, Bidding, bidding_for_hand, close_window, deadline, deal_completed, declare,
-    declare_simultaneous, first_hand_dealer, lots_pending, must_be_closed_for_kitty, overcall,
-    resolve_lots, trump_at_close,
+    Bid,
+    Bidding,
+    bidding_for_hand,
+    close_window,
+    deadline,
+    deal_completed,
+    declare,
+    declare_simultaneous,
+    first_hand_dealer,
+    lots_pending,
+    must_be_closed_for_kitty,
+    overcall,
+    resolve_lots,
+    trump_at_close,
 )
 
 T0 = datetime(2006, 12, 23, 10, 0, 0, tzinfo=timezone.utc)  # DealCompleted in every test
@@ -61,8 +72,10 @@ def test_sj2_ex8_declaration_war():
     # 20 s: seat 3 TrumpOvercalled SJ SJ → no-trump; seat 3; deadline 35 s.
     b = overcall(b, 3, ["SJ", "SJ"], HANDS[3], t(20))
     assert (b.no_trump, b.standing.suit, first_hand_dealer(b), deadline(b)) == (True, None, 3, t(35))
-    # 30 s: seat 2 TrumpOvercalled 2H 2H → rejected; the spec lists SJ2-4.4/4.6, we cite SJ2-4.4.
-    assert "no-trump" in violated("SJ2-4.4", overcall, b, 2, ["2H", "2H"], HANDS[2], t(30)).message
+    # 30 s: seat 2 TrumpOvercalled 2H 2H → rejected; the spec lists SJ2-4.4/4.6. By default a
+    # level pair may overcall no-trump (seed rule 4), so it is the first declarer's return that
+    # is barred: SJ2-4.6. With the setting off, SJ2-4.4 (see the tests below).
+    assert "no-trump" in violated("SJ2-4.6", overcall, b, 2, ["2H", "2H"], HANDS[2], t(30)).message
     # 33 s: seat 1 TrumpOvercalled BJ BJ → accepted; still no-trump; seat 1; deadline 48 s.
     b = overcall(b, 1, ["BJ", "BJ"], HANDS[1], t(33))
     assert (b.no_trump, first_hand_dealer(b), deadline(b)) == (True, 1, t(48))
@@ -75,8 +88,11 @@ def test_sj2_ex8_declaration_war():
     assert trump_at_close(b, ["4C", "QD", "JH", "7S", "2D", "9C", "KS", "5H"]) == (None, "declaration")
     assert first_hand_dealer(b) == 1
     assert [(bid.seat, bid.suit) for bid in b.history] == [(2, "H"), (1, "S"), (2, "H"), (3, None), (1, None)]
-    # After the close nothing may be declared (SJ2-4.7).
-    violated("SJ2-4.7", overcall, b, 3, ["SJ", "SJ"], HANDS[3], t(49))
+    # After the close a declaration is too late (SJ2-4.7); an overcall needs the window opened
+    # again, which the hand does until the kitty is taken (SJ2-4.8, seed rule 4).
+    violated("SJ2-4.7", declare, Bidding(level="2", deal_completed_at=t(0), closed=True),
+             3, "2C", HANDS[3] + ["2C"], t(49))
+    violated("SJ2-4.8", overcall, b, 3, ["SJ", "SJ"], HANDS[3], t(49))
 
 
 def test_sj2_ex8_row_30s_with_level_pair_setting_cites_sj2_4_6_for_the_first_declarer():
@@ -164,8 +180,8 @@ def no_trump_by_seat_3():
     return overcall(declared(seat=2, card="2H"), 3, ["SJ", "SJ"], HANDS[3], t(-20))
 
 
-def test_sj2_4_4_no_trump_only_joker_pair_by_default():
-    b = no_trump_by_seat_3()
+def test_sj2_4_4_no_trump_only_joker_pair_with_the_setting_off():
+    b = overcall(declared(nt_overcallable_by_level_pair=False), 3, ["SJ", "SJ"], HANDS[3], t(-20))
     violated("SJ2-4.4", overcall, b, 1, ["2S", "2S"], HANDS[1], t(-10))
     b = overcall(b, 1, ["BJ", "BJ"], HANDS[1], t(-10))
     assert b.no_trump and b.standing.seat == 1
@@ -213,7 +229,7 @@ def test_sj2_4_6_first_declarer_returns_to_his_suit_with_the_card_he_showed():
 
 def test_sj2_4_6_no_return_to_the_first_suit_once_no_trump():
     b = no_trump_by_seat_3()
-    violated("SJ2-4.4", overcall, b, 2, ["2H", "2H"], HANDS[2], t(-10))
+    violated("SJ2-4.6", overcall, b, 2, ["2H", "2H"], HANDS[2], t(-10))
 
 
 # ---------------------------------------------------------------- SJ2-4.7 window
@@ -248,8 +264,10 @@ def test_sj2_4_7_declaring_at_the_deadline_is_allowed_after_it_rejected():
     b = deal_completed(Bidding(level="2"), t(0))
     assert declare(b, 0, "2C", HANDS[0], t(15)).standing.seat == 0
     assert "closed" in violated("SJ2-4.7", declare, b, 0, "2C", HANDS[0], t(15.001)).message
+    # an overcall after the deadline but before the close still stands (seed rule 4: the 15 s
+    # are the least wait; only taking the kitty ends overcalls, SJ2-4.8)
     b = declare(b, 0, "2C", HANDS[0], t(10))
-    violated("SJ2-4.7", overcall, b, 1, ["2S", "2S"], HANDS[1], t(25.5))
+    assert overcall(b, 1, ["2S", "2S"], HANDS[1], t(25.5)).standing.seat == 1
 
 
 def test_sj2_4_7_close_window_needs_the_deal_complete_and_the_deadline_reached_once():
@@ -333,10 +351,9 @@ def test_sj2_4_2_lots_when_the_standing_seat_wins_keep_its_bid():
     assert b.standing.seat == 2 and b.first_declarer == 2 and len(b.history) == 1
 
 
-def test_sj2_4_2_lots_after_deal_completed_restart_the_window_from_lots_time():
-    b = deal_completed(contested(), t(0))
-    assert deadline(resolve_lots(b, [2, 3], 3, at=t(40))) == t(55)
-    assert deadline(resolve_lots(b, [2, 3], 3)) == t(15)
+def test_sj2_4_2_declarations_are_simultaneous_only_while_the_cards_are_drawn():
+    b = deal_completed(declared(seat=2), t(0))
+    assert "drawn" in violated("SJ2-4.2", declare_simultaneous, b, 3, "2D", HANDS[3], t(1)).message
 
 
 def test_sj2_4_2_lots_candidates_must_be_exactly_the_competing_seats():
@@ -372,5 +389,5 @@ def test_sj2_4_bidding_to_dict_is_json_with_z_times():
     assert data["deal_completed_at"] == "2006-12-23T10:00:00.000000Z"
     assert data["settings"] == {"declarationWindowSeconds": 15,
                                 "firstDeclarationAfterDealRestartsWindow": True,
-                                "ntOvercallableByLevelPair": False}
+                                "ntOvercallableByLevelPair": True}
     assert Bidding(level="2").to_dict()["deadline"] is None

@@ -4,9 +4,22 @@ import json
 import pytest
 
 from rules.shengji.scoring import (
-    SJ2_RESULT_SCALE, HandResult, ResultScale, apply_result, final_points, hand_result,
-    kitty_capture, kitty_multiplier, level_name, level_value, match_winner, next_dealer,
-    next_seat, partner, side_of, time_limit_winner,
+    SJ2_RESULT_SCALE,
+    HandResult,
+    ResultScale,
+    apply_result,
+    final_points,
+    hand_result,
+    kitty_capture,
+    kitty_multiplier,
+    level_name,
+    level_value,
+    match_winner,
+    next_dealer,
+    next_seat,
+    partner,
+    side_of,
+    time_limit_winner,
 )
 
 D, TAKE = "dealer", "defenders"

@@ -1,0 +1,166 @@
+"""The views of a 掼蛋 match and its hands, as each viewer may see them.
+
+Hidden information (rules README §5): a seat's cards — as drawn and as held — are shown to that
+seat and to referees, the committee and auditors. Everyone sees what lies on the table: the
+plays and passes, the tribute cards (GD-7.2: tribute cards are public), the big jokers shown for
+anti-tribute (GD-7.5), the marked card of hand 1 (GD-8.2). A return card is face down until every
+return of the hand is in (GD-7.4): until then only its giver and the officials see it. A card
+count is public once it is 10 or fewer (GD-5.7, 报牌); a larger one only to its seat and the
+officials. A finished (completed or voided) hand is public.
+"""
+from __future__ import annotations
+
+from rules.guandan.cards import sort_cards, wildcard
+from rules.guandan.match import REASONS, SIDES, Deal, GDMatch, next_limit
+from rules.guandan.play import ANNOUNCE_AT
+from rules.guandan.procedure import first_drawer
+from rules.guandan.seats import team_of
+
+from .viewers import Viewer
+
+
+def _sides(pair: tuple) -> dict:
+    return {SIDES[t]: pair[t] for t in (0, 1)}
+
+
+def _side(team: int | None) -> str | None:
+    return None if team is None else SIDES[team]
+
+
+def match_view(m: GDMatch, viewer: Viewer) -> dict:
+    return {
+        "match_id": m.match_id, "game": m.game, "round": m.round, "teams": dict(m.teams),
+        "seats": [{"seat": s, "player": p, "side": SIDES[team_of(s)]} for s, p in enumerate(m.seats)],
+        "settings": m.settings_view(),
+        "levels": _sides(m.standing.levels),
+        "level_team": _side(m.standing.level_team),
+        "a_failures": _sides(m.standing.a_failures),
+        "status": m.status, "winner": m.winner,
+        "winner_team": m.teams[m.winner] if m.winner else None, "reason": m.reason,
+        "reason_text": REASONS[m.reason] if m.reason else None,
+        "hands_played": m.hands_played, "next_hand": m.next_hand,
+        "clock": _clock(m),
+        "time_limit_reached": m.limits[-1]["limit_minutes"] if m.limits else None,
+        "current_hand": hand_view(m, m.hand, viewer) if m.hand is not None else None,
+        "history": [dict(row) for row in m.history],
+        "penalties": [dict(p) for p in m.penalties],
+        "rulings": [dict(r) for r in m.rulings],
+    }
+
+
+def _clock(m: GDMatch) -> dict:
+    """GD-11.2: where the match stands with its time limits."""
+    return {"stage": m.clock, "limits_reached": [dict(limit) for limit in m.limits],
+            "next_limit": next_limit(m) if m.status == "playing" else None,
+            "decision_pending": m.time_pending,
+            "matchMinutes": m.settings.match_minutes,
+            "overtimeMinutes": m.settings.overtime_minutes}
+
+
+def hand_view(m: GDMatch, d: Deal, viewer: Viewer) -> dict:
+    public = not d.in_play
+    h = d.state
+    top = h.trick.top if h.trick is not None and h.phase == "play" else None
+    return {
+        "hand": d.number, "phase": d.phase, "level": h.level, "level_team": _side(d.level_team),
+        "wildcard": wildcard(h.level), "extra_hand": d.extra,
+        "marked_card": d.marked_card,
+        "first_drawer": first_drawer(d.marked_card) if d.marked_card else None,
+        "tribute": _tribute(d, viewer, public),
+        "first_leader": h.first_leader,
+        "turn": h.turn if h.phase == "play" else None,
+        "top": None if top is None else {"seat": h.trick.top_seat, "cards": list(top.cards),
+                                         "reading": top.reading(),
+                                         "description": top.describe()},
+        "passed": sorted(h.trick.passed) if top is not None else [],
+        "seats": [_seat(m, d, seat, viewer, public) for seat in range(4)],
+        "announced": [{"seat": seat, "count": n} for seat, n in sorted(h.public_counts().items())],
+        "current_trick": _trick(d.trick) if d.trick is not None else None,
+        "tricks": [_trick(t) for t in d.tricks],
+        "order": list(h.order),
+        "irregularities": [_irregularity(i, viewer, public) for i in d.irregularities],
+        "result": dict(d.result) if d.result is not None else None,
+        "void_reason": d.void_reason,
+        "viewer": str(viewer),
+    }
+
+
+def _sees(viewer: Viewer, seat: int | None, public: bool) -> bool:
+    return public or viewer.privileged or (seat is not None and viewer.seat == seat)
+
+
+def _seat(m: GDMatch, d: Deal, seat: int, viewer: Viewer, public: bool) -> dict:
+    h = d.state
+    sees = _sees(viewer, seat, public)
+    count = len(h.hands[seat])
+    place = h.order.index(seat) + 1 if seat in h.order else None
+    if d.result is not None and place is None and len(d.result["places"]) == 4:
+        place = 4
+    return {"seat": seat, "player": m.seats[seat], "side": SIDES[team_of(seat)],
+            "card_count": count if sees or count <= ANNOUNCE_AT else None,
+            "cards": list(sort_cards(h.hands[seat], h.level)) if sees else None,
+            "dealt": list(sort_cards(d.dealt[seat], h.level)) if sees else None,
+            "out": seat in h.order, "place": place}
+
+
+def _tribute(d: Deal, viewer: Viewer, public: bool) -> dict:
+    """GD-7: the case, who pays whom, anti-tribute (the big jokers shown), the tribute cards
+    (public), their assignment and the returns (face down until all are in)."""
+    h = d.state
+    plan = h.plan
+    revealed = public or h.phase in ("play", "over")
+    returns = []
+    for payer, receiver in sorted(h.assigned.items()):
+        card = h.returned.get(receiver)
+        shown = card is not None and (revealed or _sees(viewer, receiver, False))
+        returns.append({"seat": receiver, "to": payer, "made": card is not None,
+                        "card": card if shown else None})
+    return {"case": plan.case, "payers": list(plan.payers), "receivers": list(plan.receivers),
+            "anti_tribute": list(h.anti),
+            "big_jokers_shown": [{"seat": s, "count": d.dealt[s].count("BJ")} for s in h.anti],
+            "paid": [{"seat": seat, "card": card, "to": h.assigned.get(seat)}
+                     for seat, card in sorted(h.paid.items())],
+            "awaiting_assignment": h.phase == "tribute" and len(h.paid) == len(plan.payers)
+            and bool(plan.payers),
+            "returns": returns}
+
+
+def _trick(t) -> dict:
+    plays = []
+    for p in t["plays"]:
+        if p.get("pass"):
+            plays.append({"seat": p["seat"], "pass": True})
+        else:
+            plays.append({"seat": p["seat"], "pass": False, "cards": list(p["cards"]),
+                          "reading": dict(p["reading"]), "description": p["description"],
+                          "went_out": p["went_out"]})
+    return {"trick": t["trick"], "leader": t["leader"], "plays": plays, "winner": t["winner"],
+            "next_leader": t["next_leader"], "jiefeng": t["jiefeng"]}
+
+
+def _irregularity(entry, viewer: Viewer, public: bool) -> dict:
+    """A flagged tribute or return names cards still hidden (the payer's best card, the cards
+    a receiver may return): its message — and a return's card — are shown only to its seat and
+    the officials while the hand is in play. Plays lie on the table: public."""
+    shown = dict(entry)
+    for key in ("cards", "wildAs"):
+        if key in shown:
+            shown[key] = list(shown[key])
+    hidden = entry["event"] in ("TributePaid", "TributeReturned")
+    if hidden and not _sees(viewer, entry["seat"], public):
+        shown["message"] = None
+        if entry["event"] == "TributeReturned":
+            shown["card"] = None
+    return shown
+
+
+def summary(m: GDMatch) -> dict:
+    """One line of the list of matches."""
+    return {"match_id": m.match_id, "game": m.game, "round": m.round, "teams": dict(m.teams),
+            "status": m.status, "winner": m.winner, "reason": m.reason,
+            "levels": _sides(m.standing.levels), "hands_played": m.hands_played}
+
+
+def numbered_hand_view(m: GDMatch, number: int, viewer: Viewer) -> dict | None:
+    d = m.hand_number(number)
+    return None if d is None else hand_view(m, d, viewer)

@@ -1,0 +1,168 @@
+"""The views of a mahjong table and its hands, as each viewer may see them.
+
+Hidden information (rules README §5): a seat's concealed tiles — and the tile it just drew — are
+shown to that seat only, and everything to referees, the committee and auditors; the wall's
+order is the officials' alone. The discard pools (in the order discarded, claimed tiles marked),
+the melds, the wall count, the claims called and every payment are public. A finished hand is
+public.
+"""
+from __future__ import annotations
+
+from rules.mahjong.hand import Hand, SeatHand
+from rules.mahjong.session import HandRecord, Table, ranking, settings_dict
+from rules.mahjong.tiles import WINDS, Meld, sort_tiles
+
+from .viewers import Viewer
+
+
+def match_view(t: Table, viewer: Viewer) -> dict:
+    rec = t.current or (t.finished[-1] if t.finished else None)
+    rotation = t.session.rotation if t.session is not None else None
+    standings = _ranking(t)
+    return {
+        "match_id": t.match_id, "game": t.game, "round": t.round, "teams": dict(t.teams),
+        "seats": [{"seat": s, "player": p, "team": t.entrant(s), "coins": t.balances[s],
+                   "wind": rotation.seat_wind(s) if rotation else None}
+                  for s, p in enumerate(t.seats)],
+        "settings": settings_dict(t.settings),
+        "status": t.status,
+        "first_dealer": rotation.first_dealer if rotation else None,
+        "first_dealer_rolls": [[{"seat": s, "dice": list(d)} for s, d in sorted(r.items())]
+                               for r in t.first_rolls],
+        "dealer": t.dealer,
+        "round_wind": rotation.round_wind if rotation else None,
+        "rounds_completed": rotation.rounds_completed if rotation else 0,
+        "hands_played": t.hands_played, "next_hand": t.next_hand,
+        "balances": list(t.balances),
+        "ranking": standings,
+        "winner": _winner(t, standings),
+        "time_limit_reached": t.time_called,
+        "wall_dice": _throws(t.wall_dice),
+        "current_hand": hand_view(t, rec, viewer) if rec is not None else None,
+        "history": [_result_row(t, r) for r in t.finished],
+        "penalties": [dict(p) for p in t.penalties],
+        "rulings": [dict(r) for r in t.rulings],
+    }
+
+
+def _ranking(t: Table) -> list[dict]:
+    """MJO-7.4: the table's players by coins (the derived ``SessionCompleted`` once over)."""
+    seat_of = {t.entrant(s): s for s in range(len(t.seats))}
+    return [{"place": s.place, "seat": seat_of[s.player], "team": s.player,
+             "player": t.seats[seat_of[s.player]], "coins": s.coins, "tied": s.tied}
+            for s in ranking(t)]
+
+
+def _winner(t: Table, standings: list[dict]) -> str | None:
+    """The entrant with the most coins once the session is over (MJO-7.4), unless tied."""
+    if t.status != "completed" or not standings or standings[0]["tied"]:
+        return None
+    return standings[0]["team"]
+
+
+def _throws(throws) -> list[dict]:
+    return [{"seat": seat, "dice": list(dice)} for seat, dice in throws]
+
+
+def _result_row(t: Table, rec: HandRecord) -> dict:
+    """A finished hand's result (the derived ``HandCompleted``, MJO section 10 row 9)."""
+    o, state = rec.outcome, rec.state
+    return {"hand": rec.number, "dealer": o.dealer, "round_wind": rec.round_wind,
+            "result": o.result, "winners": list(o.winners), "wins": _wins(state),
+            "payments": list(o.payments), "balances_before": list(rec.balances_before),
+            "balances": list(o.balances), "next_dealer": o.next_dealer}
+
+
+def _wins(state: Hand) -> list[dict]:
+    return [{"seat": w.seat, "tile": w.tile, "self_drawn": w.self_drawn,
+             "discarder": w.from_seat} for w in state.wins]
+
+
+def hand_view(t: Table, rec: HandRecord, viewer: Viewer) -> dict:
+    state, public = rec.state, not rec.in_play
+    officials = public or viewer.privileged
+    o = rec.outcome
+    return {
+        "hand": rec.number, "phase": state.phase, "dealer": state.dealer,
+        "round_wind": rec.round_wind,
+        "turn": state.turn if rec.in_play and state.phase != "ruling" else None,
+        "wall_count": state.wall_count,
+        "wall": list(state.wall) if officials and state.wall is not None else None,
+        "wall_recorded": state.wall is not None,
+        "wall_dice": _throws(rec.wall_dice),
+        "seats": [_seat(t, state, s, public or viewer.privileged or viewer.seat == s)
+                  for s in range(len(state.seats))],
+        "claim_window": _window(rec, viewer, officials),
+        "wins": _wins(state),
+        "result": state.result,
+        "ruling": _ruling(state, viewer, officials),
+        "payments": list(o.payments) if o else None,
+        "balances_before": list(rec.balances_before),
+        "balances": list(o.balances) if o else None,
+        "next_dealer": o.next_dealer if o else None,
+        "time_limits": [dict(r) for r in rec.time_limits],
+        "penalties": [dict(p) for p in t.penalties if p["hand"] == rec.number],
+        "viewer": str(viewer),
+    }
+
+
+def _seat(t: Table, state: Hand, seat: int, sees: bool) -> dict:
+    h: SeatHand = state.seats[seat]
+    on_turn = state.turn == seat and state.phase == "discard"
+    return {"seat": seat, "player": t.seats[seat], "team": t.entrant(seat),
+            "wind": WINDS[(seat - state.dealer) % len(WINDS)],
+            "tile_count": len(h.concealed),
+            "concealed": list(h.concealed) if sees else None,
+            "drawn": state.drawn if sees and on_turn else None,
+            "melds": [_meld(m) for m in h.melds],
+            "discards": [{"tile": d.tile, "claimed_by": d.claimed_by} for d in h.discards]}
+
+
+def _meld(m: Meld) -> dict:
+    return {"kind": m.kind, "tiles": list(sort_tiles(m.tiles)), "claimed": m.claimed,
+            "from": m.from_seat, "concealed": m.concealed, "text": str(m)}
+
+
+def _window(rec: HandRecord, viewer: Viewer, officials: bool) -> dict | None:
+    """The open claim window (MJO-4.5): the claims called are public (a call is heard at the
+    table), the tiles a claim would expose only to its seat; who passed, and what each seat
+    could claim, only to that seat and the officials."""
+    state = rec.state
+    if state.phase != "claims" or state.window is None:
+        return None
+    w = state.window
+
+    def sees(seat: int) -> bool:
+        return officials or viewer.seat == seat
+
+    claims = [{"seat": c.seat, "kind": c.kind,
+               "tiles": list(c.tiles) if sees(c.seat) else None,
+               "irregular": c.irregular if sees(c.seat) else None} for c in w.made]
+    return {"discarder": w.discarder, "tile": w.tile, "opened_at": rec.window_at,
+            "claims": claims,
+            "passed": [s for s in sorted(w.passed) if sees(s)],
+            "may": {str(s): sorted(w.may[s]) for s in range(len(w.may))
+                    if sees(s) and s != w.discarder}}
+
+
+def _ruling(state: Hand, viewer: Viewer, officials: bool) -> dict | None:
+    """MJO-5.6 (record enforcement): a win waiting for the referee. Its message shows the hand,
+    so only to that seat and the officials."""
+    r = state.ruling
+    if r is None:
+        return None
+    sees = officials or viewer.seat == r.seat
+    return {"seat": r.seat, "on_claim": r.on_claim, "rule": r.rule,
+            "message": r.message if sees else None}
+
+
+def summary(t: Table) -> dict:
+    """One line of the list of matches."""
+    return {"match_id": t.match_id, "game": t.game, "round": t.round, "teams": dict(t.teams),
+            "status": t.status, "winner": _winner(t, _ranking(t)),
+            "hands_played": t.hands_played, "balances": list(t.balances)}
+
+
+def numbered_hand_view(t: Table, number: int, viewer: Viewer) -> dict | None:
+    rec = t.hand_number(number)
+    return None if rec is None else hand_view(t, rec, viewer)

@@ -1,0 +1,514 @@
+"""A 掼蛋 match, event by event: one game from 2 to A (GD-11.1) — hands one after another with
+tribute between them (GD-7), levels and the A rules (GD-6), the match clock of T-5.4 / GD-11.2,
+rulings and penalties, in ``strict`` or ``record`` enforcement (rules README §5).
+
+:func:`apply` is the fold step of a GD match stream: ``(match, event type, data, recorded_at)``
+→ the next :class:`GDMatch`, or :class:`RuleViolation` naming the rule. The hand itself is the
+pure fold of :mod:`.hand`; this module keeps what a match adds around it: which hand is in play
+(every hand event names its hand, ``GD-12``), the record of its tricks, the levels between
+hands, the clock and the result.
+
+**Enforcement.** ``strict`` refuses every event that breaks a rule. ``record`` (a scorer
+transcribing a physical table) stores, flagged with the rule, what a player can physically do
+wrong with cards he holds when it is his turn to do it: a play that is no combination, is
+ambiguous, or does not beat the table (GD-2.3, 2.4, 3.2, 3.4, 4.2, 4.3), a tribute that is not
+his highest card or is a wildcard (GD-7.2, 7.6), a return card the rules do not allow (GD-7.4).
+**Interpretation** (the seed gives no sanction for these): such a card is taken back at the
+table, so the flagged event changes nothing in the hand — the player still owes his move — and
+any consequence is the committee's (GD-10.3: ``RulingRecorded``, ``LevelPenaltyAssessed``).
+Everything else (cards not held, out of turn, a seat that is out, the deal, the phase) is refused
+in both modes.
+
+**Clock (T-5.4, GD-11.2).** ``TimeLimitReached`` at ``matchMinutes`` (60): the hand in play is
+finished, then the higher level wins; equal → ``overtime``, and ``TimeLimitReached`` at
+``matchMinutes + overtimeMinutes`` (90) does the same; still equal → one more hand, the *extra
+hand*, played to its end like any other (GD-5.6) and won by the team of its first player out.
+A team that plays through A (GD-6.3) wins at once, clock or not.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+from ..violations import RuleViolation
+from . import hand as hands
+from .cards import LEVELS
+from .hand import OVER, PLAY, RETURN, TRIBUTE, GDHand
+from .levels import GDGame, complete_hand, hand_level, time_limit_result
+from .seats import TEAM_NAMES, is_double_down, team_of
+from .settings import KEYS, GDSettings, settings_dict, settings_from
+
+GAME = "GD"
+SIDES = TEAM_NAMES                  # side "A" = team 0 (seats 0, 2), "B" = team 1 (seats 1, 3)
+ENFORCEMENT = ("strict", "record")  # rules README §5
+PHASES = {"tribute": "tribute", "return": "return", "play": "playing", "over": "completed"}
+
+# record mode: the rules whose breach is stored and flagged (module docstring), by event type
+RECORDABLE: Mapping[str, frozenset] = MappingProxyType({
+    "GDCardsPlayed": frozenset({"GD-2.3", "GD-2.4", "GD-3.2", "GD-3.4", "GD-4.2", "GD-4.3"}),
+    "TributePaid": frozenset({"GD-7.2", "GD-7.6"}),
+    "TributeReturned": frozenset({"GD-7.4"}),
+})
+
+REASONS = MappingProxyType({
+    "game": "played through A (GD-6.3)",
+    "time": "the higher level at the time limit (GD-11.2)",
+    "overtime": "the higher level after overtime (GD-11.2)",
+    "extraHand": "the first player out of the extra hand (GD-11.2)",
+    "disqualified": "the other side was disqualified (GD-10.1)",
+})
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One hand of the match: the pure hand state and what the match records around it.
+    ``tricks`` are the ended tricks and ``trick`` the one in play, each a mapping with its
+    plays in order (a pass is ``{"seat": s, "pass": True}``)."""
+    number: int
+    state: GDHand
+    level_team: int | None              # whose level the hand is played at (None in hand 1)
+    dealt: tuple[tuple[str, ...], ...]  # the four hands as drawn
+    marked_card: str | None = None      # hand 1's first-lead draw (GD-8.2)
+    extra: bool = False                 # the extra hand of GD-11.2
+    tricks: tuple[Mapping, ...] = ()
+    trick: Mapping | None = None
+    irregularities: tuple[Mapping, ...] = ()
+    void_reason: str | None = None
+    result: Mapping | None = None
+
+    @property
+    def phase(self) -> str:
+        return "voided" if self.void_reason is not None else PHASES[self.state.phase]
+
+    @property
+    def in_play(self) -> bool:
+        return self.void_reason is None and self.state.phase != OVER
+
+
+@dataclass(frozen=True)
+class GDMatch:
+    match_id: str
+    game: str
+    round: int | None
+    teams: Mapping[str, str]            # side -> team id
+    seats: tuple[str, ...]              # the players at seats 0-3
+    settings: GDSettings
+    enforcement: str = "strict"
+    standing: GDGame = field(default_factory=GDGame)  # levels, level team, failed attempts at A, game winner
+    hand: Deal | None = None            # the hand in play, or the last one dealt
+    finished: tuple[Deal, ...] = ()     # completed and voided hands, in order
+    hands_played: int = 0
+    previous_order: tuple[int, ...] | None = None  # going-out order of the last completed hand
+    history: tuple[Mapping, ...] = ()   # one result row per completed hand
+    clock: str = "regular"              # "regular" | "overtime" | "extraHand" (GD-11.2)
+    limits: tuple[Mapping, ...] = ()    # the TimeLimitReached events, in order
+    time_pending: int | None = None     # a limit reached during a hand: decided when it ends
+    penalties: tuple[Mapping, ...] = ()
+    status: str = "playing"             # "playing" | "completed"
+    winner: str | None = None           # side
+    reason: str | None = None           # a key of REASONS
+    rulings: tuple[Mapping, ...] = ()
+
+    @property
+    def next_hand(self) -> int:
+        return self.hands_played + 1
+
+    def settings_view(self) -> dict:
+        return {**settings_dict(self.settings), "enforcement": self.enforcement}
+
+    def hand_number(self, number: int) -> Deal | None:
+        """Hand ``number`` as it stands: in play, or as it ended (its last deal)."""
+        if self.hand is not None and self.hand.number == number:
+            return self.hand
+        return next((d for d in reversed(self.finished) if d.number == number), None)
+
+
+# --- starting ---------------------------------------------------------------------------------
+
+def seat_players(players: Mapping[str, list[str]]) -> list[str]:
+    """GD-1.1: partners sit opposite — side A at seats 0 and 2, side B at 1 and 3."""
+    for side, names in players.items():
+        if len(names) != 2:
+            raise RuleViolation("GD-1.1", f"side {side} has {len(names)} players; a side is two "
+                                          "partners")
+    return [players["A"][0], players["B"][0], players["A"][1], players["B"][1]]
+
+
+def _check_settings(settings: Mapping) -> str:
+    """GD section 14 (and README §5 ``enforcement``): only known keys; returns the enforcement."""
+    unknown = sorted(key for key in settings if key not in KEYS and key != "enforcement")
+    if unknown:
+        raise RuleViolation("GD-14", f"{', '.join(unknown)} is not a Guandan match setting; the "
+                                     f"settings are enforcement, {', '.join(KEYS)}")
+    enforcement = settings.get("enforcement", "strict")
+    if enforcement not in ENFORCEMENT:
+        raise RuleViolation("GD-14", f"setting enforcement is {enforcement!r}; it must be strict "
+                                     "or record")
+    return enforcement
+
+
+def start(data: Mapping) -> GDMatch:
+    """MatchStarted: two different teams (side A at seats 0 and 2, GD-1.1), the players and the
+    settings (GD section 14)."""
+    if data["game"] != GAME:
+        raise RuleViolation("T-1.1", f"{data['game']} matches are not played by the Guandan engine")
+    if sorted(data["teams"]) != ["A", "B"] or data["teams"]["A"] == data["teams"]["B"]:
+        raise RuleViolation("GD-1.1", "a match is between two different teams, sides A and B")
+    settings = data.get("settings", {})
+    enforcement = _check_settings(settings)
+    return GDMatch(match_id=data["match_id"], game=GAME, round=data.get("round"),
+                   teams=MappingProxyType(dict(data["teams"])), seats=tuple(data["seats"]),
+                   settings=settings_from(settings), enforcement=enforcement)
+
+
+# --- which hand -------------------------------------------------------------------------------
+
+def _must_be_playing(m: GDMatch) -> None:
+    if m.status == "completed":
+        raise RuleViolation("GD-11.1", f"the match is over: side {m.winner} won, "
+                                       f"{REASONS[m.reason]}")
+
+
+def current_deal(m: GDMatch, number: int) -> Deal:
+    """GD-12: a hand event names the hand in play."""
+    _must_be_playing(m)
+    d = m.hand
+    if d is None or number > d.number:
+        raise RuleViolation("GD-12", f"hand {number} has not been dealt")
+    if number == d.number and d.phase == "completed":
+        raise RuleViolation("GD-5.6", f"hand {number} is over: both players of team "
+                                      f"{SIDES[team_of(d.state.order[-1])]} are out")
+    if number < d.number or not d.in_play:
+        how = "was voided and must be dealt again" if d.void_reason else "has ended"
+        raise RuleViolation("GD-12", f"hand {number} {how}")
+    return d
+
+
+def deal(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
+    """GDHandDealt: the next hand (or a voided one again), at the level of the previous hand's
+    winners (GD-1.3) with the tribute its going-out order calls for (GD-7.1). Only hand 1 records
+    the first-lead draw (GD-8.2); later the tribute decides who leads (GD-7.7)."""
+    _must_be_playing(m)
+    number = data["hand"]
+    if m.hand is not None and m.hand.in_play:
+        raise RuleViolation("GD-12", f"hand {m.hand.number} is still being played; it must end "
+                                     "before the next deal")
+    redeal = m.hand is not None and m.hand.void_reason is not None and m.hand.number == number
+    if number != m.next_hand and not redeal:
+        raise RuleViolation("GD-12", f"the next hand to deal is hand {m.next_hand}, not {number}")
+    marked, first = data.get("markedCard"), data.get("firstLeader")
+    if m.previous_order is not None and (marked is not None or first is not None):
+        raise RuleViolation("GD-8.2", "markedCard and firstLeader record the first hand's draw "
+                                      "for the lead; from hand 2 the tribute decides who leads "
+                                      "(GD-7.7)")
+    state = hands.start_hand(hand_level(m.standing), m.previous_order, m.settings)
+    state = hands.deal(state, data["hands"], marked, first)
+    return replace(m, hand=Deal(number, state, m.standing.level_team, state.hands, marked,
+                                extra=m.clock == "extraHand"))
+
+
+# --- the steps of a hand ----------------------------------------------------------------------
+
+def _ordinal(n: int) -> str:
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
+    return f"{n}{suffix}"
+
+
+def _not_out(d: Deal, seat: int) -> None:
+    """GD-5.4: a player who has played his last card is out and acts no more this hand."""
+    if d.state.phase == PLAY and seat in d.state.order:
+        place = d.state.order.index(seat) + 1
+        raise RuleViolation("GD-5.4", f"seat {seat} went out {_ordinal(place)}: a player who has "
+                                      "played his last card plays and passes no more this hand")
+
+
+# the events of a hand and the pure transition each one is (rules/guandan/hand.py)
+_HAND_STEPS: Mapping[str, Callable[[GDHand, Mapping], GDHand]] = MappingProxyType({
+    "AntiTributeDeclared": lambda h, e: hands.declare_anti_tribute(h, e["seat"]),
+    "TributePaid": lambda h, e: hands.pay_tribute(h, e["seat"], e["card"]),
+    "TributeAssigned": lambda h, e: hands.choose_tribute_assignment(h, e["seat"], e["toFirst"]),
+    "TributeReturned": lambda h, e: hands.return_tribute(h, e["seat"], e["card"]),
+    "GDCardsPlayed": lambda h, e: hands.play(h, e["seat"], e["cards"], e.get("wildAs")),
+    "Passed": lambda h, e: hands.pass_turn(h, e["seat"]),
+})
+
+
+def hand_step(m: GDMatch, event_type: str, data: Mapping) -> GDMatch:
+    """An event of the hand in play, judged by the pure hand fold; in record mode a breach the
+    table can commit is stored, flagged and without effect (module docstring)."""
+    d = current_deal(m, data["hand"])
+    if event_type in ("GDCardsPlayed", "Passed"):
+        _not_out(d, data["seat"])
+    try:
+        state = _HAND_STEPS[event_type](d.state, data)
+    except RuleViolation as error:
+        if m.enforcement == "record" and _recordable(d.state, event_type, data, error.rule):
+            return replace(m, hand=_flagged(d, event_type, data, error))
+        raise
+    if event_type == "GDCardsPlayed":
+        d = _log_play(d, data, state)
+    elif event_type == "Passed":
+        d = _log_pass(d, data["seat"], state)
+    d = replace(d, state=state)
+    return _completed(m, d) if state.phase == OVER else replace(m, hand=d)
+
+
+def _recordable(state: GDHand, event_type: str, data: Mapping, rule: str) -> bool:
+    """Record mode: the breach is one a player can commit at the table — his move, with cards he
+    holds — of a rule in RECORDABLE. (Turn and holding are checked before the combination in
+    :func:`hands.play`; a tribute or return card is checked here.)"""
+    if rule not in RECORDABLE.get(event_type, ()):
+        return False
+    seat = data["seat"]
+    if event_type == "TributePaid":
+        return (state.phase == TRIBUTE and not state.anti and seat in state.plan.payers
+                and seat not in state.paid and data["card"] in state.hands[seat])
+    if event_type == "TributeReturned":
+        return (state.phase == RETURN and seat in state.assigned.values()
+                and seat not in state.returned and data["card"] in state.hands[seat])
+    return True
+
+
+def _flagged(d: Deal, event_type: str, data: Mapping, error: RuleViolation) -> Deal:
+    entry = {"kind": "recorded", "event": event_type, "seat": data.get("seat"),
+             "rule": error.rule, "message": _plain(error).message}
+    for key in ("cards", "wildAs"):
+        if key in data:
+            entry[key] = tuple(data[key])
+    if "card" in data:
+        entry["card"] = data["card"]
+    return replace(d, irregularities=d.irregularities + (entry,))
+
+
+def _log_play(d: Deal, data: Mapping, after: GDHand) -> Deal:
+    """The play joins the trick in play (a lead opens a new one); a play that ends the hand
+    also ends its trick (GD-5.6)."""
+    seat, combo = data["seat"], after.trick.top
+    trick = d.trick
+    if d.state.trick.is_lead:
+        trick = {"trick": len(d.tricks) + 1, "leader": seat, "plays": (), "winner": None,
+                 "next_leader": None, "jiefeng": False}
+    play = {"seat": seat, "cards": tuple(data["cards"]), "reading": combo.reading(),
+            "description": combo.describe(), "went_out": not after.hands[seat]}
+    trick = {**trick, "plays": trick["plays"] + (play,)}
+    if after.phase == OVER:
+        return replace(d, tricks=d.tricks + ({**trick, "winner": seat},), trick=None)
+    return replace(d, trick=trick)
+
+
+def _log_pass(d: Deal, seat: int, after: GDHand) -> Deal:
+    """The pass joins the trick; when every other player holding cards has passed, the trick
+    ends: its winner, the next leader and whether by 接风 (GD-5.3, 5.5)."""
+    trick = {**d.trick, "plays": d.trick["plays"] + ({"seat": seat, "pass": True},)}
+    if after.last_trick is None:
+        return replace(d, trick=trick)
+    leader, jiefeng = after.last_trick
+    ended = {**trick, "winner": d.state.trick.top_seat, "next_leader": leader, "jiefeng": jiefeng}
+    return replace(d, tricks=d.tricks + (ended,), trick=None)
+
+
+def report_irregularity(m: GDMatch, data: Mapping) -> GDMatch:
+    """IrregularityReported (GD-8.4, GD-10): recorded with the hand in play."""
+    d = current_deal(m, data["hand"])
+    entry = {"kind": "reported", "event": "IrregularityReported", "seat": data.get("seat"),
+             "rule": data["rule"], "message": data["detail"]}
+    return replace(m, hand=replace(d, irregularities=d.irregularities + (entry,)))
+
+
+def void(m: GDMatch, data: Mapping) -> GDMatch:
+    """HandVoided (GD-8.4 Interpretation: a wrong deck voids the hand): it does not count and is
+    dealt again with the same number. What waited for the end of the hand — a level penalty, a
+    time limit — takes effect at once."""
+    d = replace(current_deal(m, data["hand"]), void_reason=data["reason"])
+    m = _apply_pending_penalties(replace(m, hand=d, finished=m.finished + (d,)))
+    if m.time_pending is not None:
+        return _time_decides(replace(m, time_pending=None))
+    return m
+
+
+# --- the end of a hand ------------------------------------------------------------------------
+
+def _sides(pair: tuple) -> dict:
+    return {SIDES[t]: pair[t] for t in (0, 1)}
+
+
+def _side(team: int | None) -> str | None:
+    return None if team is None else SIDES[team]
+
+
+def _completed(m: GDMatch, d: Deal) -> GDMatch:
+    """HandCompleted (derived, GD-6): places, upgrade, levels and the A rules; then pending level
+    penalties, and the match's end (GD-6.3, GD-11.2)."""
+    order = d.state.order
+    before = m.standing
+    standing, outcome = complete_hand(before, order, m.settings)
+    row = {"hand": d.number, "level": d.state.level, "level_team": _side(d.level_team),
+           "extra_hand": d.extra, "tribute": d.state.plan.case,
+           "anti_tribute": bool(d.state.anti), "places": list(outcome.places),
+           "double_down": is_double_down(order), "winning_team": SIDES[outcome.winning_team],
+           "upgrade": outcome.upgrade, "levels_before": _sides(before.levels),
+           "levels": _sides(standing.levels), "a_failures": _sides(standing.a_failures),
+           "failed_attempt": outcome.failed_attempt, "game_winner": _side(outcome.game_winner)}
+    d = replace(d, result=MappingProxyType(row))
+    m = replace(m, standing=standing, hand=d, finished=m.finished + (d,),
+                history=m.history + (d.result,), hands_played=m.hands_played + 1,
+                previous_order=tuple(order))
+    m = _apply_pending_penalties(m)
+    if m.standing.winner is not None:
+        return _won(m, SIDES[m.standing.winner], "game")
+    if d.extra:
+        return _won(m, SIDES[team_of(order[0])], "extraHand")
+    if m.time_pending is not None:
+        return _time_decides(replace(m, time_pending=None))
+    return m
+
+
+def _won(m: GDMatch, side: str, reason: str) -> GDMatch:
+    """MatchCompleted (derived, GD-11)."""
+    return replace(m, status="completed", winner=side, reason=reason)
+
+
+# --- the clock (T-5.4, GD-11.2) ---------------------------------------------------------------
+
+def next_limit(m: GDMatch) -> int | None:
+    """GD-11.2: the minutes of the next time limit: matchMinutes, then (after equal levels)
+    matchMinutes + overtimeMinutes; None once both have passed."""
+    if m.clock == "regular" and not m.limits:
+        return m.settings.match_minutes
+    if m.clock == "overtime" and len(m.limits) == 1:
+        return m.settings.match_minutes + m.settings.overtime_minutes
+    return None
+
+
+def time_limit(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
+    """TimeLimitReached (T-5.4, GD-11.2): the hand in play is finished first; then the levels
+    decide (or, if no hand is in play, at once)."""
+    _must_be_playing(m)
+    minutes = data["limit_minutes"]
+    if m.time_pending is not None:
+        raise RuleViolation("GD-11.2", f"the {m.time_pending}-minute limit has been reached; the "
+                                       f"hand in play is finished before the levels decide")
+    due = next_limit(m)
+    if due is None:
+        raise RuleViolation("GD-11.2", "both time limits have passed: one more hand decides the "
+                                       "match")
+    if minutes != due:
+        raise RuleViolation("GD-11.2", f"the next time limit is at {due} minutes (matchMinutes "
+                                       f"{m.settings.match_minutes}, then overtimeMinutes "
+                                       f"{m.settings.overtime_minutes} more), not {minutes}")
+    in_play = m.hand is not None and m.hand.in_play
+    m = replace(m, limits=m.limits + (MappingProxyType({
+        "limit_minutes": minutes, "at": at, "hand": m.hand.number if in_play else None}),))
+    if in_play:
+        return replace(m, time_pending=minutes)
+    return _time_decides(m)
+
+
+def _time_decides(m: GDMatch) -> GDMatch:
+    """GD-11.2: with no hand in play, the higher level wins; equal after the first limit →
+    overtime; equal after overtime → one more hand."""
+    result = time_limit_result(m.standing.levels, overtime=m.clock == "overtime")
+    if result == "overtime":
+        return replace(m, clock="overtime")
+    if result == "extraHand":
+        return replace(m, clock="extraHand")
+    return _won(m, SIDES[result], "time" if m.clock == "regular" else "overtime")
+
+
+# --- rulings and penalties --------------------------------------------------------------------
+
+def level_penalty(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
+    """LevelPenaltyAssessed (GD-9.3, GD-10.3): the side's level goes down by ``levels``, never
+    below 2; a hand in play keeps the level it is played at, so the penalty applies when it ends.
+    A side taken off A starts its failed attempts afresh (GD-6.4)."""
+    _must_be_playing(m)
+    entry = {"rule": data["rule"], "side": data["side"], "levels": data["levels"],
+             "reason": data.get("reason"), "at": at, "applied_after_hand": None}
+    m = replace(m, penalties=m.penalties + (entry,))
+    if m.hand is None or not m.hand.in_play:
+        return _apply_pending_penalties(m)
+    return m
+
+
+def _apply_pending_penalties(m: GDMatch) -> GDMatch:
+    standing, penalties = m.standing, []
+    for entry in m.penalties:
+        if entry["applied_after_hand"] is None:
+            standing = _lowered(standing, SIDES.index(entry["side"]), entry["levels"])
+            entry = {**entry, "applied_after_hand": m.hands_played}
+        penalties.append(entry)
+    return replace(m, standing=standing, penalties=tuple(penalties))
+
+
+def _lowered(standing: GDGame, team: int, steps: int) -> GDGame:
+    level = LEVELS[max(0, LEVELS.index(standing.levels[team]) - steps)]
+    levels = list(standing.levels)
+    failures = list(standing.a_failures)
+    levels[team] = level
+    if level != "A":
+        failures[team] = 0
+    return replace(standing, levels=tuple(levels), a_failures=tuple(failures))
+
+
+def ruling(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
+    """RulingRecorded on this match (GD-10.3). ``effect: {"kind": "disqualify", "side": X}``
+    cancels side X's results (GD-10.1, T-5.6): the other side wins the match."""
+    effect = data.get("effect") or {}
+    entry = MappingProxyType({"text": data["text"], "effect": data.get("effect")})
+    if effect.get("kind") != "disqualify":
+        return replace(m, rulings=m.rulings + (entry,))
+    _must_be_playing(m)
+    side = effect.get("side")
+    if side not in SIDES:
+        raise RuleViolation("GD-10.1", "a disqualification names the side whose results are "
+                                       "cancelled: effect.side must be A or B")
+    m = replace(m, rulings=m.rulings + (entry,))
+    return _won(m, SIDES[1 - SIDES.index(side)], "disqualified")
+
+
+# --- the fold step ----------------------------------------------------------------------------
+
+_MATCH_EVENTS = {
+    "GDHandDealt": deal,
+    "TimeLimitReached": time_limit,
+    "RulingRecorded": ruling,
+    "LevelPenaltyAssessed": level_penalty,
+}
+def _step(m: GDMatch | None, event_type: str, data: Mapping, at: str | None) -> GDMatch:
+    if event_type == "MatchStarted":
+        if m is not None:
+            raise RuleViolation("GD-12", "the match has already started")
+        return start(data)
+    if m is None:
+        raise RuleViolation("GD-12", "the match has not started (MatchStarted comes first)")
+    if event_type in _MATCH_EVENTS:
+        return _MATCH_EVENTS[event_type](m, data, at)
+    if event_type in _HAND_STEPS:
+        return hand_step(m, event_type, data)
+    if event_type == "IrregularityReported":
+        return report_irregularity(m, data)
+    if event_type == "HandVoided":
+        return void(m, data)
+    if event_type == "LotsDrawn":
+        raise RuleViolation("T-1.4", "a Guandan match draws no lots in its stream: hand 1's "
+                                     "first lead is drawn with the deal (GDHandDealt markedCard "
+                                     "and firstLeader, GD-8.2)")
+    raise RuleViolation("GD-12", f"{event_type} is not an event of a Guandan match")
+
+
+def _plain(error: RuleViolation) -> RuleViolation:
+    """The pure hand rules end their messages with the rule ID; a problem's detail starts with
+    it, so it is said once."""
+    suffix = f" ({error.rule})"
+    if error.message.endswith(suffix):
+        return RuleViolation(error.rule, error.message[:-len(suffix)])
+    return error
+
+
+def apply(m: GDMatch | None, event_type: str, data: dict, at: str | None = None) -> GDMatch:
+    """The next state of a GD match stream after one event recorded at ``at``."""
+    try:
+        return _step(m, event_type, data, at)
+    except RuleViolation as error:
+        raise _plain(error) from None

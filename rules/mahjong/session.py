@@ -1,0 +1,609 @@
+"""A mahjong table's coin session, event by event: the first dealer by dice, hands one after
+another, the rotation of the deal and the rounds of winds, each hand's payments and the running
+balances, and the end of the session (mahjong-ottawa.md MJO-2, MJO-7, section 10; tournaments.md
+T-8).
+
+:func:`apply` is the fold step of a table's match stream — ``(table, event type, data,
+recorded_at)`` → the next :class:`Table`, or :class:`RuleViolation` naming the rule. The hand
+itself is judged by :mod:`.hand`; this module adds what lies around it:
+
+* which hand an event is for (every hand event names it; ``MJO-10``, the lifecycle table);
+* the derived facts, applied as soon as they follow: ``ClaimsResolved`` once the claim window is
+  decided (MJO-4.5), ``DrawGame`` once the wall is exhausted and nobody can win (MJO-6), and
+  ``HandCompleted`` — payments, balances, the next dealer (MJO-7.2, MJO-2.2) — once the hand is
+  over; ``SessionCompleted`` after ``sessionHands`` hands, ``sessionRounds`` rounds, or the
+  hand in play when the timer posted ``TimeLimitReached`` (T-8.2);
+* time: the claim window closes ``claimWindowSeconds`` after the discard (MJO-4.5), measured on
+  the recorded times of the events, the only clock the rules know.
+
+Enforcement (README §5): ``strict`` refuses what breaks a "must" rule. ``record`` transcribes a
+physical table: a win on a hand that is not one waits for the referee (MJO-5.6), and the claim
+window stays open for any seat's claim until every other seat has answered, the timer closes it,
+or the next move of play shows that it closed (a draw or a discard).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from types import MappingProxyType
+
+from ..violations import RuleViolation
+from .actions import due_engine_event
+from .claims import window_decided
+from .dealer import first_dealer
+from .hand import (
+    Hand,
+    claim,
+    declare_kong,
+    declare_win,
+    discard,
+    draw,
+    exhaustive_draw,
+    pass_claim,
+    resolve_claims,
+    rule_on_win,
+)
+from .hand import deal as deal_hand
+from .hand import deal_from_wall as deal_hand_from_wall
+from .mjo import (
+    HandOutcome,
+    Session,
+    complete_hand,
+    hand_outcome,
+    mjo_settings,
+    rank_by_coins,
+    start_session,
+)
+from .mjo import session_over as session_limit_reached
+from .settings import GameSettings
+from .wall import SEATS, roll_total, second_roller
+
+LIFECYCLE = "MJO-10"     # the hand lifecycle table: which event, in which hand, when
+TABLES = "T-8.1"         # tables of four (T-1.1: a mahjong table of four players)
+SESSION = "T-8.2"        # the session's length; the hand in play is finished
+TEAM_KEYS = tuple(str(s) for s in range(SEATS))   # MatchStarted.teams: seat -> entrant
+
+# game -> the parser of its MatchStarted.settings (MJS will add its preset here)
+PRESETS = MappingProxyType({"MJO": mjo_settings})
+
+# The settings a table shows (MJO section 11, T-8.2), in this order.
+SETTING_KEYS = ("enforcement", "startingCoins", "multipleWinners", "claimWindowSeconds",
+                "lastTileDiscard", "dealerRepeatsOnWin", "sessionHands", "sessionRounds",
+                "sessionMinutes")
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One hand of the session: the engine's state of it, the balances it started from, the
+    wall-break throws, the recorded time of the discard whose claim window is open, the timer's
+    reports, and once over its outcome (the derived ``HandCompleted``)."""
+
+    number: int
+    state: Hand
+    round_wind: str
+    balances_before: tuple[int, ...]
+    wall_dice: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    window_at: str | None = None
+    time_limits: tuple[Mapping, ...] = ()
+    outcome: HandOutcome | None = None
+
+    @property
+    def in_play(self) -> bool:
+        return self.outcome is None
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of four players and its session (T-8). ``status``: ``rolling`` until the first
+    dealer is known (MJO-2.1), ``playing``, then ``completed`` (the derived
+    ``SessionCompleted``)."""
+
+    match_id: str
+    game: str
+    round: int | None                  # the stage of a groups tournament
+    teams: Mapping[str, str]           # "0".."3" -> entrant (team id)
+    seats: tuple[str, ...]             # the players at seats 0-3
+    settings: GameSettings
+    first_rolls: tuple[Mapping[int, tuple[int, ...]], ...] = ()
+    session: Session | None = None     # balances and the rotation, once the first dealer is known
+    current: HandRecord | None = None  # the hand in play
+    finished: tuple[HandRecord, ...] = ()
+    wall_dice: tuple[tuple[int, tuple[int, ...]], ...] = ()   # throws for the next hand
+    penalties: tuple[Mapping, ...] = ()
+    time_called: int | None = None
+    status: str = "rolling"
+    rulings: tuple[Mapping, ...] = ()
+
+    @property
+    def hands_played(self) -> int:
+        return len(self.finished)
+
+    @property
+    def next_hand(self) -> int:
+        return self.hands_played + 1
+
+    @property
+    def balances(self) -> tuple[int, ...]:
+        if self.session is None:
+            return (self.settings.startingCoins,) * SEATS
+        return self.session.balances
+
+    @property
+    def dealer(self) -> int | None:
+        return None if self.session is None else self.session.dealer
+
+    def hand_number(self, number: int) -> HandRecord | None:
+        """Hand ``number`` as it stands: in play, or as it ended."""
+        if self.current is not None and self.current.number == number:
+            return self.current
+        if 1 <= number <= len(self.finished):
+            return self.finished[number - 1]
+        return None
+
+    def entrant(self, seat: int) -> str:
+        return self.teams[str(seat)]
+
+
+def _fail(rule: str, message: str) -> RuleViolation:
+    return RuleViolation(rule, message)
+
+
+# --- the start -------------------------------------------------------------------------------
+
+def seat_players(players: Mapping[str, Sequence[str]]) -> list[str]:
+    """T-8.1: a table of four single players, ``players[str(seat)]`` at each seat 0-3 (MJO
+    entrants are single players, T-1.2)."""
+    if sorted(players) != list(TEAM_KEYS):
+        raise _fail(TABLES, f"a mahjong table seats four entrants at seats 0, 1, 2 and 3, not "
+                            f"{', '.join(sorted(players)) or 'none'}")
+    for seat, names in players.items():
+        if len(names) != 1:
+            raise _fail(TABLES, f"seat {seat} is given {len(names)} players; each seat holds one")
+    return [players[key][0] for key in TEAM_KEYS]
+
+
+def start(data: Mapping) -> Table:
+    """``MatchStarted``: four entrants at seats 0-3 (T-8.1) and the match settings (MJO
+    section 11; an unknown key or a value out of range is refused, ``MJO-11``)."""
+    parse = PRESETS.get(data["game"])
+    if parse is None:
+        raise _fail("T-1.1", f"{data['game']} tables are not played by this engine")
+    teams = dict(data["teams"])
+    if sorted(teams) != list(TEAM_KEYS):
+        raise _fail(TABLES, "a mahjong table names the entrant at each of seats 0, 1, 2 and 3")
+    if len(set(teams.values())) != SEATS:
+        raise _fail(TABLES, "the four seats of a table hold four different entrants")
+    return Table(match_id=data["match_id"], game=data["game"], round=data.get("round"),
+                 teams=MappingProxyType(teams), seats=tuple(data["seats"]),
+                 settings=parse(data.get("settings") or {}))
+
+
+def settings_dict(settings: GameSettings) -> dict:
+    """The table's settings as they apply (MJO section 11, T-8.2), defaults included."""
+    return {key: getattr(settings, key) for key in SETTING_KEYS}
+
+
+# --- the first dealer and the wall break (DiceRolled) ------------------------------------------
+
+def still_rolling(rounds: Sequence[Mapping[int, Sequence[int]]]) -> tuple[frozenset[int], Mapping]:
+    """MJO-2.1: the seats that roll now and the throws of the round in progress; no seat once
+    the first dealer is decided."""
+    rolling = frozenset(range(SEATS))
+    for number, round_ in enumerate(rounds):
+        if set(round_) != rolling:
+            return rolling, round_
+        totals = {s: sum(d) for s, d in round_.items()}
+        best = max(totals.values())
+        rolling = frozenset(s for s, total in totals.items() if total == best)
+        if len(rolling) == 1:
+            return frozenset(), {}
+        if number == len(rounds) - 1:
+            return rolling, {}
+    return rolling, {}
+
+
+def roll_for_first_dealer(t: Table, data: Mapping) -> Table:
+    """``DiceRolled`` ``firstDealer`` (MJO-2.1): every seat rolls two dice once; the highest
+    deals first; while several share the highest, exactly those roll again."""
+    rule = t.settings.rule("firstDealer")
+    if t.session is not None:
+        raise _fail(rule, f"the first dealer is known already: seat {t.session.rotation.first_dealer}")
+    seat, dice = data["seat"], tuple(data["dice"])
+    roll_total(dice, t.settings, "firstDealer")
+    rolling, round_ = still_rolling(t.first_rolls)
+    if seat not in rolling:
+        raise _fail(rule, f"seat {seat} does not roll now: seat(s) "
+                          f"{', '.join(map(str, sorted(rolling)))} roll for the deal")
+    if seat in round_:
+        raise _fail(rule, f"seat {seat} has already rolled in this round")
+    rounds = t.first_rolls[:-1] + ({**round_, seat: dice},) if round_ else \
+        t.first_rolls + ({seat: dice},)
+    t = replace(t, first_rolls=rounds)
+    if still_rolling(rounds)[0]:
+        return t
+    dealer = first_dealer(rounds, t.settings)
+    return replace(t, session=start_session(t.settings, dealer), status="playing")
+
+
+def roll_to_break_the_wall(t: Table, data: Mapping) -> Table:
+    """``DiceRolled`` ``wallBreak`` (MJO-2.3) for the next hand: the dealer throws first; the
+    seat his total names throws second. The deal may then be made from the walls with them."""
+    rule = t.settings.rule("deal")
+    _must_be_between_hands(t, data["hand"])
+    if t.session is None:
+        raise _fail(t.settings.rule("firstDealer"), "the dealer is not known yet: the first "
+                                                    "dealer is rolled for first")
+    if len(t.wall_dice) == 2:
+        raise _fail(rule, "the wall is broken with two throws, and both have been made")
+    dealer = t.session.dealer
+    roller = dealer if not t.wall_dice else second_roller(dealer, sum(t.wall_dice[0][1]))
+    if data["seat"] != roller:
+        which = "first" if not t.wall_dice else "second"
+        raise _fail(rule, f"the {which} throw to break the wall is seat {roller}'s, not seat "
+                          f"{data['seat']}'s")
+    return replace(t, wall_dice=t.wall_dice + ((roller, tuple(data["dice"])),))
+
+
+# --- the deal --------------------------------------------------------------------------------
+
+def _must_be_open(t: Table) -> None:
+    if t.status == "completed":
+        raise _fail(SESSION, f"the session is over after {t.hands_played} hand(s)")
+
+
+def _must_be_between_hands(t: Table, number: int) -> None:
+    _must_be_open(t)
+    if t.current is not None:
+        raise _fail(LIFECYCLE, f"hand {t.current.number} is still being played; it must end "
+                               f"before the next deal")
+    if number != t.next_hand:
+        raise _fail(LIFECYCLE, f"the next hand is hand {t.next_hand}, not {number}")
+
+
+def _session_for_the_deal(t: Table, data: Mapping) -> Session:
+    """MJO-2.1 / MJO-2.2: the dealer of the hand — the session's; for hand 1 without dice, the
+    dealer the deal names."""
+    given = data.get("dealer")
+    if t.session is not None:
+        if given is not None and given != t.session.dealer:
+            raise _fail(t.settings.rule("dealer"), f"seat {t.session.dealer} deals hand "
+                                                    f"{t.next_hand}, not seat {given}")
+        return t.session
+    rule = t.settings.rule("firstDealer")
+    if t.first_rolls:
+        rolling, round_ = still_rolling(t.first_rolls)
+        raise _fail(rule, f"the first dealer is not decided yet: seat(s) "
+                          f"{', '.join(map(str, sorted(rolling - set(round_))))} roll (again)")
+    if given is None:
+        raise _fail(rule, "the first dealer is rolled for (DiceRolled, purpose firstDealer) or "
+                          "named by the first deal (dealer)")
+    return start_session(t.settings, given)
+
+
+def deal(t: Table, data: Mapping, at: str | None) -> Table:
+    """``TilesDealt`` (MJO-2.3, MJO-2.4): hand ``next_hand`` dealt by the session's dealer —
+    from the four hands as dealt, or from the walls and the two wall-break throws."""
+    _must_be_between_hands(t, data["hand"])
+    session = _session_for_the_deal(t, data)
+    dealt = {"dealer": session.dealer}
+    if data.get("walls") is not None:
+        dealt.update(walls=data["walls"], dice=_wall_break_throws(t, data))
+        state = deal_hand_from_wall(t.settings, dealt)
+    else:
+        dealt.update(hands=data["hands"], wall=data.get("wall"))
+        state = deal_hand(t.settings, dealt)
+    record = HandRecord(number=data["hand"], state=state,
+                        round_wind=session.rotation.round_wind,
+                        balances_before=session.balances, wall_dice=t.wall_dice)
+    return replace(t, session=session, current=record, wall_dice=(), status="playing")
+
+
+def _wall_break_throws(t: Table, data: Mapping) -> list[list[int]]:
+    """MJO-2.3: the throws given with the walls, or else the ones recorded for this hand; given
+    both, they must agree."""
+    rule = t.settings.rule("deal")
+    recorded = [list(dice) for _, dice in t.wall_dice]
+    given = data.get("dice")
+    if given is None:
+        if len(recorded) != 2:
+            raise _fail(rule, "a deal from the walls needs the two wall-break throws: give dice "
+                              "or record them (DiceRolled, purpose wallBreak)")
+        return recorded
+    if recorded and [list(d) for d in given] != recorded:
+        raise _fail(rule, f"the throws {given} are not the recorded wall-break throws {recorded}")
+    return [list(d) for d in given]
+
+
+# --- events of the hand in play -----------------------------------------------------------------
+
+def current_hand(t: Table, number: int) -> HandRecord:
+    """The hand an event names must be the one in play (``MJO-10``)."""
+    _must_be_open(t)
+    rec = t.current
+    if rec is not None and rec.number == number:
+        return rec
+    if number <= t.hands_played:
+        raise _fail(LIFECYCLE, f"hand {number} has ended")
+    if rec is not None:
+        raise _fail(LIFECYCLE, f"hand {number} has not been dealt; hand {rec.number} is in play")
+    raise _fail(LIFECYCLE, f"hand {number} has not been dealt")
+
+
+def _moment(at: str | None) -> datetime | None:
+    return None if at is None else datetime.fromisoformat(at)
+
+
+def _window_closes(rec: HandRecord, settings: GameSettings) -> datetime | None:
+    opened = _moment(rec.window_at)
+    return None if opened is None else opened + timedelta(seconds=settings.claimWindowSeconds)
+
+
+def _must_claim_in_time(rec: HandRecord, settings: GameSettings, at: str | None) -> None:
+    """MJO-4.2 / MJO-4.5: a claim is made within ``claimWindowSeconds`` of the discard. Only in
+    strict enforcement: a scorer transcribing a physical table records later than play."""
+    closes, now = _window_closes(rec, settings), _moment(at)
+    if (settings.strict and rec.state.phase == "claims" and closes is not None
+            and now is not None and now > closes):
+        w = rec.state.window
+        rule = settings.rule("claimWindow")
+        raise _fail(rule, f"the claim window on seat {w.discarder}'s {w.tile} closed at "
+                          f"{_iso(closes)}, {settings.claimWindowSeconds} s after the discard")
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat().replace("+00:00", "Z")
+
+
+def _closed_by_play(rec: HandRecord, settings: GameSettings) -> HandRecord:
+    """Record enforcement: the next draw or discard shows the window closed with the claims
+    made; strict enforcement refuses a move while it is open (MJO-4.5)."""
+    if settings.strict or rec.state.phase != "claims":
+        return rec
+    return replace(rec, state=resolve_claims(rec.state, {"timedOut": True}))
+
+
+def draw_tile(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
+    """``TileDrawn`` (MJO-3.2, MJO-2.4)."""
+    rec = _closed_by_play(rec, t.settings)
+    return replace(rec, state=draw(rec.state, data))
+
+
+def discard_tile(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
+    """``TileDiscarded`` (MJO-3.2); a claim window opens at the discard's time (MJO-4.5)."""
+    rec = _closed_by_play(rec, t.settings)
+    state = discard(rec.state, data)
+    return replace(rec, state=state, window_at=at if state.phase == "claims" else None)
+
+
+def make_claim(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
+    """``Claim`` (MJO-4.1 – 4.5) on the open discard, in time."""
+    _must_claim_in_time(rec, t.settings, at)
+    claimed = {"seat": data["seat"], "kind": data["kind"], "tiles": data.get("tiles")}
+    return replace(rec, state=claim(rec.state, claimed))
+
+
+def pass_on_claim(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
+    """``ClaimPassed`` (MJO-4.5, 4.6): the seat will not claim this discard."""
+    return replace(rec, state=pass_claim(rec.state, data))
+
+
+def close_window(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
+    """``ClaimWindowClosed`` (MJO-4.5, the timer): the window's time is up; the claims made are
+    settled by priority (the derived ``ClaimsResolved``). Not before its time in strict
+    enforcement."""
+    settings, rule = t.settings, t.settings.rule("claimWindow")
+    if rec.state.phase != "claims":
+        raise _fail(rule, "no claim window is open")
+    closes, now = _window_closes(rec, settings), _moment(at)
+    if settings.strict and closes is not None and now is not None and now < closes:
+        w = rec.state.window
+        raise _fail(rule, f"the claim window on seat {w.discarder}'s {w.tile} stays open until "
+                          f"{_iso(closes)}")
+    return replace(rec, state=resolve_claims(rec.state, {"timedOut": True}))
+
+
+def declare_a_win(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
+    """``Win``: by self-draw (MJO-5.4) on the tile just drawn — or the dealer on his first 14 —
+    or, with ``selfDrawn`` false, on the open discard of ``discarder``, as that seat's win claim
+    (MJO-4.4). A win on a tile nobody discarded is refused."""
+    settings, state = t.settings, rec.state
+    if data.get("selfDrawn", True):
+        tile = data.get("tile")
+        if tile is not None and state.drawn is not None and tile != state.drawn:
+            rule = settings.rule("selfDraw")
+            raise _fail(rule, f"seat {data['seat']} drew {state.drawn}, not {tile}: a self-drawn "
+                              f"win is on the tile just drawn")
+        return replace(rec, state=declare_win(state, {"seat": data["seat"]}))
+    w = state.window if state.phase == "claims" else None
+    if w is None or (w.discarder, w.tile) != (data["discarder"], data["tile"]):
+        rule = settings.rule("claimWin")
+        open_ = (f"the discard open to claims is seat {w.discarder}'s {w.tile}" if w else
+                 "no discard is open to claims")
+        raise _fail(rule, f"seat {data['seat']} cannot win on seat {data['discarder']}'s "
+                          f"{data['tile']}: {open_}")
+    _must_claim_in_time(rec, settings, at)
+    return replace(rec, state=claim(state, {"seat": data["seat"], "kind": "win"}))
+
+
+def declare_a_kong(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
+    """``KongDeclared`` (MJO-4.3: no kongs in MJO; MJS-3.4)."""
+    return replace(rec, state=declare_kong(rec.state, data))
+
+
+def declare_exhaustive_draw(rec: HandRecord, t: Table, data: Mapping,
+                            at: str | None) -> HandRecord:
+    """``ExhaustiveDrawDeclared`` (MJO-6.1): the player who drew the last tile does not win; the
+    hand is drawn. (When he cannot win the draw follows by itself: ``DrawGame``.)"""
+    state = rec.state
+    rule = t.settings.rule("exhaustive")
+    if state.phase != "discard" or state.wall_count or data["seat"] != state.turn:
+        raise _fail(rule, f"seat {data['seat']} cannot declare the hand drawn: only the player "
+                          f"who drew the last tile may, instead of winning")
+    return replace(rec, state=exhaustive_draw(state, data))
+
+
+def report_time_limit(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
+    """``TimeLimitExceeded`` (MJO-8.1, 8.2): recorded with the hand, no automatic sanction."""
+    report = {"seat": data["seat"], "limit": data["limit"], "at": at}
+    return replace(rec, time_limits=rec.time_limits + (report,))
+
+
+_HAND_EVENTS = {
+    "TileDrawn": draw_tile,
+    "TileDiscarded": discard_tile,
+    "Claim": make_claim,
+    "ClaimPassed": pass_on_claim,
+    "ClaimWindowClosed": close_window,
+    "Win": declare_a_win,
+    "KongDeclared": declare_a_kong,
+    "ExhaustiveDrawDeclared": declare_exhaustive_draw,
+    "TimeLimitExceeded": report_time_limit,
+}
+
+
+# --- derived facts ---------------------------------------------------------------------------
+
+def _window_settles(state: Hand) -> bool:
+    """MJO-4.5: strict — no seat still to answer could change the outcome; record — every other
+    seat has answered, or a claim made can no longer be beaten (any seat may still record a
+    claim, even an irregular one, so silence does not close the window)."""
+    w = state.window
+    if state.settings.strict:
+        return window_decided(w, state.settings)
+    if all(w.answered(s) for s in range(SEATS) if s != w.discarder):
+        return True
+    return bool(w.made) and window_decided(w, state.settings)
+
+
+def _derived(state: Hand) -> Hand:
+    """Apply the derived facts that follow: ``ClaimsResolved`` and ``DrawGame``."""
+    while not state.over:
+        if state.phase == "claims":
+            if not _window_settles(state):
+                return state
+            state = resolve_claims(state, {})
+        elif due_engine_event(state) == "DrawGame":
+            state = exhaustive_draw(state, {})
+        else:
+            return state
+    return state
+
+
+def with_hand(t: Table, rec: HandRecord) -> Table:
+    """The table after its hand changed: the derived facts that follow, and a finished hand's
+    outcome — payments, balances, the next dealer (the derived ``HandCompleted``, MJO-7.2,
+    MJO-2.2) — which may end the session (T-8.2)."""
+    state = _derived(rec.state)
+    rec = replace(rec, state=state, window_at=rec.window_at if state.phase == "claims" else None)
+    if not state.over:
+        return replace(t, current=rec)
+    outcome = hand_outcome(t.session, state)
+    session = complete_hand(t.session, state)
+    t = replace(t, session=session, current=None,
+                finished=t.finished + (replace(rec, outcome=outcome),))
+    return _maybe_completed(t)
+
+
+def _maybe_completed(t: Table) -> Table:
+    """T-8.2: between hands the session ends after its hands or rounds, or once the timer has
+    called time (the hand in play was finished first)."""
+    if t.current is not None:
+        return t
+    if t.time_called is not None or (t.session is not None and session_limit_reached(t.session)):
+        return replace(t, status="completed")
+    return t
+
+
+# --- events of the table ----------------------------------------------------------------------
+
+def roll_dice(t: Table, data: Mapping, at: str | None) -> Table:
+    if data["purpose"] == "firstDealer":
+        _must_be_open(t)
+        return roll_for_first_dealer(t, data)
+    return roll_to_break_the_wall(t, data)
+
+
+def time_limit(t: Table, data: Mapping, at: str | None) -> Table:
+    """``TimeLimitReached`` (T-8.2): the session's time is up; the hand in play is finished,
+    then the session ends."""
+    _must_be_open(t)
+    if t.time_called is not None:
+        raise _fail(SESSION, "the session's time limit has already been reached")
+    return _maybe_completed(replace(t, time_called=data["limit_minutes"]))
+
+
+def penalise(t: Table, data: Mapping, at: str | None) -> Table:
+    """``CoinPenaltyAssessed`` (MJO-9.3: the committee rules; MJS-9, MJS-10): the seat pays
+    ``coins`` to each payee, or loses them; balances may go negative (MJO-7.3)."""
+    rule = "MJO-9.3"
+    if t.session is None:
+        raise _fail(rule, "the session has not begun: there are no balances to penalise yet")
+    number = data.get("hand")
+    if number is not None and t.hand_number(number) is None:
+        raise _fail(LIFECYCLE, f"hand {number} has not been dealt")
+    seat, coins, payees = data["seat"], data["coins"], list(data.get("payees") or ())
+    if seat in payees or len(set(payees)) != len(payees):
+        raise _fail(rule, "the payees are other seats than the penalised one, each once")
+    deltas = [0] * SEATS
+    deltas[seat] -= coins * max(len(payees), 1)
+    for payee in payees:
+        deltas[payee] += coins
+    balances = tuple(b + d for b, d in zip(t.session.balances, deltas, strict=True))
+    entry = {"hand": number, "rule": data["rule"], "seat": seat, "coins": coins,
+             "payees": payees, "reason": data.get("reason"), "deltas": deltas,
+             "balances": list(balances)}
+    return replace(t, session=replace(t.session, balances=balances),
+                   penalties=t.penalties + (entry,))
+
+
+def record_ruling(t: Table, data: Mapping, at: str | None) -> Table:
+    """``RulingRecorded`` on the table (MJO-9.3). With ``effect.winValid`` it rules on a win
+    waiting for the referee (MJO-5.6, record enforcement): true lets it stand, false withdraws
+    it."""
+    effect = data.get("effect") or {}
+    t = replace(t, rulings=t.rulings + ({"text": data["text"], "effect": data.get("effect")},))
+    if "winValid" not in effect:
+        return t
+    rule = t.settings.rule("falseWin")
+    rec = t.current
+    if rec is None or rec.state.phase != "ruling":
+        raise _fail(rule, "no win is waiting for a ruling")
+    if effect.get("hand", rec.number) != rec.number:
+        raise _fail(LIFECYCLE, f"the win waiting for a ruling is in hand {rec.number}")
+    return with_hand(t, replace(rec, state=rule_on_win(rec.state, {"winValid": effect["winValid"]})))
+
+
+_TABLE_EVENTS = {
+    "DiceRolled": roll_dice,
+    "TilesDealt": deal,
+    "TimeLimitReached": time_limit,
+    "CoinPenaltyAssessed": penalise,
+    "RulingRecorded": record_ruling,
+}
+
+
+def apply(t: Table | None, event_type: str, data: dict, at: str | None = None) -> Table:
+    """The next state of a table's stream after one event recorded at ``at``."""
+    if event_type == "MatchStarted":
+        if t is not None:
+            raise _fail(LIFECYCLE, "the table has already started")
+        return start(data)
+    if t is None:
+        raise _fail(LIFECYCLE, "the table has not started (MatchStarted comes first)")
+    if event_type in _TABLE_EVENTS:
+        return _TABLE_EVENTS[event_type](t, data, at)
+    if event_type == "LotsDrawn":
+        raise _fail("T-1.4", f"lots for {data['purpose']} are not drawn at a {t.game} table: "
+                             f"the first dealer is rolled for with dice (MJO-2.1)")
+    step = _HAND_EVENTS.get(event_type)
+    if step is None:
+        raise _fail(LIFECYCLE, f"{event_type} is not an event of a {t.game} table")
+    rec = current_hand(t, data["hand"])
+    return with_hand(t, step(rec, t, data, at))
+
+
+def ranking(t: Table) -> tuple:
+    """MJO-7.4: the table's players (their entrants) by coins, most first; equal balances share
+    a place."""
+    return rank_by_coins({t.entrant(s): b for s, b in enumerate(t.balances)})

@@ -1,0 +1,160 @@
+"""A 掼蛋 knockout played by ``paiju simulate guandan``'s bots through real HTTP (a waitress
+server in this process), with the rounds drawn by matching cards (T-5.5) and the referee posting
+the time limits by a simulated clock (T-5.4): it ends with a podium and a consistent bracket;
+every hand keeps the 108 cards and ends with a full finishing order; every state read at a past
+position equals what was live then; rebuilding every projection from the log gives the same
+bytes as the live reads; and the reads match the API spec."""
+import random
+from collections import Counter
+
+import pytest
+from spec import assert_response
+
+from rules.guandan.cards import two_decks
+from rules.guandan.seats import team_of
+from service import create_app
+from service.simulator.runner import report, simulate, temporary_server
+
+TEAMS = 4
+SECONDS_PER_MOVE = 20  # 60 simulated minutes ≈ 180 events: about two hands a match
+
+
+@pytest.fixture(scope="module")
+def played():
+    seen = []
+    with temporary_server() as server:
+        outcome = simulate(server.url, teams=TEAMS, seed=3, game="guandan",
+                           bot_options={"seconds_per_move": SECONDS_PER_MOVE},
+                           observe=lambda tid, mid, view: seen.append((mid, view)))
+        yield outcome, server.app, server.database, seen
+
+
+def _matches(outcome) -> list[str]:
+    return [m["match_id"] for r in outcome.bracket["rounds"] for m in r["matches"]]
+
+
+def test_a_four_team_knockout_drawn_by_cards_ends_with_a_podium(played):
+    outcome, *_ = played
+    rounds = outcome.bracket["rounds"]
+    assert [len(r["matches"]) for r in rounds] == [2, 2]  # semi-finals; final and 3rd place
+    for rnd in rounds:  # T-5.5: the two teams of a match drew the same rank
+        cards = rnd["cards"]
+        for m in (m for m in rnd["matches"] if m["kind"] == "main"):
+            assert cards[m["teams"][0]][0] == cards[m["teams"][1]][0]
+    ranking = outcome.standings["ranking"]
+    assert [r["place"] for r in ranking] == [1, 2, 3, 4]
+    assert outcome.champion == ranking[0]["team"]
+    assert outcome.event_counts["TimeLimitReached"] >= 1
+    assert outcome.decided_by and sum(outcome.decided_by.values()) == 4
+    assert set(outcome.decided_by) <= {"game", "time", "overtime", "extraHand"}
+    text = report(outcome)
+    assert "podium:" in text and f"1. {outcome.champion}" in text and "$900" in text
+    assert outcome.event_counts["TributePaid"] >= 1
+
+
+def test_every_hand_keeps_the_108_cards_and_ends_with_a_full_finishing_order(played):
+    outcome, app, _, _ = played
+    client = app.test_client()
+    tid, hands = outcome.tournament_id, 0
+    for mid in _matches(outcome):
+        match = client.get(f"/v1/tournaments/{tid}/matches/{mid}?view=referee").json
+        assert match["status"] == "completed"
+        for n in range(1, match["hands_played"] + 1):
+            hand = client.get(f"/v1/tournaments/{tid}/matches/{mid}/hands/{n}?view=public").json
+            dealt = Counter(c for s in hand["seats"] for c in s["dealt"])
+            held = Counter(c for s in hand["seats"] for c in s["cards"])
+            played_cards = Counter(c for t in hand["tricks"] for p in t["plays"]
+                                   if not p["pass"] for c in p["cards"])
+            assert dealt == two_decks() and held + played_cards == two_decks(), (mid, n)
+            places = hand["result"]["places"]
+            assert len(set(places)) == len(places)
+            if len(places) == 2:  # double down: the other two are not ranked
+                assert team_of(places[0]) == team_of(places[1])
+            else:
+                assert sorted(places) == [0, 1, 2, 3]
+            assert hand["order"] == places[:len(hand["order"])]
+            assert all(hand["seats"][s]["cards"] == [] for s in hand["order"])
+            hands += 1
+    assert hands == outcome.hands
+
+
+def test_every_past_state_read_with_at_equals_what_was_live_then(played):
+    outcome, app, _, seen = played
+    client = app.test_client()
+    for mid, live in random.Random(1).sample(seen, 40):
+        path = f"/v1/tournaments/{outcome.tournament_id}/matches/{mid}"
+        then = client.get(f"{path}?view=referee&at={live['position']}")
+        assert then.status_code == 200
+        assert then.json == live
+
+
+def _reads(client, tid: str, matches: list[str]) -> dict[str, bytes]:
+    paths = [f"/v1/tournaments/{tid}/bracket", f"/v1/tournaments/{tid}/standings",
+             f"/v1/tournaments/{tid}/matches"]
+    for mid in matches:
+        base = f"/v1/tournaments/{tid}/matches/{mid}"
+        paths += [f"{base}?view={v}" for v in ("referee", "public", "seat:1")]
+        hands = client.get(f"{base}?view=referee").json["hands_played"]
+        paths += [f"{base}/hands/{n}?view=referee" for n in range(1, hands + 1)]
+    reads = {}
+    for path in paths:
+        response = client.get(path)
+        assert response.status_code == 200, path
+        reads[path] = response.data
+    return reads
+
+
+def test_rebuilding_every_projection_from_the_log_gives_the_same_bytes(played):
+    outcome, app, database, _ = played
+    tid = outcome.tournament_id
+    live = _reads(app.test_client(), tid, _matches(outcome))
+    rebuilt_app = create_app({"DATABASE": database})  # a new process's view: no cache at all
+    try:
+        rebuilt = _reads(rebuilt_app.test_client(), tid, _matches(outcome))
+    finally:
+        rebuilt_app.extensions["paiju"].store.close()
+    assert rebuilt == live
+    assert len(live) > 4 * 4
+
+
+def test_guandan_reads_match_the_api_spec(played):
+    outcome, app, _, seen = played
+    client = app.test_client()
+    tid = outcome.tournament_id
+    mid = _matches(outcome)[0]
+    base = f"/v1/tournaments/{tid}/matches/{mid}"
+    for view in ("referee", "public", "seat:0"):
+        assert_response(client.get(f"{base}?view={view}"), "get",
+                        "/v1/tournaments/{tid}/matches/{mid}")
+        assert_response(client.get(f"{base}/hands/1?view={view}"), "get",
+                        "/v1/tournaments/{tid}/matches/{mid}/hands/{n}")
+    for _, live in seen[::25]:  # views in every phase, as they were
+        assert_response(client.get(f"/v1/tournaments/{tid}/matches/{live['match_id']}"
+                                   f"?view=public&at={live['position']}"),
+                        "get", "/v1/tournaments/{tid}/matches/{mid}")
+    assert_response(client.get(f"/v1/tournaments/{tid}/matches"), "get",
+                    "/v1/tournaments/{tid}/matches")
+    assert_response(client.get(f"/v1/tournaments/{tid}/bracket"), "get",
+                    "/v1/tournaments/{tid}/bracket")
+    assert_response(client.get(f"/v1/tournaments/{tid}/standings"), "get",
+                    "/v1/tournaments/{tid}/standings")
+
+
+def test_paiju_simulate_guandan_prints_the_podium(capsys):
+    from service.cli import main
+
+    assert main(["simulate", "guandan", "--teams", "2", "--seconds-per-move", "60"]) == 0
+    out = capsys.readouterr().out
+    assert "podium:" in out and "1. team-" in out and "matches decided: time 1" in out
+
+
+@pytest.mark.parametrize("argv", [["simulate", "guandan", "--max-hands", "3"],
+                                  ["simulate", "sj2", "--seconds-per-move", "5"],
+                                  ["simulate", "guandan", "--seconds-per-move", "0"]])
+def test_paiju_simulate_refuses_options_of_the_other_game(argv, capsys):
+    from service.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    assert "--" in capsys.readouterr().err

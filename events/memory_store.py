@@ -3,14 +3,16 @@ from __future__ import annotations
 
 import bisect
 import threading
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from .envelope import NewEvent, Record
 from .store import AppendResult, Decide, EventStore, plan_append
 
 
 class InMemoryEventStore(EventStore):
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], str] | None = None) -> None:
+        if clock is not None:
+            self.clock = clock
         self._lock = threading.Lock()
         self._log: list[Record] = []  # index = position - 1
         self._by_id: dict[str, Record] = {}

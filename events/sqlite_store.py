@@ -44,8 +44,11 @@ INDEXES = (
 
 
 class SQLiteEventStore(EventStore):
-    def __init__(self, path: str | Path, synchronous: str = "FULL", max_group: int = 512):
+    def __init__(self, path: str | Path, synchronous: str = "FULL", max_group: int = 512,
+                 clock: Callable[[], str] | None = None):
         self.path = str(path)
+        if clock is not None:
+            self.clock = clock
         if self.path == ":memory:" or self.path.startswith("file:"):
             # Each connection would open its own empty database: the log lives in a file.
             raise ValueError("the SQLite store needs a database file path")

@@ -210,6 +210,8 @@ def _chain_problem(r: Record, prev_hash: str, versions: dict[str, int]) -> str |
 class EventStore(ABC):
     """The store interface. Reads are iterators over pages: nothing loads the whole log."""
 
+    # The server's time of each append (``recorded_at``, what the rules measure limits with).
+    # A store may be given another clock: a simulation that runs faster than the table would.
     clock: Callable[[], str] = staticmethod(utc_timestamp)
 
     @abstractmethod

@@ -30,9 +30,9 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
     app.config.update(DEFAULTS)
     app.config.update(config or {})
     app.json.ensure_ascii = False  # names in Chinese stay readable
-    if store is None:
+    if store is None:  # CLOCK: the time recorded_at takes (default: the system clock)
         store = SQLiteEventStore(app.config["DATABASE"], app.config["SQLITE_SYNCHRONOUS"],
-                                 app.config["SQLITE_MAX_GROUP"])
+                                 app.config["SQLITE_MAX_GROUP"], app.config.get("CLOCK"))
     app.extensions["paiju"] = Services(store=store, catalogue=catalogue or default_catalogue(),
                                         cache=StreamCache())
 

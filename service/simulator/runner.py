@@ -20,8 +20,11 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from events.envelope import utc_timestamp
 
 from . import bots as sj2_bots
 from . import guandan_bots
@@ -207,16 +210,16 @@ class Served:
 
 
 @contextmanager
-def temporary_server(threads: int = 4) -> Iterator[Served]:
+def temporary_server(threads: int = 4, clock: Callable[[], str] | None = None) -> Iterator[Served]:
     """A paiju server (waitress, in this process) on a temporary database and a free local
-    port, for the duration."""
+    port, for the duration; ``clock`` gives the times it records (default: the system's)."""
     from waitress.server import create_server
 
     from service import create_app
 
     with tempfile.TemporaryDirectory(prefix="paiju-simulate-") as folder:
         database = str(Path(folder) / "paiju.db")
-        app = create_app({"DATABASE": database})
+        app = create_app({"DATABASE": database, "CLOCK": clock})
         server = create_server(app, host="127.0.0.1", port=0, threads=threads)
         worker = threading.Thread(target=server.run, daemon=True)
         worker.start()
@@ -266,3 +269,19 @@ def _podium(outcome: Outcome, setup: GameSetup) -> list[str]:
         lines.append("hands by tribute: " + ", ".join(f"{case} {n}" for case, n in
                                                       sorted(outcome.tributes.items())))
     return lines
+
+
+class SimulatedClock:
+    """A server clock for simulations: each recorded event is ``seconds_per_event`` later than
+    the one before, so that a whole timed event (60-minute rounds, 15-second windows) runs in
+    seconds while every time rule is still judged on recorded times."""
+
+    def __init__(self, seconds_per_event: float, start: datetime | None = None):
+        self.now = start or datetime(2019, 6, 8, 10, 0, tzinfo=timezone.utc)
+        self.step = timedelta(seconds=seconds_per_event)
+        self._lock = threading.Lock()
+
+    def __call__(self) -> str:
+        with self._lock:
+            self.now += self.step
+            return utc_timestamp(self.now)

@@ -27,6 +27,9 @@ _card = FullMatch(CARD_PATTERN, "must be a card: a rank 2-9, T, J, Q, K or A the
                                 "D or C (e.g. TH, AS), or BJ / SJ for the jokers")
 _rule = FullMatch(RULE_PATTERN, "must be a rule ID of the rules specification, e.g. GD-10.1")
 _side = validate.OneOf(("A", "B"))
+# GD-3.1: the combination types, as a play's reading names them (rules/guandan/combos.py TYPES)
+COMBINATION_TYPES = ("single", "pair", "triple", "fullHouse", "straight", "pairRun", "tripleRun",
+                     "bomb", "straightFlush", "fourJokers")
 
 
 class GDHandDealtData(DataSchema):
@@ -66,11 +69,14 @@ class TributeAssignedData(DataSchema):
 class GDCardsPlayedData(DataSchema):
     """GD-5.2, GD-2.4: the cards a seat plays, and the reading — for each heart level card used
     as a substitute, the card it stands for. Without ``wildAs`` the backend infers the reading
-    when every reading is of one type; ``[]`` means every wildcard stands for itself."""
+    when every reading is of one type; ``[]`` means every wildcard stands for itself.
+    ``readAs``, the reading's type, keeps only readings of that type: ``straight`` reads five
+    consecutive cards of one suit as a plain straight (GD-3.2 by the seed, 「不分花色」)."""
     hand = hand_no()
     seat = seat()
     cards = card_list(1, 60, required=True)
     wildAs = _optional(card_list(0, 10))
+    readAs = _optional(fields.String(validate=validate.OneOf(COMBINATION_TYPES)))
 
 
 class LevelPenaltyAssessedData(DataSchema):

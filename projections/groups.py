@@ -36,6 +36,8 @@ def groups_at(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | Non
         if kind == "withdrawn":
             if g is None or not g.stages:
                 gone.add(data)  # withdrew before the first draw: not an entrant
+            else:               # not drawn into a later stage (T-7.2: the next best goes on)
+                g = replace(g, withdrawn=g.withdrawn | {data})
             continue
         if kind not in ("tables", "tie"):
             continue
@@ -91,7 +93,8 @@ def groups_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | N
         return {"format": t.format, "settings": None, "entrants": [], "stages": [],
                 "next_stage": None}
     return {"format": t.format,
-            "settings": {"advance": g.advance, "prizePlaces": g.prize_places},
+            "settings": {"advance": g.advance, "prizePlaces": g.prize_places,
+                         "stageCoins": "carry" if g.carry else "reset"},
             "entrants": list(g.entrants),
             "stages": [_stage_view(g, n) for n in range(1, len(g.stages) + 1)],
             "next_stage": groups.next_stage(g)}
@@ -119,7 +122,7 @@ def _table_view(g: Groups, table: DrawnTable) -> dict:
             "completed": bool(result and result.completed),
             "hands_played": result.hands_played if result else 0,
             "seats": [{"seat": seat, "team": player,
-                       "coins": result.balances[seat] if result else None,
+                       "coins": groups.player_coins(g, table, player) if result else None,
                        "place": places[player][0] if result else None,
                        "tied": places[player][1] if result else False}
                       for seat, player in enumerate(table.players)]}

@@ -11,7 +11,7 @@ officials. A finished (completed or voided) hand is public.
 from __future__ import annotations
 
 from rules.guandan.cards import sort_cards, wildcard
-from rules.guandan.match import REASONS, SIDES, Deal, GDMatch, next_limit
+from rules.guandan.match import REASONS, SIDES, Deal, GDMatch, limit_due_at, next_limit
 from rules.guandan.play import ANNOUNCE_AT
 from rules.guandan.procedure import first_drawer
 from rules.guandan.seats import team_of
@@ -49,10 +49,15 @@ def match_view(m: GDMatch, viewer: Viewer) -> dict:
 
 
 def _clock(m: GDMatch) -> dict:
-    """GD-11.2: where the match stands with its time limits."""
+    """GD-11.2, T-5.4: where the match stands with its time limits, measured on the server's
+    clock from the match's start; ``last_event_at`` tells a referee device how far the log's
+    time has gone (the next limit may be posted once it is past ``next_limit_at``)."""
+    due = next_limit(m) if m.status == "playing" else None
+    due_at = limit_due_at(m, due) if due is not None else None
     return {"stage": m.clock, "limits_reached": [dict(limit) for limit in m.limits],
-            "next_limit": next_limit(m) if m.status == "playing" else None,
-            "decision_pending": m.time_pending,
+            "next_limit": due,
+            "next_limit_at": due_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ") if due_at else None,
+            "started_at": m.started_at, "last_event_at": m.last_event_at,
             "matchMinutes": m.settings.match_minutes,
             "overtimeMinutes": m.settings.overtime_minutes}
 

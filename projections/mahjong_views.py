@@ -65,11 +65,14 @@ def _throws(throws) -> list[dict]:
 
 
 def _result_row(t: Table, rec: HandRecord) -> dict:
-    """A finished hand's result (the derived ``HandCompleted``, MJO section 10 row 9)."""
+    """A finished hand's result (the derived ``HandCompleted``, MJO section 10 row 9), with the
+    penalties assessed while it was played, so that every coin between the balances before and
+    after is explained."""
     o, state = rec.outcome, rec.state
     return {"hand": rec.number, "dealer": o.dealer, "round_wind": rec.round_wind,
             "result": o.result, "winners": list(o.winners), "wins": _wins(state),
             "payments": list(o.payments), "balances_before": list(rec.balances_before),
+            "penalties": [dict(p) for p in rec.penalties],   # assessed during the hand
             "balances": list(o.balances), "next_dealer": o.next_dealer}
 
 

@@ -6,7 +6,10 @@ A stage is a set of independent tables (each a match stream, one coin session). 
 tournament setting ``advance`` the top ``advance`` of each table go on to the next stage, drawn
 again, until a stage of one table — the final, whose order gives the podium (T-7.2 – 7.4).
 Without it there is one stage and every player of the event is ranked together by final balance
-(T-8.3). Equal balances share a place; lots (``standingsTie``) separate them where it matters —
+(T-8.3). A player's coins go with him from stage to stage (setting ``stageCoins``, default
+``carry``: the seed gives 20 coins once and 「比赛结束后谁的假币最多谁赢」); ``reset`` starts every
+stage afresh (the Sichuan model, T-7.2). A player who withdraws is not drawn again: the next
+best at his table goes on in his place. Equal balances share a place; lots (``standingsTie``) separate them where it matters —
 for a qualifying place (T-7.2) or a prize place (T-8.3, setting ``prizePlaces``, default 3).
 
 Everything here is pure: the draws and the lots are recorded facts, a table's result comes from
@@ -30,6 +33,9 @@ RANKING = "T-8.3"      # one ranking by coins; ties for a prize place by lots
 # Tournament settings of the groups format: key -> (rule, low, high, default)
 SETTINGS = MappingProxyType({"advance": (ADVANCE, 1, TABLE_SIZE - 1, None),
                              "prizePlaces": (RANKING, 1, 64, 3)})
+# key -> (rule, choices, default): whether the coins carry over to the next stage (T-8.3, the
+# seed's one session of coins) or every stage starts afresh (T-7.2's interpretation, MJS)
+CHOICES = MappingProxyType({"stageCoins": (RANKING, ("carry", "reset"), "carry")})
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,8 @@ class Groups:
     advance: int | None = None
     starting: int = 0              # a player's coins when his table starts (MJO-7.1: 20)
     prize_places: int = 3
+    carry: bool = True             # stageCoins: a player's coins go on to his next stage
+    withdrawn: frozenset[str] = frozenset()   # withdrew after the first draw (T-1.3)
     stages: tuple[tuple[DrawnTable, ...], ...] = ()
     results: Mapping[str, TableResult] = field(default_factory=dict)
     lots: Mapping[int, tuple[str, ...]] = field(default_factory=dict)  # stage -> drawn order
@@ -79,14 +87,21 @@ def check_settings(settings: Mapping) -> None:
         if value is not None and (type(value) is not int or not low <= value <= high):
             raise RuleViolation(rule, f"setting {key} must be a whole number from {low} to "
                                       f"{high}, not {value!r}")
+    for key, (rule, allowed, _) in CHOICES.items():
+        if key in settings and settings[key] not in allowed:
+            raise RuleViolation(rule, f"setting {key} must be one of {', '.join(allowed)}, "
+                                      f"not {settings[key]!r}")
 
 
 def start(entrants: Sequence[str], settings: Mapping, starting: int = 0) -> Groups:
-    """Groups of ``entrants``; ``starting`` is what every player holds before his table plays
-    (MJO-7.1: 20 coins; each stage starts afresh, T-7.2)."""
+    """Groups of ``entrants``; ``starting`` is what every player holds before his first table
+    plays (MJO-7.1: 20 coins), carried on from stage to stage unless ``stageCoins`` is
+    ``reset`` (T-7.2)."""
     check_settings(settings)
+    stage_coins = settings.get("stageCoins") or CHOICES["stageCoins"][2]
     return Groups(entrants=tuple(entrants), advance=settings.get("advance"), starting=starting,
-                  prize_places=settings.get("prizePlaces") or SETTINGS["prizePlaces"][3])
+                  prize_places=settings.get("prizePlaces") or SETTINGS["prizePlaces"][3],
+                  carry=stage_coins == "carry")
 
 
 # --- stages ----------------------------------------------------------------------------------
@@ -143,20 +158,37 @@ def stage_field(g: Groups, stage: int) -> list[str]:
     return qualifiers(g, stage - 1)
 
 
-def table_ranking(g: Groups, table: DrawnTable) -> tuple[Standing, ...]:
-    """MJO-7.4: a table's players by coins; the stage's lots order the equal ones."""
-    balances = dict(zip(table.players, _result(g, table).balances, strict=True))
-    return rank_by_coins(balances, g.lots.get(table.stage, ()))
+def player_coins(g: Groups, table: DrawnTable, player: str) -> int:
+    """A player's coins after ``table`` (his table of its stage): its session's balance, plus —
+    when the coins carry over (T-8.3) — what he won or lost before it."""
+    balance = _result(g, table).balances[table.players.index(player)]
+    if not g.carry or table.stage == 1:
+        return balance
+    before = g.table_of(table.stage - 1, player)
+    return balance - g.starting + player_coins(g, before, player)
+
+
+def table_ranking(g: Groups, table: DrawnTable,
+                  players: Sequence[str] | None = None) -> tuple[Standing, ...]:
+    """MJO-7.4: a table's players (or ``players`` of them) by coins; the stage's lots order the
+    equal ones."""
+    coins = {p: player_coins(g, table, p) for p in (table.players if players is None else players)}
+    return rank_by_coins(coins, g.lots.get(table.stage, ()))
 
 
 def qualifiers(g: Groups, stage: int) -> list[str]:
-    """T-7.2: the top ``advance`` of every table of a completed stage, table by table. A tie
-    across the last qualifying place must first be drawn (``standingsTie``)."""
+    """T-7.2: the top ``advance`` of every table of a completed stage, table by table, among
+    the players who have not withdrawn. A tie across the last qualifying place must first be
+    drawn (``standingsTie``)."""
     if not stage_complete(g, stage):
         raise RuleViolation(ADVANCE, f"stage {stage} is still being played")
     out = []
     for table in g.stages[stage - 1]:
-        ranking = table_ranking(g, table)
+        ranking = table_ranking(g, table, [p for p in table.players if p not in g.withdrawn])
+        if len(ranking) < g.advance:
+            raise RuleViolation(ADVANCE, f"table {table.match_id} has {len(ranking)} player(s) "
+                                         f"left for {g.advance} qualifying place(s): the "
+                                         f"committee rules (T-1.5)")
         through = [s.player for s in ranking if s.place <= g.advance]
         if len(through) != g.advance:
             tied = [s.player for s in ranking if s.place == ranking[g.advance - 1].place]
@@ -241,8 +273,7 @@ def check_tie_lots(g: Groups, data: Mapping) -> None:
         table = g.table_of(stage, player)
         if table is None:
             raise RuleViolation(RANKING, f"{player} did not play in stage {stage}")
-        coins[player] = (table.match_id if not is_final_stage(g, stage) else None,
-                         _result(g, table).balances[table.players.index(player)])
+        coins[player] = _standing(g, table, player)
     if len(set(coins.values())) != 1:
         shown = ", ".join(f"{p} {c}" for p, (_, c) in coins.items())
         where = "" if is_final_stage(g, stage) else " at one table"
@@ -252,6 +283,27 @@ def check_tie_lots(g: Groups, data: Mapping) -> None:
     if drawn & set(candidates):
         raise RuleViolation(RANKING, f"{', '.join(sorted(drawn & set(candidates)))} "
                                      f"already won a draw of these lots")
+    # Lots are drawn among everyone at that place: leaving one out would rank him by omission.
+    tied = _tied_with(g, stage, next(iter(coins.values()))) - drawn
+    if tied != set(candidates):
+        raise RuleViolation(RANKING, f"lots are drawn among all the players tied at that "
+                                     f"place: {', '.join(sorted(tied))}, not "
+                                     f"{', '.join(candidates)}")
+
+
+def _standing(g: Groups, table: DrawnTable, player: str) -> tuple[str | None, int]:
+    """What a tie is about: the coins, at the player's table while the stage qualifies players
+    (T-7.2), across the stage in the final ranking (T-8.3)."""
+    where = None if is_final_stage(g, table.stage) else table.match_id
+    return where, player_coins(g, table, player)
+
+
+def _tied_with(g: Groups, stage: int, standing: tuple[str | None, int]) -> set[str]:
+    """The players of ``stage`` with this standing — who have not withdrawn, when the tie is
+    for a qualifying place."""
+    final = is_final_stage(g, stage)
+    return {p for table in g.stages[stage - 1] for p in table.players
+            if _standing(g, table, p) == standing and (final or p not in g.withdrawn)}
 
 
 def record_tie_lots(g: Groups, data: Mapping) -> Groups:
@@ -300,7 +352,7 @@ def _stage_rows(g: Groups, stage: int, players: list[str], out_in: int | None) -
     for player in players:
         table = g.table_of(stage, player)
         place = next(s.place for s in table_ranking(g, table) if s.player == player)
-        coins = _result(g, table).balances[table.players.index(player)]
+        coins = player_coins(g, table, player)
         rows.append(Row(0, player, coins, stage, table.match_id, place, out_in, False))
     return rows
 

@@ -56,6 +56,7 @@ THIRD_PLACE = ("playoff", "shared")  # T-2.3, default first
 MAIN, THIRD_PLACE_MATCH = "main", "third_place"
 KINDS = (MAIN, THIRD_PLACE_MATCH)
 CARD_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")  # README §2
+CARD_SUITS = ("S", "H", "D", "C")  # README §2
 JOKERS = ("BJ", "SJ")
 
 
@@ -321,19 +322,32 @@ def card_rank(card: str) -> str:
     return card if card in JOKERS else card[:-1]
 
 
+def is_card(card: object) -> bool:
+    """README §2 card notation: a rank 2-9, T, J, Q, K, A then a suit S, H, D, C — or BJ, SJ."""
+    return isinstance(card, str) and (card in JOKERS or (
+        len(card) == 2 and card[0] in CARD_RANKS and card[1] in CARD_SUITS))
+
+
 def _check_cards(cards: Mapping[str, str], pairs: list[tuple[str, str]], byes: list[str]) -> None:
-    """T-5.5: the two teams of a match drew the same rank; a bye's card has no twin among the drawn."""
-    drawn = [t for pair in pairs for t in pair] + byes
-    missing = [t for t in drawn if t not in cards]
+    """T-5.5: every card is a real card; the two teams of a match drew the same rank; a bye's card,
+    if it drew one, has no twin among the drawn. A team with a bye needs no card: byes beyond
+    what a deck's ranks can carry are drawn by plain lots (:func:`propose_card_draw`)."""
+    bogus = sorted(f"{team} ({card!r})" for team, card in cards.items() if not is_card(card))
+    if bogus:
+        raise RuleViolation("T-5.5", f"not a card in the notation of the rules README §2 (e.g. 2H, "
+                                     f"TS, BJ): {', '.join(bogus)}")
+    players = [t for pair in pairs for t in pair]
+    missing = [t for t in players if t not in cards]
     if missing:
         raise RuleViolation("T-5.5", f"no card recorded for {', '.join(missing)}")
+    drawn = players + [t for t in byes if t in cards]
     ranks = [card_rank(cards[t]) for t in drawn]
     for a, b in pairs:
         if card_rank(cards[a]) != card_rank(cards[b]):
             raise RuleViolation("T-5.5", f"{a} ({cards[a]}) and {b} ({cards[b]}) did not draw the same rank")
         if ranks.count(card_rank(cards[a])) != 2:
             raise RuleViolation("T-5.5", f"more than two teams drew rank {card_rank(cards[a])}")
-    for team in byes:
+    for team in (t for t in byes if t in cards):
         if ranks.count(card_rank(cards[team])) != 1:
             raise RuleViolation("T-5.5", f"{team}'s card {cards[team]} has a twin: it is no bye")
 
@@ -381,23 +395,28 @@ def propose_draw(bracket: Bracket, rng: random.Random, match_id_prefix: str = ""
 def propose_card_draw(bracket: Bracket, rng: random.Random, match_id_prefix: str = "") -> dict:
     """T-5.5: each team in play draws a card from a prepared set — one pair of ranks (hearts and
     diamonds) per match and one single spade of another rank per bye (T-2.2). Same rank meet; the
-    card without a twin is a bye. Matches are numbered in rank order. A deck has 13 ranks, so a
-    round needing more than 13 matches plus byes cannot be drawn this way (RuleViolation T-5.5)."""
+    card without a twin is a bye. Matches are numbered in rank order. A deck has 13 ranks: byes
+    beyond the ranks the matches leave are drawn first by plain lots and draw no card (20 teams:
+    4 matches, 9 byes by card, 3 by lots — the seed's 16 to 20 teams, T-11 Ex 1); a round of more
+    than 13 matches cannot be drawn this way (RuleViolation T-5.5)."""
     rnd = _check_can_draw(bracket)
     field_ = list(in_play(bracket))
     byes = expected_byes(bracket, rnd)
     pairs = (len(field_) - byes) // 2
-    if pairs + byes > len(CARD_RANKS):
-        raise RuleViolation("T-5.5", f"{pairs} matches and {byes} byes need {pairs + byes} ranks; "
-                                     f"a deck has {len(CARD_RANKS)}")
-    deck = [r + s for r in CARD_RANKS[:pairs] for s in "HD"] + [r + "S" for r in CARD_RANKS[pairs:pairs + byes]]
+    if pairs > len(CARD_RANKS):
+        raise RuleViolation("T-5.5", f"{pairs} matches need {pairs} ranks; a deck has "
+                                     f"{len(CARD_RANKS)}")
+    carded = min(byes, len(CARD_RANKS) - pairs)
+    by_lots = rng.sample(field_, byes - carded) if byes > carded else []
+    drawers = [team for team in field_ if team not in by_lots]
+    deck = [r + s for r in CARD_RANKS[:pairs] for s in "HD"] + [r + "S" for r in CARD_RANKS[pairs:pairs + carded]]
     rng.shuffle(deck)
-    cards = dict(zip(field_, deck))
+    cards = dict(zip(drawers, deck))
     holder = {card: team for team, card in cards.items()}
     matches = [{"match_id": f"{match_id_prefix}R{rnd}-{k + 1}", "kind": MAIN,
                 "teams": [holder[r + "H"], holder[r + "D"]]} for k, r in enumerate(CARD_RANKS[:pairs])]
     matches += _third_place_entry(bracket, f"{match_id_prefix}R{rnd}-{len(matches) + 1}")
-    bye_teams = [holder[r + "S"] for r in CARD_RANKS[pairs:pairs + byes]]
+    bye_teams = by_lots + [holder[r + "S"] for r in CARD_RANKS[pairs:pairs + carded]]
     return {"purpose": "pairing", "round": rnd, "matches": matches, "byes": bye_teams, "cards": cards}
 
 

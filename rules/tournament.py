@@ -21,6 +21,9 @@ ENTRANT_SIZES: Mapping[str, tuple[int, ...]] = MappingProxyType({
 GAMES = tuple(ENTRANT_SIZES)
 RESULT_ONLY = ("bridge", "xiangqi", "go")  # T-9: the referee records each match's result
 FORMATS = ("knockout", "swiss", "groups")  # T-1.1: knockout rounds, Swiss rounds, groups
+# T-1.1: a stage's matches are card tables of two pairs, mahjong tables of four or result-only
+# pairings — so mahjong is played in groups of four only (T-7, T-8), and groups only by mahjong.
+MAHJONG = ("MJO", "MJS")
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,13 @@ def create(data: dict) -> Tournament:
         raise RuleViolation("T-1.1", f"unknown discipline {data['game']!r}; one of {', '.join(GAMES)}")
     if data["format"] not in FORMATS:
         raise RuleViolation("T-1.1", f"unknown format {data['format']!r}; one of {', '.join(FORMATS)}")
+    if (data["game"] in MAHJONG) != (data["format"] == "groups"):
+        allowed = "groups" if data["game"] in MAHJONG else "knockout or swiss"
+        raise RuleViolation("T-1.1", f"{data['game']} cannot be played in format "
+                                     f"{data['format']}: a {data['game']} tournament is "
+                                     f"{allowed} (groups of four are mahjong tables)")
     _check_settings(data.get("settings", {}))
+    _check_match_settings(data["game"], data.get("settings", {}))
     if data["format"] == "groups":
         groups.check_settings(data.get("settings", {}))  # T-7.2 advance, T-8.3 prizePlaces
     return Tournament(tournament_id=data["tournament_id"], name=data["name"], game=data["game"],
@@ -96,7 +105,8 @@ def create(data: dict) -> Tournament:
 
 
 # Tournament settings the tournament rules read: T-2.2, T-2.3; ``match`` holds the settings of
-# every match (each game's own keys, checked when a match starts).
+# every match (each game's own keys, checked here by the game's engine so that a bad one is
+# refused now, not at every match start).
 _CHOICES = {"byePolicy": ("firstRoundPowerOfTwo", "oddGetsBye"),
             "thirdPlace": ("playoff", "shared")}
 _RULE_OF = {"byePolicy": "T-2.2", "thirdPlace": "T-2.3"}
@@ -109,6 +119,13 @@ def _check_settings(settings: Mapping) -> None:
                                                f"{', '.join(allowed)}, not {settings[key]!r}")
     if not isinstance(settings.get("match", {}), dict):
         raise RuleViolation("T-1.3", "setting match holds the match settings: an object")
+
+
+def _check_match_settings(game: str, settings: Mapping) -> None:
+    from .matches import ENGINES  # the engines import this module's neighbours, not it
+    engine = ENGINES.get(game)
+    if engine is not None and "match" in settings:
+        engine.check_settings(settings["match"])
 
 
 def register_team(t: Tournament, data: dict) -> Tournament:

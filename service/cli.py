@@ -45,8 +45,11 @@ def main(argv: list[str] | None = None) -> int:
     simulate.add_argument("--target-level", choices=list("23456789TJQK"),
                           help="sj2: match setting targetLevel")
     simulate.add_argument("--seconds-per-move", type=float,
-                          help="guandan: simulated seconds per event of a match, the clock by "
-                               "which the referee posts the 60- and 90-minute limits (default 9)")
+                          help="guandan: the temporary server records every event this many "
+                               "simulated seconds after the one before, the clock on which the "
+                               "60- and 90-minute limits pass (default 9). With --url the "
+                               "server's time is real: a limit is reached only after 60 real "
+                               "minutes, so matches are decided by play (not with --url)")
     simulate.add_argument("--third-place", choices=["playoff", "shared"], default="playoff")
     simulate.add_argument("--players", type=_at_least(4), default=16,
                           help="mjo: players in the groups of four (default 16: 4 tables, a final)")
@@ -84,22 +87,37 @@ def _simulate(args) -> int:
         args.parser.error("--seconds-per-move is the clock of guandan matches")
     if args.seconds_per_move is not None and args.seconds_per_move <= 0:
         args.parser.error("--seconds-per-move must be more than 0")
-    options = {} if args.seconds_per_move is None else {"seconds_per_move": args.seconds_per_move}
+    if args.seconds_per_move is not None and args.url:
+        args.parser.error("--seconds-per-move is the temporary server's simulated clock; the "
+                          "server at --url keeps real time")
     teams = args.teams or _DEFAULT_TEAMS[args.game]
-    run = lambda url: simulate(url, teams, args.seed, match,  # noqa: E731
-                               {"thirdPlace": args.third_place}, game=args.game,
-                               bot_options=options)
+    run = lambda url, options: simulate(url, teams, args.seed, match,  # noqa: E731
+                                        {"thirdPlace": args.third_place}, game=args.game,
+                                        bot_options=options)
     try:
-        if args.url:
-            outcome = run(args.url)
+        if args.url:  # real time: the referee posts a limit only once it has really passed
+            outcome = run(args.url, {"seconds_per_move": 0} if args.game == "guandan" else {})
         else:
-            with temporary_server() as server:
-                outcome = run(server.url)
+            clock, options = _simulated_clock(args)
+            with temporary_server(clock=clock) as server:
+                outcome = run(server.url, options)
     except (ApiError, OSError) as error:
         print(f"paiju simulate: {error}", file=sys.stderr)
         return 1
     print(report(outcome))
     return 0 if outcome.champion else 1
+
+
+def _simulated_clock(args):
+    """Guandan (T-5.4): the temporary server's clock moves ``--seconds-per-move`` per recorded
+    event, and the referee bots time the limits by that step; other games keep real time."""
+    from .simulator.guandan_bots import SECONDS_PER_MOVE
+    from .simulator.runner import SimulatedClock
+
+    if args.game != "guandan":
+        return None, {}
+    seconds = args.seconds_per_move or SECONDS_PER_MOVE
+    return SimulatedClock(seconds), {"seconds_per_move": seconds}
 
 
 def _simulate_mjo(args) -> int:

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
 
+from events.envelope import utc_timestamp
 from rules import matches
 from rules.guandan import hand as hands
 from rules.guandan.match import GDMatch
@@ -28,6 +30,21 @@ from rules.guandan.tribute import return_choices, tribute_choices
 
 TID = "gd-test"
 NO_HAND = ("TimeLimitReached", "RulingRecorded", "LevelPenaltyAssessed")
+
+
+class Clock:
+    """The server's clock, moved by the test: the match clock (T-5.4, GD-11.2) is measured on
+    recorded times. Each event is recorded a millisecond after the one before."""
+
+    def __init__(self):
+        self.now = datetime(2019, 6, 8, 10, 0, tzinfo=UTC)
+
+    def __call__(self) -> str:
+        self.now += timedelta(milliseconds=1)
+        return utc_timestamp(self.now)
+
+    def advance(self, minutes: float) -> None:
+        self.now += timedelta(minutes=minutes)
 
 
 def ok(response) -> dict:

@@ -10,8 +10,12 @@ point a test needs.
 from __future__ import annotations
 
 from collections import Counter
+from datetime import datetime, timedelta, timezone
 
+from events.envelope import utc_timestamp
+from events.memory_store import InMemoryEventStore
 from rules.mahjong.tiles import parse_tiles, tile_set
+from service import create_app
 
 TID = "mjo-test"
 PLAYERS = (("east", "甲"), ("south", "乙"), ("west", "丙"), ("north", "丁"))
@@ -25,6 +29,27 @@ TEST_SETTINGS = {"claimWindowSeconds": 60}
 # seat's filler tiles make few chows, pairs or claims of their own.
 _SPREAD = [f"{r}{s}" for start in (1, 2, 3) for s in "mps" for r in (start, start + 3, start + 6)] \
     + list("ESWNCFP")
+
+
+class Clock:
+    """The server's clock, moved by the test: time limits are measured on recorded times."""
+
+    def __init__(self):
+        self.now = datetime(2006, 12, 23, 9, 30, tzinfo=timezone.utc)
+
+    def __call__(self) -> str:
+        self.now += timedelta(milliseconds=1)
+        return utc_timestamp(self.now)
+
+    def wait(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+def clocked_client(clock: Clock):
+    """A client of a fresh server whose store records events at ``clock``'s times."""
+    store = InMemoryEventStore()
+    store.clock = clock
+    return create_app(store=store).test_client()
 
 
 def ok(response) -> dict:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import chain, combinations_with_replacement
 
 from ..violations import RuleViolation
@@ -248,7 +248,7 @@ def readings(cards: Iterable[str] | str, level: str,
     for subs in _substitution_sets(_substitutes(base, level, len(cards)), wilds):
         shape = natural_shape(_read(base, subs, wilds, level), level, joker_pair)
         if shape is None or (shape[0] == STRAIGHT and mono):
-            continue
+            continue  # GD-2.4: unread, a run of one suit is a straight flush (readAs: straight)
         if (shape[0], shape[1]) not in found:
             found[shape[0], shape[1]] = Combination(shape[0], shape[1], shape[2], len(cards), cards,
                                                     tuple(subs), level)
@@ -305,9 +305,26 @@ def _parse_wild_as(cards: tuple[str, ...], level: str, wild_as: Iterable[str]) -
     return subs
 
 
+def _as_type(combo: Combination, read_as: str) -> Combination | None:
+    """GD-3.2 by the seed (「顺子：五张连续单牌…不分花色」): five consecutive cards are a straight
+    whatever their suits, so a run of one suit may be read as a plain straight; otherwise a
+    reading of type ``read_as`` is the combination itself. None if it is not of that type."""
+    if combo.type == read_as:
+        return combo
+    if read_as == STRAIGHT and combo.type == STRAIGHT_FLUSH:
+        return replace(combo, type=STRAIGHT)
+    return None
+
+
+def _not_read_as(cards: tuple[str, ...], level: str, read_as: str, reading: str = "") -> RuleViolation:
+    return violation("GD-2.4", f"{show(cards)}{reading} cannot be read as "
+                               f"{_kind_words(read_as, len(cards))}")
+
+
 def _classify_declared(cards: tuple[str, ...], level: str, wild_as: Iterable[str],
-                       joker_pair: bool) -> Combination:
-    """GD-2.4: the play under the stated reading, which must make a combination."""
+                       joker_pair: bool, read_as: str | None = None) -> Combination:
+    """GD-2.4: the play under the stated reading, which must make a combination (of type
+    ``read_as`` when the play states it)."""
     subs = _parse_wild_as(cards, level, wild_as)
     base, wilds = _split(cards, level)
     shape = natural_shape(_read(base, subs, wilds, level), level, joker_pair)
@@ -315,30 +332,49 @@ def _classify_declared(cards: tuple[str, ...], level: str, wild_as: Iterable[str
     if shape is None:
         raise violation("GD-3.4", f"{show(cards)}{reading} is not a combination: "
                                   f"{_hint(_read(base, subs, wilds, level))}")
-    if shape[0] == STRAIGHT and physically_one_suit(cards):
-        raise violation("GD-3.2", f"{show(cards)} are five cards of one suit in a run: always a "
-                                  f"straight flush, never a plain straight")
     kept = tuple(sorted(c for c in subs if c != wildcard(level)))
-    return Combination(shape[0], shape[1], shape[2], len(cards), cards, kept, level)
+    combo = Combination(shape[0], shape[1], shape[2], len(cards), cards, kept, level)
+    if read_as is None:
+        return combo
+    typed = _as_type(combo, read_as)
+    if typed is None:
+        raise _not_read_as(cards, level, read_as, reading)
+    return typed
+
+
+def _classify_read_as(cards: tuple[str, ...], level: str, found: list[Combination],
+                      read_as: str) -> Combination:
+    """GD-2.4: the highest reading of the stated type."""
+    typed = [c for c in (_as_type(combo, read_as) for combo in found) if c is not None]
+    if not typed:
+        raise _not_read_as(cards, level, read_as)
+    return max(typed, key=lambda c: c.key)
 
 
 def classify(cards: Iterable[str] | str, level: str, wild_as: Iterable[str] | None = None,
-             settings: GDSettings | Mapping | None = None) -> Combination:
+             settings: GDSettings | Mapping | None = None,
+             read_as: str | None = None) -> Combination:
     """GD-2.4/3.1: the combination a play makes.
 
     With ``wild_as`` (the play's reading) that reading is checked. Without it, every reading is
     tried: one type → the highest of that type; several types → rejected (GD-2.4, the play must
     state ``wildAs``); none → rejected (GD-2.3 if only a wildcard standing for a joker would make
-    it a combination, else GD-3.4)."""
+    it a combination, else GD-3.4). ``read_as`` (the reading's type, e.g. ``"straight"``) keeps
+    only the readings of that type — the seed's straight 「不分花色」 lets a run of one suit be
+    read as a plain straight (GD-3.2); without it, such a run is a straight flush."""
     cards, level = parse_cards(cards), parse_level(level)
     joker_pair = settings_from(settings).full_house_joker_pair
     if not cards:
         raise violation("GD-3.4", "a play needs at least one card")
+    if read_as is not None and read_as not in TYPES:
+        raise violation("GD-2.4", f"readAs is {read_as!r}; it must be one of {', '.join(TYPES)}")
     if wild_as is not None:
-        return _classify_declared(cards, level, wild_as, joker_pair)
+        return _classify_declared(cards, level, wild_as, joker_pair, read_as)
     found = readings(cards, level, settings)
     if not found:
         raise _not_a_combination(cards, level, joker_pair)
+    if read_as is not None:
+        return _classify_read_as(cards, level, found, read_as)
     types = {c.type for c in found}
     if len(types) > 1:
         options = " or ".join(dict.fromkeys(_kind(c) for c in found))
@@ -349,12 +385,16 @@ def classify(cards: Iterable[str] | str, level: str, wild_as: Iterable[str] | No
 
 def _kind(combo: Combination) -> str:
     """A type in words, for the ambiguity message."""
-    if combo.type == BOMB:
-        return f"{_a(combo.size)} {combo.size}-card bomb"
+    return _kind_words(combo.type, combo.size)
+
+
+def _kind_words(type_: str, size: int) -> str:
+    if type_ == BOMB:
+        return f"{_a(size)} {size}-card bomb"
     return {SINGLE: "a single", PAIR: "a pair", TRIPLE: "a triple", FULL_HOUSE: "a full house",
             STRAIGHT: "a straight", PAIR_RUN: "three consecutive pairs",
             TRIPLE_RUN: "two consecutive triples", STRAIGHT_FLUSH: "a straight flush",
-            FOUR_JOKERS: "the four jokers"}[combo.type]
+            FOUR_JOKERS: "the four jokers"}[type_]
 
 
 # --- comparison ----------------------------------------------------------------------------

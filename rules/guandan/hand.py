@@ -110,15 +110,17 @@ def deal(state: GDHand, hands: Iterable[Iterable[str]], marked_card: str | None 
 
 
 def declare_anti_tribute(state: GDHand, seat: int) -> GDHand:
-    """``AntiTributeDeclared`` (GD-7.5, ``antiTributeMode: optional``): a payer refuses tribute
-    by showing the big jokers, before any tribute is paid; P1 leads."""
-    if state.phase != TRIBUTE or state.paid or seat not in state.plan.payers:
-        raise violation("GD-7.5", f"seat {seat} cannot declare anti-tribute now: only a payer, "
-                                  f"before any tribute is paid")
+    """``AntiTributeDeclared`` (GD-7.5, ``antiTributeMode: optional``): a payer who has not paid
+    refuses tribute by showing the big jokers — even when his partner has already paid, the seed
+    (「输方每人各有一张大王或者一人有两张大王，可抗贡」) setting no moment for it; a tribute already
+    paid stays with its payer (cards move only once all are in). P1 leads."""
+    if state.phase != TRIBUTE or seat in state.paid or seat not in state.plan.payers:
+        raise violation("GD-7.5", f"seat {seat} cannot declare anti-tribute now: only a payer "
+                                  f"who has not paid, while tribute is being paid")
     anti = anti_tribute(state.plan, state.hands)
     if not anti:
         raise violation("GD-7.5", describe_anti_tribute(state.plan, state.hands))
-    return _start_play(state, state.plan.first, anti=anti)
+    return _start_play(state, state.plan.first, anti=anti, paid={})
 
 
 def _move(hands: tuple[tuple[str, ...], ...], giver: int, taker: int,
@@ -201,10 +203,11 @@ def _check_playing(state: GDHand) -> str:
 
 
 def play(state: GDHand, seat: int, cards: Iterable[str] | str,
-         wild_as: Iterable[str] | None = None) -> GDHand:
+         wild_as: Iterable[str] | None = None, read_as: str | None = None) -> GDHand:
     """``CardsPlayed`` (GD-5.2, GD-2.4, GD-3, GD-4, GD-5.4, GD-5.6): the player on turn plays
-    cards he holds, making a combination under the stated (or inferred) reading that beats the
-    top play; with his last card he goes out; the hand ends when a team is out."""
+    cards he holds, making a combination under the stated (or inferred) reading — ``wild_as``,
+    and ``read_as`` its type — that beats the top play; with his last card he goes out; the
+    hand ends when a team is out."""
     rule = _check_playing(state)
     check_turn(state.trick, seat, rule)
     cards = parse_cards(cards)
@@ -213,7 +216,7 @@ def play(state: GDHand, seat: int, cards: Iterable[str] | str,
     missing = missing_cards(state.hands[seat], cards)
     if missing:
         raise violation("GD-5.2", f"seat {seat} does not hold {show(missing)}")
-    combo = classify(cards, state.level, wild_as, state.settings)
+    combo = classify(cards, state.level, wild_as, state.settings, read_as)
     if state.trick.top is not None:
         check_beats(combo, state.trick.top, seat)
     hands = list(state.hands)
@@ -248,7 +251,7 @@ def apply(state: GDHand, event_type: str, seat: int | None, payload: Mapping) ->
     if event_type == "TributeReturned":
         return return_tribute(state, seat, payload["card"])
     if event_type == "CardsPlayed":
-        return play(state, seat, payload["cards"], payload.get("wildAs"))
+        return play(state, seat, payload["cards"], payload.get("wildAs"), payload.get("readAs"))
     if event_type == "Passed":
         return pass_turn(state, seat)
     return state

@@ -99,9 +99,9 @@ def complete_hand(game: GDGame, order: Iterable[int],
 
 
 def time_limit_result(levels: tuple[str, str], overtime: bool = False) -> int | str:
-    """GD-11.2: at the time limit (60 min, or 90 with ``overtime``; the hand in progress already
-    finished) the team with the higher level wins (its index); equal → ``"overtime"`` (30 more
-    minutes) after 60 minutes, ``"extraHand"`` after 90."""
+    """GD-11.2: at the time limit (60 min, or 90 with ``overtime``) the team with the higher level
+    reached within it wins (its index); equal → ``"overtime"`` (30 more minutes) after 60
+    minutes, ``"extraHand"`` after 90."""
     a, b = (LEVELS.index(level) for level in levels)
     if a != b:
         return 0 if a > b else 1
@@ -109,5 +109,6 @@ def time_limit_result(levels: tuple[str, str], overtime: bool = False) -> int | 
 
 
 def extra_hand_winner(order: Iterable[int]) -> int:
-    """GD-11.2 (Interpretation): the extra hand is won by the team of its 1st player."""
+    """GD-11.2 (Interpretation): the extra hand, at equal levels after it, is won by the team of
+    its 1st player."""
     return team_of(next(iter(order)))

@@ -8,33 +8,34 @@ pure fold of :mod:`.hand`; this module keeps what a match adds around it: which 
 (every hand event names its hand, ``GD-12``), the record of its tricks, the levels between
 hands, the clock and the result.
 
-**Enforcement.** ``strict`` refuses every event that breaks a rule. ``record`` (a scorer
-transcribing a physical table) stores, flagged with the rule, what a player can physically do
-wrong with cards he holds when it is his turn to do it: a play that is no combination, is
-ambiguous, or does not beat the table (GD-2.3, 2.4, 3.2, 3.4, 4.2, 4.3), a tribute that is not
-his highest card or is a wildcard (GD-7.2, 7.6), a return card the rules do not allow (GD-7.4).
-**Interpretation** (the seed gives no sanction for these): such a card is taken back at the
-table, so the flagged event changes nothing in the hand — the player still owes his move — and
-any consequence is the committee's (GD-10.3: ``RulingRecorded``, ``LevelPenaltyAssessed``).
-Everything else (cards not held, out of turn, a seat that is out, the deal, the phase) is refused
-in both modes.
+**Enforcement.** ``record`` (a scorer transcribing a physical table) stores only what the rules
+*penalise* (rules README §5); plays the rules simply forbid are refused as in ``strict``. GD
+attaches no penalty to a wrong play, tribute or return (the seed names none), so in both modes
+every breach is refused and nothing is stored; a consequence for what happened at the table is
+the committee's (GD-10.3: ``RulingRecorded``, ``LevelPenaltyAssessed``).
 
-**Clock (T-5.4, GD-11.2).** ``TimeLimitReached`` at ``matchMinutes`` (60): the hand in play is
-finished, then the higher level wins; equal → ``overtime``, and ``TimeLimitReached`` at
-``matchMinutes + overtimeMinutes`` (90) does the same; still equal → one more hand, the *extra
-hand*, played to its end like any other (GD-5.6) and won by the team of its first player out.
-A team that plays through A (GD-6.3) wins at once, clock or not.
+**Clock (T-5.4, GD-11.2; the seed's words over the spec's Interpretation).** The match starts
+at ``MatchStarted``'s recorded time; ``TimeLimitReached`` is refused before the limit has passed
+on the server's clock. 「60 钟内未打通 A 者，以级数领先者取胜」 compares the levels reached *within*
+the 60 minutes: at ``matchMinutes`` (60) the higher level wins at once, and a hand in play does
+not count — it is abandoned. Equal → ``overtime``: play goes on (a hand in play with it), and at
+``matchMinutes + overtimeMinutes`` (90) the levels decide at once again, a hand in play being
+abandoned; still equal → one more hand, the *extra hand*. After it the levels decide
+(「以级数领先者取胜」); **Interpretation:** only if they are still equal (both capped at A) does
+the team of its first player out win. A team that plays through A (GD-6.3) wins at once, clock
+or not.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 from types import MappingProxyType
 
 from ..violations import RuleViolation
 from . import hand as hands
 from .cards import LEVELS
-from .hand import OVER, PLAY, RETURN, TRIBUTE, GDHand
+from .hand import OVER, PLAY, GDHand
 from .levels import GDGame, complete_hand, hand_level, time_limit_result
 from .seats import TEAM_NAMES, is_double_down, team_of
 from .settings import KEYS, GDSettings, settings_dict, settings_from
@@ -44,18 +45,13 @@ SIDES = TEAM_NAMES                  # side "A" = team 0 (seats 0, 2), "B" = team
 ENFORCEMENT = ("strict", "record")  # rules README §5
 PHASES = {"tribute": "tribute", "return": "return", "play": "playing", "over": "completed"}
 
-# record mode: the rules whose breach is stored and flagged (module docstring), by event type
-RECORDABLE: Mapping[str, frozenset] = MappingProxyType({
-    "GDCardsPlayed": frozenset({"GD-2.3", "GD-2.4", "GD-3.2", "GD-3.4", "GD-4.2", "GD-4.3"}),
-    "TributePaid": frozenset({"GD-7.2", "GD-7.6"}),
-    "TributeReturned": frozenset({"GD-7.4"}),
-})
 
 REASONS = MappingProxyType({
     "game": "played through A (GD-6.3)",
     "time": "the higher level at the time limit (GD-11.2)",
     "overtime": "the higher level after overtime (GD-11.2)",
-    "extraHand": "the first player out of the extra hand (GD-11.2)",
+    "extraHand": "the extra hand: the higher level after it, or at equal levels its first "
+                 "player out (GD-11.2)",
     "disqualified": "the other side was disqualified (GD-10.1)",
 })
 
@@ -103,7 +99,8 @@ class GDMatch:
     history: tuple[Mapping, ...] = ()   # one result row per completed hand
     clock: str = "regular"              # "regular" | "overtime" | "extraHand" (GD-11.2)
     limits: tuple[Mapping, ...] = ()    # the TimeLimitReached events, in order
-    time_pending: int | None = None     # a limit reached during a hand: decided when it ends
+    started_at: str | None = None       # MatchStarted's recorded time: the clock's start (T-5.4)
+    last_event_at: str | None = None    # the recorded time of the last event folded
     penalties: tuple[Mapping, ...] = ()
     status: str = "playing"             # "playing" | "completed"
     winner: str | None = None           # side
@@ -148,9 +145,15 @@ def _check_settings(settings: Mapping) -> str:
     return enforcement
 
 
-def start(data: Mapping) -> GDMatch:
+def check_settings(raw: Mapping) -> None:
+    """GD section 14: the match settings a tournament gives its matches."""
+    _check_settings(raw)
+    settings_from(raw)
+
+
+def start(data: Mapping, at: str | None = None) -> GDMatch:
     """MatchStarted: two different teams (side A at seats 0 and 2, GD-1.1), the players and the
-    settings (GD section 14)."""
+    settings (GD section 14); its recorded time ``at`` starts the match clock (T-5.4)."""
     if data["game"] != GAME:
         raise RuleViolation("T-1.1", f"{data['game']} matches are not played by the Guandan engine")
     if sorted(data["teams"]) != ["A", "B"] or data["teams"]["A"] == data["teams"]["B"]:
@@ -159,7 +162,7 @@ def start(data: Mapping) -> GDMatch:
     enforcement = _check_settings(settings)
     return GDMatch(match_id=data["match_id"], game=GAME, round=data.get("round"),
                    teams=MappingProxyType(dict(data["teams"])), seats=tuple(data["seats"]),
-                   settings=settings_from(settings), enforcement=enforcement)
+                   settings=settings_from(settings), enforcement=enforcement, started_at=at)
 
 
 # --- which hand -------------------------------------------------------------------------------
@@ -229,56 +232,25 @@ _HAND_STEPS: Mapping[str, Callable[[GDHand, Mapping], GDHand]] = MappingProxyTyp
     "TributePaid": lambda h, e: hands.pay_tribute(h, e["seat"], e["card"]),
     "TributeAssigned": lambda h, e: hands.choose_tribute_assignment(h, e["seat"], e["toFirst"]),
     "TributeReturned": lambda h, e: hands.return_tribute(h, e["seat"], e["card"]),
-    "GDCardsPlayed": lambda h, e: hands.play(h, e["seat"], e["cards"], e.get("wildAs")),
+    "GDCardsPlayed": lambda h, e: hands.play(h, e["seat"], e["cards"], e.get("wildAs"),
+                                             e.get("readAs")),
     "Passed": lambda h, e: hands.pass_turn(h, e["seat"]),
 })
 
 
 def hand_step(m: GDMatch, event_type: str, data: Mapping) -> GDMatch:
-    """An event of the hand in play, judged by the pure hand fold; in record mode a breach the
-    table can commit is stored, flagged and without effect (module docstring)."""
+    """An event of the hand in play, judged by the pure hand fold; a breach is refused in both
+    enforcement modes, GD penalising none (module docstring)."""
     d = current_deal(m, data["hand"])
     if event_type in ("GDCardsPlayed", "Passed"):
         _not_out(d, data["seat"])
-    try:
-        state = _HAND_STEPS[event_type](d.state, data)
-    except RuleViolation as error:
-        if m.enforcement == "record" and _recordable(d.state, event_type, data, error.rule):
-            return replace(m, hand=_flagged(d, event_type, data, error))
-        raise
+    state = _HAND_STEPS[event_type](d.state, data)
     if event_type == "GDCardsPlayed":
         d = _log_play(d, data, state)
     elif event_type == "Passed":
         d = _log_pass(d, data["seat"], state)
     d = replace(d, state=state)
     return _completed(m, d) if state.phase == OVER else replace(m, hand=d)
-
-
-def _recordable(state: GDHand, event_type: str, data: Mapping, rule: str) -> bool:
-    """Record mode: the breach is one a player can commit at the table — his move, with cards he
-    holds — of a rule in RECORDABLE. (Turn and holding are checked before the combination in
-    :func:`hands.play`; a tribute or return card is checked here.)"""
-    if rule not in RECORDABLE.get(event_type, ()):
-        return False
-    seat = data["seat"]
-    if event_type == "TributePaid":
-        return (state.phase == TRIBUTE and not state.anti and seat in state.plan.payers
-                and seat not in state.paid and data["card"] in state.hands[seat])
-    if event_type == "TributeReturned":
-        return (state.phase == RETURN and seat in state.assigned.values()
-                and seat not in state.returned and data["card"] in state.hands[seat])
-    return True
-
-
-def _flagged(d: Deal, event_type: str, data: Mapping, error: RuleViolation) -> Deal:
-    entry = {"kind": "recorded", "event": event_type, "seat": data.get("seat"),
-             "rule": error.rule, "message": _plain(error).message}
-    for key in ("cards", "wildAs"):
-        if key in data:
-            entry[key] = tuple(data[key])
-    if "card" in data:
-        entry["card"] = data["card"]
-    return replace(d, irregularities=d.irregularities + (entry,))
 
 
 def _log_play(d: Deal, data: Mapping, after: GDHand) -> Deal:
@@ -318,13 +290,10 @@ def report_irregularity(m: GDMatch, data: Mapping) -> GDMatch:
 
 def void(m: GDMatch, data: Mapping) -> GDMatch:
     """HandVoided (GD-8.4 Interpretation: a wrong deck voids the hand): it does not count and is
-    dealt again with the same number. What waited for the end of the hand — a level penalty, a
-    time limit — takes effect at once."""
+    dealt again with the same number. A level penalty that waited for the end of the hand takes
+    effect at once."""
     d = replace(current_deal(m, data["hand"]), void_reason=data["reason"])
-    m = _apply_pending_penalties(replace(m, hand=d, finished=m.finished + (d,)))
-    if m.time_pending is not None:
-        return _time_decides(replace(m, time_pending=None))
-    return m
+    return _apply_pending_penalties(replace(m, hand=d, finished=m.finished + (d,)))
 
 
 # --- the end of a hand ------------------------------------------------------------------------
@@ -358,9 +327,7 @@ def _completed(m: GDMatch, d: Deal) -> GDMatch:
     if m.standing.winner is not None:
         return _won(m, SIDES[m.standing.winner], "game")
     if d.extra:
-        return _won(m, SIDES[team_of(order[0])], "extraHand")
-    if m.time_pending is not None:
-        return _time_decides(replace(m, time_pending=None))
+        return _extra_hand_decides(m, team_of(order[0]))
     return m
 
 
@@ -381,14 +348,22 @@ def next_limit(m: GDMatch) -> int | None:
     return None
 
 
+def _moment(at: str | None) -> datetime | None:
+    return None if at is None else datetime.fromisoformat(at)
+
+
+def limit_due_at(m: GDMatch, minutes: int) -> datetime | None:
+    """T-5.4: the server time at which the ``minutes`` limit passes: the match's start (its
+    ``MatchStarted`` recorded time) plus the minutes; None for a match folded without times."""
+    start = _moment(m.started_at)
+    return None if start is None else start + timedelta(minutes=minutes)
+
+
 def time_limit(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
-    """TimeLimitReached (T-5.4, GD-11.2): the hand in play is finished first; then the levels
-    decide (or, if no hand is in play, at once)."""
+    """TimeLimitReached (T-5.4, GD-11.2): the next limit, not before it has passed on the server's
+    clock; the levels reached within it decide at once, a hand in play not counting."""
     _must_be_playing(m)
     minutes = data["limit_minutes"]
-    if m.time_pending is not None:
-        raise RuleViolation("GD-11.2", f"the {m.time_pending}-minute limit has been reached; the "
-                                       f"hand in play is finished before the levels decide")
     due = next_limit(m)
     if due is None:
         raise RuleViolation("GD-11.2", "both time limits have passed: one more hand decides the "
@@ -397,23 +372,46 @@ def time_limit(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
         raise RuleViolation("GD-11.2", f"the next time limit is at {due} minutes (matchMinutes "
                                        f"{m.settings.match_minutes}, then overtimeMinutes "
                                        f"{m.settings.overtime_minutes} more), not {minutes}")
+    ends = limit_due_at(m, minutes)
+    if ends is not None and at is not None and _moment(at) < ends:
+        raise RuleViolation("GD-11.2", f"T-5.4: the {minutes} minutes from the match's start end "
+                                       f"at {ends.strftime('%Y-%m-%dT%H:%M:%S.%fZ')}, not before")
     in_play = m.hand is not None and m.hand.in_play
     m = replace(m, limits=m.limits + (MappingProxyType({
         "limit_minutes": minutes, "at": at, "hand": m.hand.number if in_play else None}),))
-    if in_play:
-        return replace(m, time_pending=minutes)
-    return _time_decides(m)
+    return _time_decides(m, minutes)
 
 
-def _time_decides(m: GDMatch) -> GDMatch:
-    """GD-11.2: with no hand in play, the higher level wins; equal after the first limit →
-    overtime; equal after overtime → one more hand."""
-    result = time_limit_result(m.standing.levels, overtime=m.clock == "overtime")
+def _abandoned(m: GDMatch, minutes: int) -> GDMatch:
+    """GD-11.2 (seed): a hand in play at a deciding limit was not finished within the time and
+    does not count; it ends like a voided hand, and the extra hand is dealt with its number."""
+    if m.hand is None or not m.hand.in_play:
+        return m
+    d = replace(m.hand, void_reason=f"abandoned at the {minutes}-minute limit (GD-11.2)")
+    return _apply_pending_penalties(replace(m, hand=d, finished=m.finished + (d,)))
+
+
+def _time_decides(m: GDMatch, minutes: int) -> GDMatch:
+    """GD-11.2: the higher level wins at once; equal after the first limit → overtime (a hand in
+    play goes on); equal after overtime → one more hand. A level penalty assessed within the
+    time counts, though a hand in play has not ended."""
+    levels = _apply_pending_penalties(m).standing.levels
+    result = time_limit_result(levels, overtime=m.clock == "overtime")
     if result == "overtime":
         return replace(m, clock="overtime")
+    m = _abandoned(m, minutes)
     if result == "extraHand":
         return replace(m, clock="extraHand")
     return _won(m, SIDES[result], "time" if m.clock == "regular" else "overtime")
+
+
+def _extra_hand_decides(m: GDMatch, first_out_team: int) -> GDMatch:
+    """GD-11.2: after the extra hand the higher level wins (「以级数领先者取胜」); **Interpretation:**
+    still equal (both capped at A) → the team of its first player out."""
+    a, b = (LEVELS.index(level) for level in m.standing.levels)
+    if a != b:
+        return _won(m, SIDES[0 if a > b else 1], "extraHand")
+    return _won(m, SIDES[first_out_team], "extraHand")
 
 
 # --- rulings and penalties --------------------------------------------------------------------
@@ -479,7 +477,7 @@ def _step(m: GDMatch | None, event_type: str, data: Mapping, at: str | None) -> 
     if event_type == "MatchStarted":
         if m is not None:
             raise RuleViolation("GD-12", "the match has already started")
-        return start(data)
+        return start(data, at)
     if m is None:
         raise RuleViolation("GD-12", "the match has not started (MatchStarted comes first)")
     if event_type in _MATCH_EVENTS:
@@ -509,6 +507,8 @@ def _plain(error: RuleViolation) -> RuleViolation:
 def apply(m: GDMatch | None, event_type: str, data: dict, at: str | None = None) -> GDMatch:
     """The next state of a GD match stream after one event recorded at ``at``."""
     try:
-        return _step(m, event_type, data, at)
+        m = _step(m, event_type, data, at)
     except RuleViolation as error:
         raise _plain(error) from None
+    # the clock's "now" as far as the log goes: a referee device times the limits by it
+    return m if at is None else replace(m, last_event_at=at)

@@ -1,4 +1,9 @@
-"""Match settings of 掼蛋 (guandan.md section 14), with the spec's defaults.
+"""Match settings of 掼蛋 (guandan.md section 14), with the spec's defaults — except where the
+seed's words win over the spec: anti-tribute is the losers' option (「可抗贡」: ``antiTributeMode``
+``optional``), and the single-down return is 「10（含）以下的任意牌」, any card of natural rank
+2–10, level cards and the tribute card itself included (``returnSingle`` ``natural2to10``,
+``returnMayBeTributeCard`` true). ``matchMinutes + overtimeMinutes`` is at most 1440, what
+``TimeLimitReached.limit_minutes`` can say.
 
 A match stores its settings in ``MatchStarted.settings`` with camelCase keys; omitted keys take
 the defaults. (``enforcement``, README section 5, is the service's business: these rules
@@ -14,6 +19,8 @@ from dataclasses import dataclass, fields
 
 from .cards import violation
 
+MAX_MINUTES = 1440  # TimeLimitReached.limit_minutes at most (a day): both limits must fit
+
 
 @dataclass(frozen=True)
 class GDSettings:
@@ -23,9 +30,9 @@ class GDSettings:
     a_failures_before_reset: int = 3                     # GD-6.4
     tribute_when_partner_last: str = "thirdPays"         # GD-7.1
     equal_tribute_assignment: str = "rightSideToFirst"   # GD-7.3
-    return_single: str = "natural2to10NotLevel"          # GD-7.4
-    return_may_be_tribute_card: bool = False             # GD-7.4
-    anti_tribute_mode: str = "auto"                      # GD-7.5
+    return_single: str = "natural2to10"                  # GD-7.4 (seed: 「10（含）以下的任意牌」)
+    return_may_be_tribute_card: bool = True              # GD-7.4 (seed: any such card)
+    anti_tribute_mode: str = "optional"                  # GD-7.5 (seed: 「可抗贡」, may)
     jiefeng: bool = True                                 # GD-5.5
     auto_pass_on_timeout: bool = False                   # GD-9.3
     match_minutes: int = 60                              # GD-11.2
@@ -83,4 +90,15 @@ def settings_from(settings: GDSettings | Mapping | None = None) -> GDSettings:
         elif key in _FIELDS:
             camel = next(k for k, spec in _KEYS.items() if spec[0] == key)
             values[key] = _checked(camel, value)
-    return GDSettings(**values)
+    return _check_minutes(GDSettings(**values))
+
+
+def _check_minutes(conf: GDSettings) -> GDSettings:
+    """GD-11.2: the second limit, matchMinutes + overtimeMinutes, must be a ``limit_minutes`` a
+    ``TimeLimitReached`` can carry (at most 1440), or the match could never be timed out."""
+    total = conf.match_minutes + conf.overtime_minutes
+    if total > MAX_MINUTES:
+        raise violation("GD-11.2", f"settings matchMinutes {conf.match_minutes} and overtimeMinutes "
+                                   f"{conf.overtime_minutes} put the second time limit at {total} "
+                                   f"minutes; together they may be at most {MAX_MINUTES}")
+    return conf

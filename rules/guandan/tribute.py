@@ -17,7 +17,6 @@ from .cards import (
     JOKERS,
     is_wildcard,
     natural_value,
-    rank_name,
     rank_of,
     show,
     sort_cards,
@@ -169,9 +168,9 @@ def check_return(plan: TributePlan, seat: int, card: str, hand: Iterable[str], t
     allowed = return_choices(plan, hand, tribute_card, level, settings)
     if card in allowed:
         return
-    if card == tribute_card and hand.count(card) == 1:
-        raise violation("GD-7.4", f"seat {seat} may not return {card}, the tribute card just received")
     conf = settings_from(settings)
+    if card == tribute_card and hand.count(card) == 1 and not conf.return_may_be_tribute_card:
+        raise violation("GD-7.4", f"seat {seat} may not return {card}, the tribute card just received")
     level_note = "" if conf.return_single == "natural2to10" else ", not a level card"
     raise violation("GD-7.4", f"seat {seat} must return a card of 10 or lower (2-10{level_note}; "
                               f"his lowest card if he has none) — one of {show(allowed)} — not {card}")
@@ -194,8 +193,8 @@ def first_leader(plan: TributePlan, paid: Mapping[int, str], level: str,
 
 
 def describe_anti_tribute(plan: TributePlan, hands: tuple[tuple[str, ...], ...]) -> str:
-    """Plain English for a refused anti-tribute declaration (GD-7.5)."""
-    held = {s: hands[s].count(BIG_JOKER) for s in plan.payers}
-    parts = ", ".join(f"seat {s} holds {n} {rank_name(BIG_JOKER)}(s)" for s, n in held.items())
-    return f"anti-tribute needs both big jokers with the payer(s): {parts or 'nobody pays'}"
+    """Plain English for a refused anti-tribute declaration (GD-7.5). It says only that the rule
+    does not hold: how many big jokers a partner holds is hidden information (README §5)."""
+    return ("GD-7.5 does not hold: anti-tribute needs both big jokers with the payer(s)"
+            if plan.payers else "nobody pays tribute this hand")
 

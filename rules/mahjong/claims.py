@@ -9,7 +9,7 @@ A window is decided by the priority of the claims, never by the order they arriv
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .settings import GameSettings
 from .tiles import Meld, shifted, sort_tiles
@@ -130,6 +130,23 @@ def window_decided(window: ClaimWindow, settings: GameSettings) -> bool:
     best = max(made, key=lambda c: PRIORITY[c.kind])
     return not any(outranks(kind, seat, best, window.discarder, settings)
                    for seat in pending for kind in window.may[seat])
+
+
+def any_claim(window: ClaimWindow, settings: GameSettings, *,
+              last_discard: bool) -> ClaimWindow:
+    """Record enforcement (MJO-4.5): the window as a scorer may still fill it — every other
+    seat may record any claim the game has (a chow only the next seat, only a win on the
+    discard after the last tile), valid or not, whatever its tiles allow; so only the claims'
+    priority, never the order they were typed in, decides."""
+    def kinds(seat: int) -> frozenset[str]:
+        if seat == window.discarder:
+            return frozenset()
+        if last_discard:
+            return frozenset({"win"})
+        return frozenset({"win", "pong"} | ({"kong"} if settings.kongDirect else set())
+                         | ({"chow"} if settings.chow and seat == next_seat(window.discarder)
+                            else set()))
+    return replace(window, may=tuple(kinds(s) for s in range(SEATS)))
 
 
 def successful_claims(window: ClaimWindow, settings: GameSettings) -> tuple[Claim, ...]:

@@ -13,8 +13,11 @@ itself is judged by :mod:`.hand`; this module adds what lies around it:
   ``HandCompleted`` — payments, balances, the next dealer (MJO-7.2, MJO-2.2) — once the hand is
   over; ``SessionCompleted`` after ``sessionHands`` hands, ``sessionRounds`` rounds, or the
   hand in play when the timer posted ``TimeLimitReached`` (T-8.2);
-* time: the claim window closes ``claimWindowSeconds`` after the discard (MJO-4.5), measured on
-  the recorded times of the events, the only clock the rules know.
+* time, measured on the recorded times of the events, the only clock the rules know: each claim
+  kind has its own time after the discard (the seed over MJO-4.5: a pong within
+  ``claimWindowSeconds``, a chow within the next player's ``turnSeconds``, a win while the window
+  lasts); a ``TimeLimitExceeded`` is recorded only once its limit has passed (MJO-8.1), and
+  ``TimeLimitReached`` only ``sessionMinutes`` after the table started (T-8.2).
 
 Enforcement (README §5): ``strict`` refuses what breaks a "must" rule. ``record`` transcribes a
 physical table: a win on a hand that is not one waits for the referee (MJO-5.6), and the claim
@@ -30,7 +33,7 @@ from types import MappingProxyType
 
 from ..violations import RuleViolation
 from .actions import due_engine_event
-from .claims import window_decided
+from .claims import any_claim, window_decided
 from .dealer import first_dealer
 from .hand import (
     Hand,
@@ -76,16 +79,21 @@ SETTING_KEYS = ("enforcement", "startingCoins", "multipleWinners", "claimWindowS
 @dataclass(frozen=True)
 class HandRecord:
     """One hand of the session: the engine's state of it, the balances it started from, the
-    wall-break throws, the recorded time of the discard whose claim window is open, the timer's
-    reports, and once over its outcome (the derived ``HandCompleted``)."""
+    wall-break throws, the recorded times of the deal, of the last discard and of the discard
+    whose claim window is open (the timer's limits run from them, MJO-8.1), the timer's
+    reports, the penalties assessed while it was played, and once over its outcome (the derived
+    ``HandCompleted``)."""
 
     number: int
     state: Hand
     round_wind: str
     balances_before: tuple[int, ...]
     wall_dice: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    dealt_at: str | None = None
+    discarded_at: str | None = None
     window_at: str | None = None
     time_limits: tuple[Mapping, ...] = ()
+    penalties: tuple[Mapping, ...] = ()
     outcome: HandOutcome | None = None
 
     @property
@@ -105,6 +113,7 @@ class Table:
     teams: Mapping[str, str]           # "0".."3" -> entrant (team id)
     seats: tuple[str, ...]             # the players at seats 0-3
     settings: GameSettings
+    started_at: str | None = None      # MatchStarted's recorded time: the session's clock, T-8.2
     first_rolls: tuple[Mapping[int, tuple[int, ...]], ...] = ()
     session: Session | None = None     # balances and the rotation, once the first dealer is known
     current: HandRecord | None = None  # the hand in play
@@ -163,9 +172,14 @@ def seat_players(players: Mapping[str, Sequence[str]]) -> list[str]:
     return [players[key][0] for key in TEAM_KEYS]
 
 
-def start(data: Mapping) -> Table:
-    """``MatchStarted``: four entrants at seats 0-3 (T-8.1) and the match settings (MJO
-    section 11; an unknown key or a value out of range is refused, ``MJO-11``)."""
+def check_settings(raw: Mapping, game: str = "MJO") -> None:
+    """MJO section 11: the table settings a tournament gives its tables."""
+    PRESETS[game](raw)
+
+
+def start(data: Mapping, at: str | None = None) -> Table:
+    """``MatchStarted`` recorded at ``at``: four entrants at seats 0-3 (T-8.1) and the match
+    settings (MJO section 11; an unknown key or a value out of range is refused, ``MJO-11``)."""
     parse = PRESETS.get(data["game"])
     if parse is None:
         raise _fail("T-1.1", f"{data['game']} tables are not played by this engine")
@@ -176,7 +190,7 @@ def start(data: Mapping) -> Table:
         raise _fail(TABLES, "the four seats of a table hold four different entrants")
     return Table(match_id=data["match_id"], game=data["game"], round=data.get("round"),
                  teams=MappingProxyType(teams), seats=tuple(data["seats"]),
-                 settings=parse(data.get("settings") or {}))
+                 settings=parse(data.get("settings") or {}), started_at=at)
 
 
 def settings_dict(settings: GameSettings) -> dict:
@@ -295,7 +309,7 @@ def deal(t: Table, data: Mapping, at: str | None) -> Table:
         state = deal_hand(t.settings, dealt)
     record = HandRecord(number=data["hand"], state=state,
                         round_wind=session.rotation.round_wind,
-                        balances_before=session.balances, wall_dice=t.wall_dice)
+                        balances_before=session.balances, wall_dice=t.wall_dice, dealt_at=at)
     return replace(t, session=session, current=record, wall_dice=(), status="playing")
 
 
@@ -334,21 +348,49 @@ def _moment(at: str | None) -> datetime | None:
     return None if at is None else datetime.fromisoformat(at)
 
 
+def _window_seconds(rec: HandRecord, settings: GameSettings) -> int:
+    """MJO-4.5 after the seed: the window lasts ``claimWindowSeconds`` (the pong call, seed 八
+    「碰牌要快，要在3秒之内报出」) — longer while the next seat may still chow, whose chow falls
+    within his ``turnSeconds`` from the discard (seed 六 「到自己出牌的时限为15秒（包括吃牌、碰牌)」)."""
+    w = rec.state.window
+    chow_pending = (w is not None and rec.state.phase == "claims"
+                    and any("chow" in w.may[s] and not w.answered(s) for s in range(SEATS)))
+    if chow_pending:
+        return max(settings.claimWindowSeconds, settings.turnSeconds)
+    return settings.claimWindowSeconds
+
+
 def _window_closes(rec: HandRecord, settings: GameSettings) -> datetime | None:
     opened = _moment(rec.window_at)
-    return None if opened is None else opened + timedelta(seconds=settings.claimWindowSeconds)
+    return None if opened is None else opened + timedelta(seconds=_window_seconds(rec, settings))
 
 
-def _must_claim_in_time(rec: HandRecord, settings: GameSettings, at: str | None) -> None:
-    """MJO-4.2 / MJO-4.5: a claim is made within ``claimWindowSeconds`` of the discard. Only in
-    strict enforcement: a scorer transcribing a physical table records later than play."""
-    closes, now = _window_closes(rec, settings), _moment(at)
-    if (settings.strict and rec.state.phase == "claims" and closes is not None
-            and now is not None and now > closes):
+def _claim_seconds(rec: HandRecord, settings: GameSettings, kind: str) -> int:
+    """How long after the discard a claim of ``kind`` may come (the seed's limits): a pong or
+    kong within ``claimWindowSeconds`` (seed 八); a chow within the next player's
+    ``turnSeconds`` (seed 六); a win, for which the seed sets no limit, while the window lasts."""
+    if kind in ("pong", "kong"):
+        return settings.claimWindowSeconds
+    if kind == "chow":
+        return settings.turnSeconds
+    return _window_seconds(rec, settings)
+
+
+def _must_claim_in_time(rec: HandRecord, settings: GameSettings, at: str | None,
+                        kind: str) -> None:
+    """MJO-4.2 / MJO-4.5 / MJO-8.1: a claim of ``kind`` comes within its time of the discard.
+    Only in strict enforcement: a scorer transcribing a physical table records later than
+    play."""
+    opened, now = _moment(rec.window_at), _moment(at)
+    if not settings.strict or rec.state.phase != "claims" or opened is None or now is None:
+        return
+    seconds = _claim_seconds(rec, settings, kind)
+    closes = opened + timedelta(seconds=seconds)
+    if now > closes:
         w = rec.state.window
         rule = settings.rule("claimWindow")
-        raise _fail(rule, f"the claim window on seat {w.discarder}'s {w.tile} closed at "
-                          f"{_iso(closes)}, {settings.claimWindowSeconds} s after the discard")
+        raise _fail(rule, f"the claim window on seat {w.discarder}'s {w.tile} closed for a "
+                          f"{kind} at {_iso(closes)}, {seconds} s after the discard")
 
 
 def _iso(moment: datetime) -> str:
@@ -373,12 +415,13 @@ def discard_tile(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> Ha
     """``TileDiscarded`` (MJO-3.2); a claim window opens at the discard's time (MJO-4.5)."""
     rec = _closed_by_play(rec, t.settings)
     state = discard(rec.state, data)
-    return replace(rec, state=state, window_at=at if state.phase == "claims" else None)
+    return replace(rec, state=state, discarded_at=at,
+                   window_at=at if state.phase == "claims" else None)
 
 
 def make_claim(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
     """``Claim`` (MJO-4.1 – 4.5) on the open discard, in time."""
-    _must_claim_in_time(rec, t.settings, at)
+    _must_claim_in_time(rec, t.settings, at, data["kind"])
     claimed = {"seat": data["seat"], "kind": data["kind"], "tiles": data.get("tiles")}
     return replace(rec, state=claim(rec.state, claimed))
 
@@ -409,11 +452,14 @@ def declare_a_win(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> H
     (MJO-4.4). A win on a tile nobody discarded is refused."""
     settings, state = t.settings, rec.state
     if data.get("selfDrawn", True):
+        # MJO-3.2 first: only the seat on turn has drawn. The tile drawn is named to nobody —
+        # whoever posts the event may not be the seat it names.
+        on_turn = state.phase == "discard" and data["seat"] == state.turn
         tile = data.get("tile")
-        if tile is not None and state.drawn is not None and tile != state.drawn:
+        if on_turn and tile is not None and state.drawn is not None and tile != state.drawn:
             rule = settings.rule("selfDraw")
-            raise _fail(rule, f"seat {data['seat']} drew {state.drawn}, not {tile}: a self-drawn "
-                              f"win is on the tile just drawn")
+            raise _fail(rule, f"seat {data['seat']} did not draw {tile}: a self-drawn win is on "
+                              f"the tile just drawn")
         return replace(rec, state=declare_win(state, {"seat": data["seat"]}))
     w = state.window if state.phase == "claims" else None
     if w is None or (w.discarder, w.tile) != (data["discarder"], data["tile"]):
@@ -422,7 +468,7 @@ def declare_a_win(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> H
                  "no discard is open to claims")
         raise _fail(rule, f"seat {data['seat']} cannot win on seat {data['discarder']}'s "
                           f"{data['tile']}: {open_}")
-    _must_claim_in_time(rec, settings, at)
+    _must_claim_in_time(rec, settings, at, "win")
     return replace(rec, state=claim(state, {"seat": data["seat"], "kind": "win"}))
 
 
@@ -443,9 +489,45 @@ def declare_exhaustive_draw(rec: HandRecord, t: Table, data: Mapping,
     return replace(rec, state=exhaustive_draw(state, data))
 
 
+def _running_limit(rec: HandRecord, settings: GameSettings, seat: int,
+                   limit: str) -> tuple[str | None, int]:
+    """MJO-8.1: the recorded time ``limit`` runs from for ``seat`` and its seconds — the
+    dealer's first discard from the deal; a turn from the previous discard to the seat on turn's
+    own (a chow or pong included); a pong call from the discard, for a seat that may pong it
+    and has not answered. A limit that does not apply to the seat now is refused."""
+    state, rule = rec.state, settings.rule("timeLimits")
+    if state.phase not in ("discard", "draw", "claims"):
+        raise _fail(rule, "no time limit runs: play waits for the referee's ruling")
+    opened = not any(h.discards for h in state.seats)
+    if limit == "firstDiscard":
+        if not (opened and seat == state.dealer):
+            raise _fail(rule, f"the first-discard limit is the dealer's (seat {state.dealer}) "
+                              f"before his first discard")
+        return rec.dealt_at, settings.firstDiscardSeconds
+    if limit == "discard":
+        if opened or seat != state.turn:
+            on_clock = "the dealer's first discard" if opened else f"seat {state.turn}"
+            raise _fail(rule, f"seat {seat} is not on the turn's clock: {on_clock} is")
+        return rec.discarded_at, settings.turnSeconds
+    w = state.window if state.phase == "claims" else None
+    if w is None or "pong" not in w.may[seat] or w.answered(seat):
+        raise _fail(rule, f"seat {seat} has no pong to call: no open claim window in which it "
+                          f"may still pong")
+    return rec.window_at, settings.claimWindowSeconds
+
+
 def report_time_limit(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
-    """``TimeLimitExceeded`` (MJO-8.1, 8.2): recorded with the hand, no automatic sanction."""
-    report = {"seat": data["seat"], "limit": data["limit"], "at": at}
+    """``TimeLimitExceeded`` (MJO-8.1, 8.2): recorded with the hand, no automatic sanction —
+    but only a true report: the limit applies to the seat now and, by the recorded times, has
+    passed."""
+    seat, limit = data["seat"], data["limit"]
+    since, seconds = _running_limit(rec, t.settings, seat, limit)
+    began, now = _moment(since), _moment(at)
+    if began is not None and now is not None and now < began + timedelta(seconds=seconds):
+        rule = t.settings.rule("timeLimits")
+        raise _fail(rule, f"seat {seat}'s {limit} limit of {seconds} s runs until "
+                          f"{_iso(began + timedelta(seconds=seconds))}")
+    report = {"seat": seat, "limit": limit, "at": at}
     return replace(rec, time_limits=rec.time_limits + (report,))
 
 
@@ -466,14 +548,16 @@ _HAND_EVENTS = {
 
 def _window_settles(state: Hand) -> bool:
     """MJO-4.5: strict — no seat still to answer could change the outcome; record — every other
-    seat has answered, or a claim made can no longer be beaten (any seat may still record a
-    claim, even an irregular one, so silence does not close the window)."""
+    seat has answered, or a claim made can no longer be beaten by any claim a seat that has not
+    answered may still record (an irregular one too: what its tiles allow does not limit a
+    transcription, so silence does not close the window and typing order decides nothing)."""
     w = state.window
     if state.settings.strict:
         return window_decided(w, state.settings)
     if all(w.answered(s) for s in range(SEATS) if s != w.discarder):
         return True
-    return bool(w.made) and window_decided(w, state.settings)
+    open_to_all = any_claim(w, state.settings, last_discard=state.wall_count == 0)
+    return bool(w.made) and window_decided(open_to_all, state.settings)
 
 
 def _derived(state: Hand) -> Hand:
@@ -526,17 +610,31 @@ def roll_dice(t: Table, data: Mapping, at: str | None) -> Table:
 
 def time_limit(t: Table, data: Mapping, at: str | None) -> Table:
     """``TimeLimitReached`` (T-8.2): the session's time is up; the hand in play is finished,
-    then the session ends."""
+    then the session ends. Only with ``sessionMinutes`` set, naming it, once, and not before
+    it has passed since the table started (the recorded times; compare SJ2-14.4)."""
     _must_be_open(t)
+    limit = t.settings.sessionMinutes
+    if limit is None or data["limit_minutes"] != limit:
+        raise _fail(SESSION, f"this session's time limit is {limit} minutes" if limit else
+                             "this session has no time limit (sessionMinutes)")
     if t.time_called is not None:
         raise _fail(SESSION, "the session's time limit has already been reached")
-    return _maybe_completed(replace(t, time_called=data["limit_minutes"]))
+    started, now = _moment(t.started_at), _moment(at)
+    if started is not None and now is not None and now < started + timedelta(minutes=limit):
+        raise _fail(SESSION, f"the {limit} minutes end at "
+                             f"{_iso(started + timedelta(minutes=limit))}, not before")
+    return _maybe_completed(replace(t, time_called=limit))
 
 
 def penalise(t: Table, data: Mapping, at: str | None) -> Table:
     """``CoinPenaltyAssessed`` (MJO-9.3: the committee rules; MJS-9, MJS-10): the seat pays
     ``coins`` to each payee, or loses them; balances may go negative (MJO-7.3)."""
     rule = "MJO-9.3"
+    if t.status == "completed":
+        # The session's coins are its result; what follows is the committee's (T-1.5).
+        raise _fail("T-1.5", f"the session is over after {t.hands_played} hand(s): no penalty "
+                             f"is assessed at the table any more; the committee rules "
+                             f"(RulingRecorded)")
     if t.session is None:
         raise _fail(rule, "the session has not begun: there are no balances to penalise yet")
     number = data.get("hand")
@@ -553,8 +651,13 @@ def penalise(t: Table, data: Mapping, at: str | None) -> Table:
     entry = {"hand": number, "rule": data["rule"], "seat": seat, "coins": coins,
              "payees": payees, "reason": data.get("reason"), "deltas": deltas,
              "balances": list(balances)}
-    return replace(t, session=replace(t.session, balances=balances),
-                   penalties=t.penalties + (entry,))
+    t = replace(t, session=replace(t.session, balances=balances),
+                penalties=t.penalties + (entry,))
+    if t.current is None:
+        return t
+    # Kept with the hand in play too: its result row must explain every coin (balances_before
+    # + payments + these penalties = balances).
+    return replace(t, current=replace(t.current, penalties=t.current.penalties + (entry,)))
 
 
 def record_ruling(t: Table, data: Mapping, at: str | None) -> Table:
@@ -588,7 +691,7 @@ def apply(t: Table | None, event_type: str, data: dict, at: str | None = None) -
     if event_type == "MatchStarted":
         if t is not None:
             raise _fail(LIFECYCLE, "the table has already started")
-        return start(data)
+        return start(data, at)
     if t is None:
         raise _fail(LIFECYCLE, "the table has not started (MatchStarted comes first)")
     if event_type in _TABLE_EVENTS:

@@ -37,6 +37,7 @@ MJO_RULE_IDS: Mapping[str, str] = MappingProxyType({
     "falseWin": "MJO-5.6",       # an invalid win declaration
     "exhaustive": "MJO-6.1",     # the last tile; no discard after it
     "payments": "MJO-7.2",
+    "timeLimits": "MJO-8.1",     # the dealer's first discard, each turn, the pong call
     "settings": "MJO-11",
 })
 
@@ -62,7 +63,9 @@ class GameSettings:
     multipleWinners: str = "firstInTurn"   # MJO-4.4: firstInTurn | all
     lastTileDiscard: bool = False          # MJO-6.1 (MJS-8.1 lastDiscardWinnable: true)
     dealerRepeatsOnWin: bool = True        # MJO-2.2
-    claimWindowSeconds: int = 3            # MJO-4.5
+    claimWindowSeconds: int = 3            # MJO-4.5: the pong (and kong) call, MJO-4.2
+    firstDiscardSeconds: int = 30          # MJO-8.1: the dealer's first discard after the deal
+    turnSeconds: int = 15                  # MJO-8.1: previous discard to own discard, chow incl.
     enforcement: str = "strict"            # README §5, MJO-5.6
     startingCoins: int = 20                # MJO-7.1
     sessionHands: int | None = None        # T-8.2

@@ -55,6 +55,11 @@ class Match:
         return next((h for h in reversed(self.finished) if h.number == number), None)
 
 
+def check_settings(raw: Mapping) -> None:
+    """SJ2-18: the match settings a tournament gives its matches."""
+    parse_settings(raw)
+
+
 def seat_players(players: Mapping[str, list[str]]) -> list[str]:
     """SJ2-1.2: partners sit opposite — side A at seats 0 and 2, side B at 1 and 3."""
     for side, names in players.items():

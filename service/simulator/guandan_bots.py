@@ -2,12 +2,15 @@
 ``GET …/matches/{mid}?view=referee``): the dealer deals (hand 1 with its first-lead draw), a
 payer pays tribute or shows the big jokers, the winners choose an assignment, a receiver
 returns a card, the player on turn plays a random legal combination or passes — and the referee
-posts the time limits (T-5.4) by a simulated clock.
+posts the time limits (T-5.4) by the server's clock.
 
-**The clock.** Each event of the match stream is taken to last ``seconds_per_move`` seconds;
-when the simulated time passes the next limit of the match (``clock.next_limit``: 60, then 90
-minutes), the referee posts ``TimeLimitReached``. So matches that do not play through A in time
-are decided by level, by overtime or by the extra hand, as at the seed's tournament.
+**The clock.** The server refuses a limit posted before it has passed on its own clock (the
+match's start, ``clock.started_at``, plus the limit: ``clock.next_limit_at``). The referee posts
+``TimeLimitReached`` once the next event will be recorded at or after that time: the last event's
+recorded time (``clock.last_event_at``) plus ``seconds_per_move``, the step of the temporary
+server's simulated clock (``SimulatedClock``) — 0 against a real server, whose time is real.
+So matches that do not play through A in time are decided by level, by overtime or by the
+extra hand, as at the seed's tournament.
 
 Pure: the same view and the same ``rng`` give the same event. The rules' own move generators
 make every move legal, so a rejected event means the backend and the rules disagree.
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from datetime import datetime, timedelta
 
 from rules.guandan.cards import BIG_JOKER, JOKERS, wildcard
 from rules.guandan.combos import classify
@@ -50,12 +54,14 @@ def next_action(match: Mapping, rng: random.Random,
 
 
 def time_limit(match: Mapping, seconds_per_move: float) -> Action | None:
-    """T-5.4: the referee posts the next limit once the simulated time has passed it."""
+    """T-5.4: the referee posts the next limit once the server's time will have passed it: the
+    next event is recorded ``seconds_per_move`` after the last one."""
     clock = match["clock"]
-    due = clock["next_limit"]
-    if due is None or clock["decision_pending"] is not None:
+    due, due_at, last = clock["next_limit"], clock["next_limit_at"], clock["last_event_at"]
+    if due is None or due_at is None or last is None:
         return None
-    if match["version"] * seconds_per_move / 60 < due:
+    posted_at = datetime.fromisoformat(last) + timedelta(seconds=seconds_per_move)
+    if posted_at < datetime.fromisoformat(due_at):
         return None
     return "TimeLimitReached", {"limit_minutes": due}
 
@@ -112,7 +118,7 @@ def _playing(hand: Mapping, rng: random.Random, settings) -> Action:
     seat, level, number = hand["turn"], hand["level"], hand["hand"]
     top = hand["top"]
     table = None if top is None else classify(top["cards"], level, top["reading"]["wildAs"],
-                                              settings)
+                                              settings, top["reading"]["type"])
     play = random_legal_play(_cards(hand, seat), level, table, rng, settings)
     if play is None or (table is not None and rng.random() < PASS_CHANCE):
         return "Passed", {"hand": number, "seat": seat}

@@ -5,14 +5,14 @@ positions. The rules of each step are unit-tested in tests/unit/guandan; here th
 fold, its events and its reads are checked end to end."""
 from __future__ import annotations
 
-from gd_table import TID, Table
+from gd_table import TID, Clock, Table, drawn_knockout
 
 from events.memory_store import InMemoryEventStore
 from service import create_app
 
 
-def new_table(settings: dict | None = None) -> Table:
-    return Table(create_app(store=InMemoryEventStore()).test_client(), settings)
+def new_table(settings: dict | None = None, clock: Clock | None = None) -> Table:
+    return Table(create_app(store=InMemoryEventStore(clock=clock)).test_client(), settings)
 
 
 def levels(table: Table) -> dict:
@@ -81,6 +81,8 @@ def test_gd_ex7_double_down_tribute_returns_face_down_and_the_higher_payer_leads
 def test_gd_ex7_one_big_joker_each_is_anti_tribute_and_the_first_player_leads():
     table = team_a_at_8()
     table.deal({1: "BJ", 3: "BJ"}, low_seats=(1, 3))
+    assert table.hand_view()["phase"] == "tribute"  # 「可抗贡」: the losers may (GD-7.5)
+    table.ok("AntiTributeDeclared", seat=3)
     view = table.hand_view(view="public")
     assert view["tribute"]["anti_tribute"] == [1, 3]
     assert view["tribute"]["big_jokers_shown"] == [{"seat": 1, "count": 1},
@@ -174,7 +176,8 @@ def test_gd_ex9_2_to_5_three_failed_attempts_send_team_a_back_to_2():
 # --- Ex 10: the match clock (T-5.4, GD-11.2) -------------------------------------------------------
 
 def test_gd_ex10_at_60_minutes_the_higher_level_wins():
-    table = new_table()
+    clock = Clock()
+    table = new_table(clock=clock)
     table.deal()
     table.steer([0, 2])           # A 5
     table.play_hand([1, 3])       # B 5
@@ -183,53 +186,113 @@ def test_gd_ex10_at_60_minutes_the_higher_level_wins():
     table.play_hand([1, 3])       # B J
     table.play_hand([0, 1, 3])    # A 9
     assert levels(table) == {"A": "9", "B": "J"}
+    clock.advance(60)
     table.ok("TimeLimitReached", limit_minutes=60)
     match = table.match()
     assert (match["status"], match["winner"], match["reason"]) == ("completed", "B", "time")
     assert match["clock"]["limits_reached"][0]["limit_minutes"] == 60
 
 
+def test_gd_11_2_a_limit_is_refused_before_it_has_passed_on_the_servers_clock():
+    clock = Clock()
+    table = new_table(clock=clock)
+    started = table.match()["clock"]["started_at"]
+    assert started == "2019-06-08T10:00:00.005000Z"  # MatchStarted, after 4 tournament events
+    assert table.match()["clock"]["next_limit_at"] == "2019-06-08T11:00:00.005000Z"
+    problem = table.rejected("TimeLimitReached", "GD-11.2", limit_minutes=60)
+    assert "T-5.4: the 60 minutes from the match's start end at 2019-06-08T11:00:00.005000Z" \
+        in problem["detail"]
+    clock.advance(59.9)
+    table.rejected("TimeLimitReached", "GD-11.2", limit_minutes=60)
+    clock.advance(0.1)
+    table.ok("TimeLimitReached", limit_minutes=60)  # 2 : 2 → overtime, 30 more minutes
+    assert table.match()["clock"]["next_limit_at"] == "2019-06-08T11:30:00.005000Z"
+    clock.advance(29)
+    table.rejected("TimeLimitReached", "GD-11.2", limit_minutes=90)
+    clock.advance(1)
+    table.ok("TimeLimitReached", limit_minutes=90)
+    assert table.match()["clock"]["stage"] == "extraHand"
+
+
 def test_gd_ex10_equal_levels_play_30_more_minutes_then_one_more_hand():
-    table = new_table()
+    clock = Clock()
+    table = new_table(clock=clock)
     table.deal()
     table.steer([0, 2])
     for order in ([1, 3], [0, 2], [1, 3], [0, 2], [1, 3], [0, 1, 3], [1, 2, 0]):
         table.play_hand(order)
     assert levels(table) == {"A": "Q", "B": "Q"}
+    table.deal()                  # hand 9, in play at 60 minutes
+    clock.advance(60)
     table.ok("TimeLimitReached", limit_minutes=60)
     match = table.match()
     assert (match["status"], match["clock"]["stage"], match["clock"]["next_limit"]) == \
         ("playing", "overtime", 90)
-    table.play_hand([0, 1, 3])    # A K
-    table.deal()
+    assert table.hand_view()["phase"] == "tribute"  # equal: the hand goes on into overtime
     table.settle_tribute()
-    table.ok("TimeLimitReached", limit_minutes=90)  # the hand in play is finished first
-    assert table.match()["clock"]["decision_pending"] == 90
-    table.steer([1, 2, 0])        # B K
+    table.steer([0, 1, 3])        # A K
+    table.play_hand([1, 2, 0])    # B K
+    table.deal()                  # hand 11, in play at 90 minutes
+    table.settle_tribute()
+    clock.advance(30)
+    table.ok("TimeLimitReached", limit_minutes=90)  # K : K at once; hand 11 does not count
     match = table.match()
-    assert (levels(table), match["status"], match["clock"]["stage"]) == \
-        ({"A": "K", "B": "K"}, "playing", "extraHand")
-    row = table.play_hand([3, 0, 1])  # the extra hand: seat 3 goes out first
-    assert row["extra_hand"] is True
+    assert (levels(table), match["status"], match["clock"]["stage"], match["next_hand"]) == \
+        ({"A": "K", "B": "K"}, "playing", "extraHand", 11)
+    assert table.hand_view(11)["phase"] == "voided"
+    assert "abandoned at the 90-minute limit" in table.hand_view(11)["void_reason"]
+    table.deal(hand=11)            # the extra hand
+    table.settle_tribute()
+    row = table.steer([3, 0, 1])  # seat 3 goes out first: B 1st and 3rd, K + 2 → A
+    assert (row["extra_hand"], row["levels"]) == (True, {"A": "K", "B": "A"})
     match = table.match()
     assert (match["status"], match["winner"], match["winner_team"], match["reason"]) == \
         ("completed", "B", "west", "extraHand")
     table.rejected("TimeLimitReached", "GD-11.1", limit_minutes=120)
 
 
-def test_gd_11_2_a_limit_during_a_hand_waits_for_its_end():
-    table = new_table()
+def test_gd_11_2_after_the_extra_hand_equal_levels_go_to_its_first_player_out():
+    clock = Clock()
+    table = new_table(clock=clock)
     table.deal()
+    table.steer([0, 2])
+    for order in ([0, 2], [0, 2], [0, 2], [1, 3], [1, 3], [1, 3], [1, 3]):
+        table.play_hand(order)    # A: 5, 8, J, A; B: 5, 8, J, A (A's first attempt failed)
+    assert levels(table) == {"A": "A", "B": "A"}
+    clock.advance(60)
     table.ok("TimeLimitReached", limit_minutes=60)
-    assert table.match()["status"] == "playing"
-    table.steer([1, 0, 3])
+    clock.advance(30)
+    table.ok("TimeLimitReached", limit_minutes=90)
+    assert table.match()["clock"]["stage"] == "extraHand"
+    row = table.play_hand([0, 1, 2])  # at B's A: A wins 1-3 and stays at A; B fails once
+    assert (row["extra_hand"], row["levels"], row["failed_attempt"]) == \
+        (True, {"A": "A", "B": "A"}, True)
+    match = table.match()
+    assert (match["status"], match["winner"], match["reason"]) == ("completed", "A", "extraHand")
+
+
+def test_gd_11_2_a_deciding_limit_abandons_the_hand_in_play():
+    clock = Clock()
+    table = new_table(clock=clock)
+    table.deal()
+    table.steer([1, 3])           # B 5 within the 60 minutes
+    table.deal()
+    table.settle_tribute()
+    table.steer([0, 2], until_out=0)  # hand 2 half played: seat 0 is out
+    clock.advance(60)
+    table.ok("TimeLimitReached", limit_minutes=60)
     match = table.match()
     assert (match["status"], match["winner"], match["reason"]) == ("completed", "B", "time")
-    assert match["clock"]["limits_reached"][0]["hand"] == 1
+    assert match["clock"]["limits_reached"][0]["hand"] == 2
+    assert (match["hands_played"], match["levels"]) == (1, {"A": "2", "B": "5"})
+    assert table.hand_view(2)["phase"] == "voided"
+    table.rejected("Passed", "GD-11.1", hand=2, seat=table.hand_view(2)["turn"] or 1)
 
 
 def test_gd_11_2_limits_follow_the_match_settings():
-    table = new_table({"matchMinutes": 45, "overtimeMinutes": 15})
+    clock = Clock()
+    table = new_table({"matchMinutes": 45, "overtimeMinutes": 15}, clock)
+    clock.advance(60)
     table.rejected("TimeLimitReached", "GD-11.2", limit_minutes=60)
     table.ok("TimeLimitReached", limit_minutes=45)  # equal levels: overtime
     table.rejected("TimeLimitReached", "GD-11.2", limit_minutes=90)
@@ -238,6 +301,18 @@ def test_gd_11_2_limits_follow_the_match_settings():
     table.rejected("TimeLimitReached", "GD-11.2", limit_minutes=75)
     table.deal()
     assert table.hand_view()["extra_hand"] is True
+
+
+def test_gd_11_2_the_limits_must_fit_a_time_limit_event():
+    client = create_app(store=InMemoryEventStore()).test_client()
+    drawn_knockout(client)
+    response = client.post(f"/v1/tournaments/{TID}/matches", json={
+        "match_id": "R1-1", "settings": {"matchMinutes": 1400, "overtimeMinutes": 41}})
+    assert response.status_code == 422 and response.json["rule"] == "GD-11.2"
+    assert "at most 1440" in response.json["detail"]
+    response = client.post(f"/v1/tournaments/{TID}/matches", json={
+        "match_id": "R1-1", "settings": {"matchMinutes": 1400, "overtimeMinutes": 40}})
+    assert response.status_code == 201
 
 
 # --- penalties, rulings, a voided hand ------------------------------------------------------------
@@ -273,18 +348,20 @@ def test_gd_10_1_a_disqualified_side_loses_the_match():
     assert bracket["champion"] == "west"
 
 
-def test_gd_8_4_a_voided_hand_is_dealt_again_and_decides_a_waiting_limit():
-    table = new_table()
+def test_gd_8_4_a_voided_hand_is_dealt_again():
+    clock = Clock()
+    table = new_table(clock=clock)
     table.deal()
     table.ok("IrregularityReported", rule="GD-8.4", seat=2, detail="seat 2 counted 26 cards")
-    table.ok("TimeLimitReached", limit_minutes=60)
+    clock.advance(60)
+    table.ok("TimeLimitReached", limit_minutes=60)  # 2 : 2: overtime, the hand goes on
     table.ok("HandVoided", reason="wrong count: the deck is one card short")
     view = table.hand_view()
     assert (view["phase"], view["void_reason"]) == ("voided", "wrong count: the deck is one card short")
     assert view["irregularities"][0]["rule"] == "GD-8.4"
     match = table.match()
     assert (match["hands_played"], match["next_hand"], match["clock"]["stage"]) == \
-        (0, 1, "overtime")  # 2 : 2 at the limit
+        (0, 1, "overtime")
     table.deal(hand=1)
     assert table.hand_view()["phase"] == "playing"
 

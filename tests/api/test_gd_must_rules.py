@@ -9,7 +9,7 @@ type, the rule and that the log did not grow."""
 from __future__ import annotations
 
 import pytest
-from gd_table import TID, Table, drawn_knockout, ok
+from gd_table import TID, Clock, Table, drawn_knockout, ok
 
 from events.memory_store import InMemoryEventStore
 from rules.guandan.procedure import stacked_deal
@@ -20,8 +20,8 @@ def new_client():
     return create_app(store=InMemoryEventStore()).test_client()
 
 
-def new_table(settings: dict | None = None) -> Table:
-    return Table(new_client(), settings)
+def new_table(settings: dict | None = None, clock: Clock | None = None) -> Table:
+    return Table(create_app(store=InMemoryEventStore(clock=clock)).test_client(), settings)
 
 
 def deal_body(fixed: dict | None = None) -> dict:
@@ -129,7 +129,7 @@ LEADER = {0: "BJ BJ SJ 2H 2H TS JS QS KS 9S TD QH KD AC 3H 4H 5H 6H"}
     ("9S TD JS QH KD AC", None, "GD-3.4", "a straight has exactly five cards"),
     ("TS JS QS KS 2H", None, "GD-2.4", "state wildAs"),
     ("TS JS QS KS 2H", ["AS", "AH"], "GD-2.4", "names 2 card(s)"),
-    ("3H 4H 5H 6H 2H", ["7C"], "GD-3.2", "never a plain straight"),
+    ("9S TS JS QS KS", None, "GD-2.4", "cannot be read as a pair"),
     ("BJ SJ", None, "GD-3.4", "not a pair"),
     ("3H 4H 5H", None, "GD-3.4", "not a combination"),
 ])
@@ -139,8 +139,42 @@ def test_gd_combinations_that_are_not_allowed(cards, wild_as, rule, words):
     data = {"seat": 0, "cards": cards.split()}
     if wild_as is not None:
         data["wildAs"] = wild_as
+    if words.startswith("cannot be read as"):
+        data["readAs"] = "pair"
     problem = table.rejected("GDCardsPlayed", rule, **data)
     assert words in problem["detail"]
+
+
+@pytest.mark.parametrize("read_as, wild_as, reading", [
+    (None, None, {"type": "straightFlush", "rank": "K", "wildAs": []}),  # unread: a bomb
+    ("straight", None, {"type": "straight", "rank": "K", "wildAs": []}),
+    ("straightFlush", None, {"type": "straightFlush", "rank": "K", "wildAs": []}),
+])
+def test_gd_3_2_a_run_of_one_suit_is_a_plain_straight_when_the_reading_says_so(
+        read_as, wild_as, reading):
+    """Seed: 「顺子：五张连续单牌…不分花色」 — five consecutive cards of one suit may be played as
+    a plain straight (``readAs``); without a stated reading they are a straight flush."""
+    table = new_table()
+    table.deal({**LEADER, 1: "TD JD QD KD AD"}, leader=0)
+    data = {"seat": 0, "cards": ["9S", "TS", "JS", "QS", "KS"]}
+    if read_as:
+        data["readAs"] = read_as
+    table.ok("GDCardsPlayed", **data)
+    assert table.hand_view()["top"]["reading"] == reading
+    if read_as == "straight":  # a straight is beaten by a higher straight, no bomb needed
+        table.ok("GDCardsPlayed", seat=1, cards=["TD", "JD", "QD", "KD", "AD"],
+                 readAs="straight")
+    else:
+        table.rejected("GDCardsPlayed", "GD-4.2", seat=1, cards=["TD", "JD", "QD", "KD", "AD"],
+                       readAs="straight")
+
+
+def test_gd_3_2_a_stated_wildcard_reading_can_make_hearts_a_plain_straight():
+    table = new_table()
+    table.deal(LEADER, leader=0)
+    table.ok("GDCardsPlayed", seat=0, cards=["3H", "4H", "5H", "6H", "2H"], wildAs=["7C"])
+    assert table.hand_view()["top"]["reading"] == {"type": "straight", "rank": "7",
+                                                   "wildAs": ["7C"]}
 
 
 def test_gd_2_4_a_stated_reading_makes_the_same_cards_legal():
@@ -233,9 +267,8 @@ def test_gd_7_4_the_return_card_of_a_single_down():
     problem = table.rejected("TributeReturned", "GD-7.4", seat=1, card="JD")  # bad input: > 10
     assert "must return a card of 10 or lower" in problem["detail"] and "not JD" in \
         problem["detail"]
-    table.rejected("TributeReturned", "GD-7.4", seat=1, card="4D")  # a level card (level 4)
     problem = table.rejected("TributeReturned", "GD-7.4", seat=1, card="BJ")
-    assert "the tribute card just received" in problem["detail"]
+    assert "must return a card of 10 or lower" in problem["detail"]
     table.rejected("TributeReturned", "GD-7.4", seat=3, card=table.held(3)[0])
     table.ok("TributeReturned", seat=1, card="6D")
     # GD-7.7: the payer leads
@@ -244,8 +277,24 @@ def test_gd_7_4_the_return_card_of_a_single_down():
     table.ok("GDCardsPlayed", seat=2, cards=["6D"])
 
 
-def test_gd_7_5_no_tribute_against_both_big_jokers():
-    table = single_down({2: "BJ BJ"}, phase="playing")
+def test_gd_7_4_by_the_seed_any_card_of_ten_or_lower_returns_level_cards_and_tens_included():
+    """Seed: 「头游还一张 10（含）以下的任意牌」 — natural rank 2-10, a level card (level 4) too."""
+    for card in ("4D", "TD"):
+        table = single_down({1: "JD 4D TD", 2: "BJ"})
+        table.ok("TributePaid", seat=2, card="BJ")
+        table.ok("TributeReturned", seat=1, card=card)
+        assert card in table.held(2)
+
+
+def test_gd_7_4_the_tribute_card_itself_may_go_back_when_it_is_ten_or_lower():
+    table = single_down({2: "9D"})  # seat 2's highest card is 9D: he pays it to seat 1
+    table.ok("TributePaid", seat=2, card="9D")
+    table.ok("TributeReturned", seat=1, card="9D")  # returnMayBeTributeCard (seed: 任意牌)
+    assert "9D" in table.held(2)
+
+
+def test_gd_7_5_no_tribute_against_both_big_jokers_in_auto_mode():
+    table = single_down({2: "BJ BJ"}, {"antiTributeMode": "auto"}, phase="playing")
     view = table.hand_view()
     assert view["phase"] == "playing" and view["tribute"]["anti_tribute"] == [2]
     assert view["first_leader"] == 1 and view["turn"] == 1
@@ -253,11 +302,42 @@ def test_gd_7_5_no_tribute_against_both_big_jokers():
     assert "no tribute is paid this hand" in problem["detail"]
 
 
+def test_gd_7_5_anti_tribute_is_the_losers_option_by_default():
+    table = single_down({2: "BJ BJ"})  # 「可抗贡」: the payer may show them, or pay
+    table.ok("AntiTributeDeclared", seat=2)
+    view = table.hand_view()
+    assert (view["phase"], view["tribute"]["anti_tribute"], view["first_leader"]) == \
+        ("playing", [2], 1)
+
+
 def test_gd_7_5_an_optional_anti_tribute_needs_both_big_jokers():
     table = single_down({2: "BJ 3C"}, settings={"antiTributeMode": "optional"})
     problem = table.rejected("AntiTributeDeclared", "GD-7.5", seat=2)
-    assert "seat 2 holds 1 big joker(s)" in problem["detail"]
+    assert "GD-7.5 does not hold" in problem["detail"]
     table.rejected("AntiTributeDeclared", "GD-7.5", seat=0)  # not a payer
+
+
+def test_gd_7_5_a_refused_anti_tribute_does_not_tell_the_partners_big_jokers():
+    table = new_table()
+    table.to_hand({1: "BJ SJ SJ", 3: "3C"}, previous=[0, 2], low_seats=(3,))  # double down
+    for seat in (1, 3):
+        problem = table.rejected("AntiTributeDeclared", "GD-7.5", seat=seat)
+        assert "holds" not in problem["detail"] and "seat 1" not in problem["detail"]
+        assert problem["detail"] == ("GD-7.5: GD-7.5 does not hold: anti-tribute needs both big "
+                                     "jokers with the payer(s)")
+
+
+def test_gd_7_5_a_payer_may_declare_anti_tribute_after_his_partner_has_paid():
+    table = new_table()
+    table.to_hand({3: "BJ BJ"}, previous=[0, 2])  # double down: seats 1 and 3 pay
+    paid = table.hand_view()["seats"][1]["cards"][0]  # his highest card
+    table.ok("TributePaid", seat=1, card=paid)
+    table.ok("AntiTributeDeclared", seat=3)
+    view = table.hand_view()
+    assert (view["phase"], view["tribute"]["anti_tribute"], view["tribute"]["paid"]) == \
+        ("playing", [3], [])
+    assert paid in view["seats"][1]["cards"] and view["first_leader"] == 0
+    table.rejected("AntiTributeDeclared", "GD-7.5", seat=1)  # too late: play has begun
 
 
 def test_gd_7_3_an_assignment_is_chosen_only_when_the_winners_choose():
@@ -282,19 +362,30 @@ def test_gd_7_3_no_assignment_to_choose_by_default():
 # --- GD-10.1, GD-11: the match -------------------------------------------------------------
 
 def test_gd_11_2_the_time_limits_come_in_order():
-    table = new_table()
+    clock = Clock()
+    table = new_table(clock=clock)
     table.deal()
+    clock.advance(120)
     problem = table.rejected("TimeLimitReached", "GD-11.2", limit_minutes=90)
     assert "the next time limit is at 60 minutes" in problem["detail"]
-    table.ok("TimeLimitReached", limit_minutes=60)
-    problem = table.rejected("TimeLimitReached", "GD-11.2", limit_minutes=90)
-    assert "the hand in play is finished before the levels decide" in problem["detail"]
+    table.ok("TimeLimitReached", limit_minutes=60)  # 2 : 2, overtime
+    problem = table.rejected("TimeLimitReached", "GD-11.2", limit_minutes=60)
+    assert "the next time limit is at 90 minutes" in problem["detail"]
+
+
+def test_gd_11_2_a_limit_before_its_time_is_refused():
+    table = new_table()  # the system clock: 60 minutes have not passed since the start
+    table.deal()
+    problem = table.rejected("TimeLimitReached", "GD-11.2", limit_minutes=60)
+    assert "T-5.4: the 60 minutes from the match's start end at" in problem["detail"]
 
 
 def test_gd_11_1_nothing_follows_the_end_of_the_match():
-    table = new_table()
+    clock = Clock()
+    table = new_table(clock=clock)
     table.deal()
     table.steer([1, 3])  # B at 5, A at 2
+    clock.advance(60)
     table.ok("TimeLimitReached", limit_minutes=60)
     match = table.match()
     assert (match["status"], match["winner"], match["reason"]) == ("completed", "B", "time")
@@ -364,3 +455,41 @@ def test_derived_guandan_facts_cannot_be_posted(fact):
     problem = table.bad(fact)
     assert problem["errors"][0]["path"] == "/type"
     assert "derived fact" in problem["errors"][0]["message"]
+
+
+# --- T-5.5: the card draw of seed 001's field (16-20 teams, T-11 Ex 1) ---------------------------
+
+def register(client, tid: str, n: int) -> None:
+    ok(client.post("/v1/tournaments", json={"tournament_id": tid, "name": "掼蛋", "game": "GD",
+                                            "format": "knockout"}))
+    ok(client.post(f"/v1/tournaments/{tid}/events", json={"events": [
+        {"type": "TeamRegistered", "stream": f"tournament-{tid}",
+         "data": {"team_id": f"t{i}", "name": f"t{i}", "players": ["a", "b"]}}
+        for i in range(n)]}))
+
+
+@pytest.mark.parametrize("n", [17, 20])
+def test_t5_5_seventeen_to_twenty_teams_are_drawn_with_cards(n):
+    client = new_client()
+    register(client, "gd20", n)
+    response = client.post("/v1/tournaments/gd20/draws", json={"method": "cards"})
+    assert response.status_code == 201, response.json
+    data = response.json["data"]
+    assert (len(data["matches"]), len(data["byes"])) == (n - 16, 32 - n)
+    for m in data["matches"]:
+        a, b = m["teams"]
+        assert data["cards"][a][0] == data["cards"][b][0]
+    assert len([t for t in data["byes"] if t not in data["cards"]]) == 32 - n - (13 - (n - 16))
+
+
+def test_t5_5_a_drawn_card_must_be_a_card():
+    client = new_client()
+    register(client, "gdx", 2)
+    before = len(client.get("/v1/tournaments/gdx/events?limit=1000").json["events"])
+    response = client.post("/v1/tournaments/gdx/events", json={
+        "type": "LotsDrawn", "stream": "tournament-gdx", "data": {
+            "purpose": "pairing", "round": 1, "byes": [], "cards": {"t0": "ZZ", "t1": "ZZ"},
+            "matches": [{"match_id": "R1-1", "teams": ["t0", "t1"]}]}})
+    assert response.status_code == 422 and response.json["rule"] == "T-5.5"
+    assert "not a card" in response.json["detail"]
+    assert len(client.get("/v1/tournaments/gdx/events?limit=1000").json["events"]) == before

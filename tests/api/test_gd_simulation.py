@@ -6,6 +6,7 @@ position equals what was live then; rebuilding every projection from the log giv
 bytes as the live reads; and the reads match the API spec."""
 import random
 from collections import Counter
+from datetime import datetime, timedelta
 
 import pytest
 from spec import assert_response
@@ -13,7 +14,7 @@ from spec import assert_response
 from rules.guandan.cards import two_decks
 from rules.guandan.seats import team_of
 from service import create_app
-from service.simulator.runner import report, simulate, temporary_server
+from service.simulator.runner import SimulatedClock, report, simulate, temporary_server
 
 TEAMS = 4
 SECONDS_PER_MOVE = 20  # 60 simulated minutes ≈ 180 events: about two hands a match
@@ -22,7 +23,7 @@ SECONDS_PER_MOVE = 20  # 60 simulated minutes ≈ 180 events: about two hands a 
 @pytest.fixture(scope="module")
 def played():
     seen = []
-    with temporary_server() as server:
+    with temporary_server(clock=SimulatedClock(SECONDS_PER_MOVE)) as server:
         outcome = simulate(server.url, teams=TEAMS, seed=3, game="guandan",
                            bot_options={"seconds_per_move": SECONDS_PER_MOVE},
                            observe=lambda tid, mid, view: seen.append((mid, view)))
@@ -143,14 +144,31 @@ def test_guandan_reads_match_the_api_spec(played):
 def test_paiju_simulate_guandan_prints_the_podium(capsys):
     from service.cli import main
 
-    assert main(["simulate", "guandan", "--teams", "2", "--seconds-per-move", "60"]) == 0
+    assert main(["simulate", "guandan", "--teams", "2", "--seconds-per-move", "15"]) == 0
     out = capsys.readouterr().out
     assert "podium:" in out and "1. team-" in out and "matches decided: time 1" in out
 
 
+def test_the_referee_posts_a_limit_only_once_the_recorded_time_has_passed_it(played):
+    """T-5.4 on the server's clock: every TimeLimitReached is recorded at or after the match's
+    start plus its minutes (the server refuses it otherwise, so the run would have failed)."""
+    outcome, app, _, _ = played
+    client = app.test_client()
+    tid = outcome.tournament_id
+    limits = client.get(f"/v1/tournaments/{tid}/events?type=TimeLimitReached&limit=1000").json
+    assert limits["events"]
+    for event in limits["events"]:
+        started = client.get(f"/v1/tournaments/{tid}/streams/{event['stream']}?limit=1").json
+        start = datetime.fromisoformat(started["events"][0]["recorded_at"])
+        minutes = event["data"]["limit_minutes"]
+        assert datetime.fromisoformat(event["recorded_at"]) >= start + timedelta(minutes=minutes)
+
+
 @pytest.mark.parametrize("argv", [["simulate", "guandan", "--max-hands", "3"],
                                   ["simulate", "sj2", "--seconds-per-move", "5"],
-                                  ["simulate", "guandan", "--seconds-per-move", "0"]])
+                                  ["simulate", "guandan", "--seconds-per-move", "0"],
+                                  ["simulate", "guandan", "--seconds-per-move", "5", "--url",
+                                   "http://127.0.0.1:1"]])
 def test_paiju_simulate_refuses_options_of_the_other_game(argv, capsys):
     from service.cli import main
 

@@ -29,18 +29,22 @@ def post(client, event_type: str, stream: str, **data):
                                                "data": data})
 
 
-def dealer_wins(client, match_id: str) -> dict:
-    """Starts the table and plays its one-hand session: seat 0 deals himself a win (MJO-5.4)."""
+def dealer_wins(client, match_id: str, penalties=()) -> dict:
+    """Starts the table and plays its one-hand session: seat 0 deals himself a win (MJO-5.4);
+    ``penalties`` (seat, coins, payee) are assessed during the hand, while the session is
+    open."""
     ok(client.post(f"{BASE}/matches", json={"match_id": match_id}))
     stream = f"match-{TID}:{match_id}"
     ok(post(client, "TilesDealt", stream, hand=1, **deal_tiles({0: WIN_5M})))
+    for seat, coins, payee in penalties:
+        penalty(client, match_id, seat, coins, payee)
     ok(post(client, "Win", stream, hand=1, seat=0))
     return ok(client.get(f"{BASE}/matches/{match_id}"))
 
 
 def penalty(client, match_id: str, seat: int, coins: int, payee: int):
     ok(post(client, "CoinPenaltyAssessed", f"match-{TID}:{match_id}", rule="MJO-9.3", seat=seat,
-            coins=coins, payees=[payee]))
+            coins=coins, payees=[payee], hand=1))
 
 
 def lots(client, stage: int, candidates: list[str], winner: str):
@@ -86,9 +90,8 @@ def test_t_8_ex8_two_tables_ranked_together_by_final_balance():
     ok(client.post(f"{BASE}/draws", json={}))
     for match_id, moves in (("S1-T1", ((3, 9, 0), (3, 13, 1), (2, 4, 1))),
                             ("S1-T2", ((3, 3, 0), (3, 4, 1), (3, 1, 2)))):
-        assert dealer_wins(client, match_id)["balances"] == [32, 16, 16, 16]
-        for seat, coins, payee in moves:
-            penalty(client, match_id, seat, coins, payee)
+        row = dealer_wins(client, match_id, moves)["history"][0]
+        assert row["payments"] == [12, -4, -4, -4] and len(row["penalties"]) == 3
     standings = ok(client.get(f"{BASE}/standings"))
     assert [r["coins"] for r in standings["ranking"]] == [41, 35, 33, 20, 17, 12, 8, -6]
     assert [r["place"] for r in standings["ranking"]] == list(range(1, 9))
@@ -119,13 +122,13 @@ def test_t_8_3_a_tie_for_a_prize_place_is_drawn_by_lots():
 
 
 def test_t_7_2_the_top_of_each_table_goes_on_and_the_final_table_gives_the_podium():
-    client = tournament(16, {"advance": 1})
+    client = tournament(16, {"advance": 1, "stageCoins": "reset"})   # the T-7.2 model
     ok(client.post(f"{BASE}/draws", json={}))
     early = client.post(f"{BASE}/draws", json={})
     assert (early.status_code, early.json["rule"]) == (422, "T-7.2")   # stage 1 is in play
-    for k in range(1, 5):
+    for k in range(1, 4):
         dealer_wins(client, f"S1-T{k}")
-    penalty(client, "S1-T4", 0, 8, 1)                  # 24, 24: a tie for the one place
+    dealer_wins(client, "S1-T4", [(0, 8, 1)])          # 24, 24: a tie for the one place
     response = client.post(f"{BASE}/draws", json={})
     assert (response.status_code, response.json["rule"]) == (422, "T-7.2")
     stage = ok(client.get(f"{BASE}/groups"))["stages"][0]
@@ -163,3 +166,59 @@ def test_the_groups_and_standings_as_of_a_past_position():
     assert ok(client.get(f"{BASE}/groups?at={position}")) == before
     assert ok(client.get(f"{BASE}/standings?at={position}"))["ranking"][0]["coins"] == 20
     assert client.get(f"{BASE}/groups?at=0").status_code == 404
+
+
+def test_t_8_3_lots_are_drawn_among_all_the_players_tied_at_the_place():
+    client = tournament(16, {"advance": 2})
+    ok(client.post(f"{BASE}/draws", json={}))
+    for k in range(1, 5):
+        dealer_wins(client, f"S1-T{k}")               # 32 16 16 16: three tie for 2nd place
+    s = seated(client, "S1-T1")
+    left_out = lots(client, 1, s[1:3], s[1])
+    assert (left_out.status_code, left_out.json["rule"]) == (422, "T-8.3")
+    assert s[3] in left_out.json["detail"]
+    ok(lots(client, 1, s[1:], s[1]))
+    places = [x["place"] for x in ok(client.get(f"{BASE}/groups"))["stages"][0]["tables"][0][
+        "seats"]]
+    assert places == [1, 2, 3, 3]                      # the two others are still tied
+
+
+def test_t_7_2_a_withdrawn_qualifier_is_not_drawn_into_the_next_stage():
+    client = tournament(16, {"advance": 1})
+    ok(client.post(f"{BASE}/draws", json={}))
+    dealer_wins(client, "S1-T1", [(2, 1, 1)])         # 32, 17, 15, 16
+    for k in range(2, 5):
+        dealer_wins(client, f"S1-T{k}")
+    first, second = seated(client, "S1-T1")[:2]
+    ok(post(client, "TeamWithdrawn", f"tournament-{TID}", team_id=first))
+    assert ok(client.get(f"{BASE}/groups"))["stages"][0]["qualified"][0] == second
+    final = ok(client.post(f"{BASE}/draws", json={}))["data"]["tables"][0]["players"]
+    assert first not in final and second in final
+
+
+def test_t_8_3_coins_carry_over_to_the_next_stage_and_rank_by_final_balance():
+    client = tournament(16, {"advance": 1})           # stageCoins: carry, the default for MJO
+    ok(client.post(f"{BASE}/draws", json={}))
+    for k in range(1, 5):
+        dealer_wins(client, f"S1-T{k}")               # each table's winner: 32
+    ok(client.post(f"{BASE}/draws", json={}))
+    dealer_wins(client, "S2-T1")                      # +12 for seat 0, -4 for the others
+    final = ok(client.get(f"{BASE}/groups"))["stages"][1]["tables"][0]["seats"]
+    assert [x["coins"] for x in final] == [44, 28, 28, 28]
+    standings = ok(client.get(f"{BASE}/standings"))
+    assert [r["coins"] for r in standings["ranking"][:5]] == [44, 28, 28, 28, 16]
+    assert standings["ranking"][0]["team"] == final[0]["team"]
+
+
+def test_t_1_1_a_game_is_created_only_in_a_format_it_is_played_in():
+    client = create_app(store=InMemoryEventStore()).test_client()
+    for k, (game, fmt, status) in enumerate((
+            ("MJO", "knockout", 422), ("MJO", "swiss", 422), ("SJ2", "groups", 422),
+            ("MJO", "groups", 201), ("SJ2", "knockout", 201), ("GD", "knockout", 201),
+            ("bridge", "knockout", 201), ("go", "knockout", 201))):
+        response = client.post("/v1/tournaments", json={
+            "tournament_id": f"t{k}", "name": "x", "game": game, "format": fmt})
+        assert response.status_code == status, (game, fmt, response.json)
+        if status == 422:
+            assert response.json["rule"] == "T-1.1"
+            assert f"cannot be played in format {fmt}" in response.json["detail"]

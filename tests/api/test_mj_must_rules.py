@@ -7,13 +7,23 @@ from __future__ import annotations
 
 import mj_table
 import pytest
-from mj_table import TID, Table, deal_tiles, draw_table, groups_tournament, ok
+from mj_table import (
+    TID,
+    Clock,
+    Table,
+    clocked_client,
+    deal_tiles,
+    draw_table,
+    groups_tournament,
+    ok,
+)
 
 from events.memory_store import InMemoryEventStore
 from service import create_app
 
 WIN_5M = "1m 2m 3m 4p 5p 6p 7s 8s 9s C C C 5m 5m"      # MJO Ex 1: a win
 WAIT_5M = "1m 2m 3m 4p 5p 6p 7s 8s 9s C C C 5m"         # MJO Ex 5: waits on 5m only
+WAIT_5P = "1m 2m 3m 4m 5m 6m 7p 8p 9p E E E 5p"         # waits on 5p only
 
 
 def new_client():
@@ -25,8 +35,8 @@ def new_table(settings: dict | None = None) -> Table:
 
 
 def opened(fixed: dict[int, str] | None = None, wall: str = "", settings=None,
-           first: str = "N") -> Table:
-    return mj_table.opened(new_client(), fixed, wall, settings, first)
+           first: str = "N", settle: bool = True) -> Table:
+    return mj_table.opened(new_client(), fixed, wall, settings, first, settle)
 
 
 def claims_on_5p(seat3: str = "") -> Table:
@@ -254,7 +264,7 @@ def test_mjo_5_4_a_self_drawn_win_needs_the_tile_just_drawn():
     table = opened({1: "1m 2m 3m 4p 5p 6p 7s 8s 9s C C C 5m"}, wall="5m")
     table.ok("TileDrawn", seat=1, tile="5m")
     problem = table.rejected("Win", "MJO-5.4", seat=1, tile="C")
-    assert "drew 5m, not C" in problem["detail"]
+    assert "did not draw C" in problem["detail"] and "5m" not in problem["detail"]
     table.ok("Win", seat=1, tile="5m")
 
 
@@ -321,9 +331,124 @@ def test_t_8_2_nothing_is_played_after_the_session():
     problem = table.rejected("TilesDealt", "T-8.2", **deal_tiles({}))
     assert "the session is over after 1 hand(s)" in problem["detail"]
     table.rejected("TimeLimitReached", "T-8.2", limit_minutes=60)
-    other = new_table()
-    other.ok("TimeLimitReached", limit_minutes=60)     # before any hand: the session ends
-    other.rejected("TimeLimitReached", "T-8.2", limit_minutes=60)
+
+
+def test_t_8_2_time_is_called_only_at_the_session_minutes_after_the_start():
+    clock = Clock()
+    untimed = Table(clocked_client(clock))
+    untimed.deal()
+    clock.wait(24 * 60 * 60)
+    problem = untimed.rejected("TimeLimitReached", "T-8.2", limit_minutes=1)
+    assert "no time limit (sessionMinutes)" in problem["detail"]
+    table = Table(clocked_client(clock), {"sessionMinutes": 120})
+    table.rejected("TimeLimitReached", "T-8.2", limit_minutes=5)       # not its limit
+    clock.wait(119 * 60)
+    problem = table.rejected("TimeLimitReached", "T-8.2", limit_minutes=120)
+    assert "not before" in problem["detail"]
+    clock.wait(60)
+    table.ok("TimeLimitReached", limit_minutes=120)    # before any hand: the session ends
+    assert table.match()["status"] == "completed"
+    table.rejected("TimeLimitReached", "T-8.2", limit_minutes=120)
+
+
+def test_mjo_8_1_a_time_limit_is_recorded_only_when_it_applies_and_has_passed():
+    clock = Clock()
+    table = Table(clocked_client(clock), {"claimWindowSeconds": 3})
+    table.deal({0: "5p", 2: "5p 5p"})
+    table.rejected("TimeLimitExceeded", "MJO-8.1", seat=2, limit="firstDiscard")  # not dealer
+    table.rejected("TimeLimitExceeded", "MJO-8.1", seat=0, limit="discard")       # first turn
+    table.rejected("TimeLimitExceeded", "MJO-8.1", seat=3, limit="pong")          # no window
+    clock.wait(29)
+    problem = table.rejected("TimeLimitExceeded", "MJO-8.1", seat=0, limit="firstDiscard")
+    assert "runs until" in problem["detail"]
+    clock.wait(1)
+    table.ok("TimeLimitExceeded", seat=0, limit="firstDiscard")
+    table.ok("TileDiscarded", seat=0, tile="5p")
+    table.rejected("TimeLimitExceeded", "MJO-8.1", seat=0, limit="firstDiscard")  # discarded
+    table.rejected("TimeLimitExceeded", "MJO-8.1", seat=3, limit="pong")   # holds no pair
+    table.rejected("TimeLimitExceeded", "MJO-8.1", seat=2, limit="pong")   # 3 s not up
+    clock.wait(3)
+    table.ok("TimeLimitExceeded", seat=2, limit="pong")
+    table.rejected("TimeLimitExceeded", "MJO-8.1", seat=2, limit="discard")  # seat 1's turn
+    table.rejected("TimeLimitExceeded", "MJO-8.1", seat=1, limit="discard")  # 15 s not up
+    clock.wait(12)
+    table.ok("TimeLimitExceeded", seat=1, limit="discard")
+    assert [(r["seat"], r["limit"]) for r in table.hand_view()["time_limits"]] == [
+        (0, "firstDiscard"), (2, "pong"), (1, "discard")]
+
+
+def test_mjo_4_5_each_claim_comes_within_its_own_time_after_the_seed():
+    """Seed 八: a pong within 3 s; seed 六: a chow within the next player's 15 s; a win while
+    the window lasts."""
+    clock = Clock()
+    table = Table(clocked_client(clock), {"claimWindowSeconds": 3})
+    table.deal({0: "5p", 1: "4p 6p", 2: "5p 5p"})
+    table.ok("TileDiscarded", seat=0, tile="5p")
+    clock.wait(4)
+    problem = table.rejected("Claim", "MJO-4.5", seat=2, kind="pong", tiles=["5p", "5p"])
+    assert "closed for a pong" in problem["detail"]
+    table.rejected("ClaimWindowClosed", "MJO-4.5")     # seat 1 may still chow
+    table.ok("Claim", seat=1, kind="chow", tiles=["4p", "6p"])
+    table.ok("ClaimWindowClosed")
+    assert table.hand_view()["seats"][1]["melds"][0]["text"]
+    late = Table(clocked_client(clock), {"claimWindowSeconds": 3})
+    late.deal({0: "5p", 1: "4p 6p"})
+    late.ok("TileDiscarded", seat=0, tile="5p")
+    clock.wait(16)
+    problem = late.rejected("Claim", "MJO-4.5", seat=1, kind="chow", tiles=["4p", "6p"])
+    assert "15 s after the discard" in problem["detail"]
+    winner = Table(clocked_client(clock), {"claimWindowSeconds": 3})
+    winner.deal({0: "5p", 1: "4p 6p", 3: WAIT_5P})
+    winner.ok("TileDiscarded", seat=0, tile="5p")
+    clock.wait(10)                                     # the window lasts for seat 1's chow
+    winner.ok("Claim", seat=3, kind="win")
+    assert winner.hand_view()["wins"][0]["seat"] == 3
+
+
+@pytest.mark.parametrize("typed", [("pong", "win"), ("win", "pong")])
+def test_mjo_4_5_record_mode_priority_not_typing_order_decides(typed):
+    table = opened({2: "5p 5p", 3: WAIT_5P}, settings={"enforcement": "record"}, first="5p",
+                   settle=False)
+    claims = {"pong": {"seat": 2, "kind": "pong", "tiles": ["5p", "5p"]},
+              "win": {"seat": 3, "kind": "win"}}
+    for kind in typed:
+        table.ok("Claim", **claims[kind])
+    assert table.hand_view()["phase"] == "claims"      # seat 1 may still call a win
+    table.ok("ClaimWindowClosed")
+    view = table.hand_view()
+    assert view["phase"] == "over" and [w["seat"] for w in view["wins"]] == [3]
+
+
+def test_mjo_3_2_a_self_drawn_win_out_of_turn_names_no_tile():
+    table = opened(wall="7s 8s 9s")
+    table.ok("TileDrawn", seat=1, tile="7s")
+    problem = table.rejected("Win", "MJO-3.2", seat=3, tile="1m")
+    assert "7s" not in problem["detail"]
+    problem = table.rejected("Win", "MJO-5.4", seat=1, tile="1m")
+    assert "7s" not in problem["detail"]
+
+
+def test_t_1_5_no_penalty_at_the_table_after_the_session():
+    table = new_table({"sessionHands": 1})
+    table.deal({0: WIN_5M})
+    table.ok("Win", seat=0)
+    problem = table.rejected("CoinPenaltyAssessed", "T-1.5", rule="MJO-9.3", seat=0, coins=50)
+    assert "the session is over" in problem["detail"]
+    table.rejected("CoinPenaltyAssessed", "T-1.5", hand=1, rule="MJO-9.3", seat=1, coins=3,
+                   payees=[2])
+    assert table.match()["balances"] == [32, 16, 16, 16]
+
+
+def test_mjo_9_3_the_result_row_explains_a_penalty_during_the_hand():
+    table = new_table()
+    table.deal({0: WIN_5M})
+    table.ok("CoinPenaltyAssessed", hand=1, rule="MJO-9.3", seat=1, coins=5)
+    table.ok("Win", seat=0)
+    row = table.match()["history"][0]
+    penalties = [sum(p["deltas"][s] for p in row["penalties"]) for s in range(4)]
+    assert penalties == [0, -5, 0, 0]
+    assert [b + p + q for b, p, q in zip(row["balances_before"], row["payments"], penalties)] \
+        == row["balances"] == [32, 11, 16, 16]
 
 
 def test_t_1_4_no_lots_at_a_table():

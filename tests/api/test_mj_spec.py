@@ -7,7 +7,7 @@ import json
 
 import pytest
 from marshmallow import ValidationError
-from mj_table import TID, Table, deal_tiles, opened
+from mj_table import TID, Clock, Table, clocked_client, deal_tiles, opened
 from spec import SPEC, assert_response, errors, is_valid, validator_for
 
 from events import default_catalogue
@@ -165,8 +165,10 @@ def test_the_event_request_schema_predicts_which_mahjong_events_get_400():
 
 
 def test_live_mahjong_answers_match_the_spec():
-    client = create_app(store=InMemoryEventStore()).test_client()
-    table = opened(client, {0: "5p 5p", 1: "5p", 2: "4p 6p"}, wall="E")
+    clock = Clock()
+    client = clocked_client(clock)
+    table = opened(client, {0: "5p 5p", 1: "5p", 2: "4p 6p"}, wall="E",
+                   settings={"sessionMinutes": 60})
     base = f"/v1/tournaments/{TID}"
     checks = 0
 
@@ -190,10 +192,12 @@ def test_live_mahjong_answers_match_the_spec():
     table.ok("TileDrawn", seat=1, tile="E")
     table.ok("TileDiscarded", seat=1, tile="5p")
     table.ok("Claim", seat=2, kind="chow", tiles=["4p", "6p"])
-    table.ok("TimeLimitExceeded", seat=0, limit="pong")
+    clock.wait(16)
+    table.ok("TimeLimitExceeded", seat=2, limit="discard")
     every_read()                                            # a claim window open
     table.ok("Claim", seat=0, kind="pong", tiles=["5p", "5p"])
     table.ok("CoinPenaltyAssessed", hand=1, rule="MJO-9.3", seat=3, coins=1, payees=[1])
+    clock.wait(60 * 60)
     table.ok("TimeLimitReached", limit_minutes=60)
     discard = table.concealed(0)[0]
     table.ok("TileDiscarded", seat=0, tile=discard)

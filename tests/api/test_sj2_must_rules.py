@@ -738,9 +738,10 @@ def test_sj2_12_3_a_kitty_error_is_found_only_in_a_buried_kitty():
     assert table.events() == before
 
 
-def test_malformed_match_settings_of_the_tournament_are_a_400_not_a_crash():
+def test_sj2_18_malformed_match_settings_are_refused_when_the_tournament_is_created():
     client = new_client()
-    drawn_knockout(client, TID, match_settings={"": 15})
-    response = client.post(f"/v1/tournaments/{TID}/matches", json={"match_id": "R1-1"})
-    assert response.status_code == 400, response.json
-    assert response.json["type"] == "urn:paiju:problem:validation-failed"
+    response = client.post("/v1/tournaments", json={
+        "tournament_id": TID, "name": "n", "game": "SJ2", "format": "knockout",
+        "settings": {"match": {"": 15}}})
+    assert (response.status_code, response.json["rule"]) == (422, "SJ2-18")
+    assert client.get(f"/v1/tournaments/{TID}").status_code == 404

@@ -64,7 +64,7 @@ def test_t_8_3_a_tie_for_a_prize_place_waits_for_lots_a_tie_below_is_shared():
 
 
 def test_t_7_2_the_top_of_each_table_goes_on_and_the_final_gives_the_podium():
-    g = G.start(PLAYERS, {"advance": 1})
+    g = G.start(PLAYERS, {"advance": 1, "stageCoins": "reset"})     # the T-7.2 model
     assert G.stage_sizes(16, 1) == [16, 4] and G.next_stage(g) == 1
     g = drawn(g, 1, PLAYERS[0:4], PLAYERS[4:8], PLAYERS[8:12], PLAYERS[12:16])
     with pytest.raises(RuleViolation, match="still being played") as info:

@@ -366,11 +366,31 @@ def test_t5_5_proposed_card_draw_passes_check(n):
     assert sorted(draw["cards"]) == sorted(teams(n))
 
 
-def test_t5_5_card_draw_needs_enough_ranks():
-    """20 teams need 4 matches + 12 byes = 16 ranks under firstRoundPowerOfTwo; a deck has 13."""
-    violated("T-5.5", propose_card_draw, start(teams(20), {}), random.Random(0))
-    check_draw(start(teams(20), {"byePolicy": "oddGetsBye"}),
-               propose_card_draw(start(teams(20), {"byePolicy": "oddGetsBye"}), random.Random(0)))
+@pytest.mark.parametrize("n", [17, 18, 20])
+def test_t11_ex1_the_seeds_field_of_16_to_20_teams_draws_with_cards(n):
+    """Seed 001 「预计 16---20 支代表队」; T-11 Ex 1: 20 teams → 4 matches and 12 byes. A deck has
+    13 ranks: the byes the cards cannot carry are drawn by plain lots and draw no card."""
+    b = start(teams(n), {})
+    draw = propose_card_draw(b, random.Random(n))
+    check_draw(b, draw)
+    pairs, byes = n - 16, 32 - n
+    assert (len(draw["matches"]), len(draw["byes"])) == (pairs, byes)
+    carded = [t for t in draw["byes"] if t in draw["cards"]]
+    assert len(carded) == 13 - pairs and len(draw["cards"]) == 2 * pairs + 13 - pairs
+    record_draw(b, draw)
+
+
+def test_t5_5_more_matches_than_ranks_cannot_be_drawn_with_cards():
+    violated("T-5.5", propose_card_draw, start(teams(28), {"byePolicy": "oddGetsBye"}),
+             random.Random(0))
+
+
+@pytest.mark.parametrize("card", ["ZZ", "1H", "2X", "10H", "bj", ""])
+def test_t5_5_every_card_is_a_real_card(card):
+    b = start(teams(2), {})
+    draw = {"round": 1, "byes": [], "cards": {"T1": card, "T2": card},
+            "matches": [{"match_id": "m1", "teams": ["T1", "T2"]}]}
+    assert "not a card" in violated("T-5.5", check_draw, b, draw).message
 
 
 # ---------------------------------------------------------------- properties, replay, to_dict

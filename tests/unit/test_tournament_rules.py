@@ -33,7 +33,7 @@ def test_t_1_1_unknown_discipline_or_format(game, fmt):
     ("MJO", ["甲"], True), ("MJS", ["甲", "乙"], False),
 ])
 def test_t_1_2_entrant_size_fits_the_discipline(game, players, ok):
-    state = created(game)
+    state = created(game, "groups" if game.startswith("MJ") else "knockout")   # T-1.1
     if ok:
         assert apply(state, "TeamRegistered", team("a", *players)).team("a").players == tuple(players)
     else:
@@ -70,3 +70,13 @@ def test_states_are_values_the_old_state_is_untouched():
     before = created()
     after = apply(before, "TeamRegistered", team("a", "甲", "乙"))
     assert len(before.teams) == 0 and len(after.teams) == 1
+
+
+@pytest.mark.parametrize("game, fmt, bad", [("SJ2", "knockout", {"maxHands": 0}),
+                                            ("SJ2", "knockout", {"bogus": 1}),
+                                            ("GD", "knockout", {"matchMinutes": "sixty"}),
+                                            ("MJO", "groups", {"startingCoins": "x"})])
+def test_t1_3_match_settings_are_checked_when_the_tournament_is_created(game, fmt, bad):
+    with pytest.raises(RuleViolation):
+        apply(None, "TournamentCreated", {"tournament_id": "t", "name": "n", "game": game,
+                                          "format": fmt, "settings": {"match": bad}})

@@ -62,8 +62,8 @@ def test_gd_settings_defaults_follow_section_14():
     assert (s.full_house_joker_pair, s.a_failures_before_reset, s.tribute_when_partner_last,
             s.equal_tribute_assignment, s.return_single, s.return_may_be_tribute_card,
             s.anti_tribute_mode, s.jiefeng, s.auto_pass_on_timeout, s.match_minutes,
-            s.overtime_minutes) == (True, 3, "thirdPays", "rightSideToFirst", "natural2to10NotLevel",
-                                    False, "auto", True, False, 60, 30)
+            s.overtime_minutes) == (True, 3, "thirdPays", "rightSideToFirst", "natural2to10",
+                                    True, "optional", True, False, 60, 30)  # GD-7.4/7.5: seed
 
 
 def test_gd_settings_read_camel_case_keys_and_ignore_other_games():

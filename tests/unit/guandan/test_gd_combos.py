@@ -125,8 +125,16 @@ def test_gd_2_4_one_suit_run_with_wildcard_is_a_straight_flush_top_depends_on_wi
     assert (low.type, low.key) == ("straightFlush", 6)
 
 
-def test_gd_3_2_five_hearts_cannot_be_read_as_a_plain_straight():
-    assert "never a plain straight" in violated("GD-3.2", "3H 4H 5H 6H 7H", "7", ["2C"]).message
+def test_gd_3_2_a_run_of_one_suit_is_a_plain_straight_when_the_reading_says_so():
+    """Seed: 「顺子：五张连续单牌…不分花色」."""
+    assert classify("3H 4H 5H 6H 7H", "7", ["2C"]).type == "straight"  # 7H read as 2C
+    plain = classify("9D TD JD QD KD", "2", read_as="straight")
+    assert (plain.type, plain.key) == ("straight", 13)
+    wild = classify("3H 4H 5H 6H 7H", "7", read_as="straight")
+    assert (wild.type, wild.key) == ("straight", 7)
+    with pytest.raises(RuleViolation) as info:
+        classify("9D TD JD QD KD", "2", read_as="pair")
+    assert info.value.rule == "GD-2.4" and "cannot be read as a pair" in info.value.message
 
 
 def test_gd_3_2_natural_one_suit_run_is_a_straight_flush():

@@ -120,15 +120,27 @@ def test_gd_7_3_the_higher_tribute_goes_to_p1_whoever_pays_it():
     assert h.turn == 3  # the loser who paid the higher card leads
 
 
+AUTO = {"antiTributeMode": "auto"}  # the spec's Interpretation; the seed's 「可抗贡」 is optional
+
+
 def test_gd_ex7_one_big_joker_each_is_anti_tribute_and_p1_leads():
-    h = dealt((0, 2), "8", {1: ["BJ"], 3: ["BJ"]})
+    h = dealt((0, 2), "8", {1: ["BJ"], 3: ["BJ"]}, settings=AUTO)
     assert h.phase == "play" and h.anti == (1, 3) and h.turn == 0
     assert "no tribute" in violated("GD-7.5", pay_tribute, h, 1, "BJ").message
 
 
 def test_gd_ex7_one_loser_holding_both_big_jokers_is_anti_tribute_too():
-    h = dealt((0, 2), "8", {3: ["BJ", "BJ"]})
+    h = dealt((0, 2), "8", {3: ["BJ", "BJ"]}, settings=AUTO)
     assert h.anti == (3,) and h.turn == 0
+
+
+def test_gd_7_5_by_default_anti_tribute_is_declared_even_after_the_partner_has_paid():
+    h = dealt((0, 2), "8", {1: ["BJ"], 3: ["BJ"]})
+    assert h.phase == "tribute" and not h.anti  # 「可抗贡」: the losers may
+    h = pay_tribute(h, 1, "BJ")
+    h = declare_anti_tribute(h, 3)
+    assert h.phase == "play" and h.anti == (1, 3) and h.turn == 0 and not h.paid
+    assert h.hands[1].count("BJ") == 1  # the tribute paid stays with its payer
 
 
 def test_gd_ex7_both_small_jokers_and_one_big_joker_do_not_exempt():
@@ -148,15 +160,15 @@ def test_gd_ex8_last_pays_first_who_returns_ten_or_lower_and_last_leads():
     h = pay_tribute(single_down(), 2, "BJ")
     assert h.assigned == {2: 1} and h.phase == "return"
     allowed = return_choices(h.plan, h.hands[1], "BJ", "5")
-    assert "6D" in allowed and "JD" not in allowed and "5D" not in allowed
+    # seed 「10（含）以下的任意牌」: a level card (5D) too, not a J
+    assert "6D" in allowed and "JD" not in allowed and "5D" in allowed
     assert "10 or lower" in violated("GD-7.4", return_tribute, h, 1, "JD").message
-    violated("GD-7.4", return_tribute, h, 1, "5D")
     h = return_tribute(h, 1, "6D")
     assert h.phase == "play" and h.turn == 2 and "6D" in h.hands[2] and "BJ" in h.hands[1]
 
 
 def test_gd_ex8_last_holding_both_big_jokers_is_anti_tribute_and_first_leads():
-    h = dealt((1, 0, 3, 2), "5", {2: ["BJ", "BJ"]})
+    h = dealt((1, 0, 3, 2), "5", {2: ["BJ", "BJ"]}, settings=AUTO)
     assert h.anti == (2,) and h.turn == 1
 
 
@@ -197,13 +209,13 @@ def test_gd_7_4_only_the_receiver_returns_and_not_before_the_tribute():
     assert "does not hold" in violated("GD-7.4", return_tribute, h, 1, absent).message
 
 
-def test_gd_7_4_the_tribute_card_itself_may_not_be_returned():
-    plan = tribute_plan((1, 0, 3, 2))
-    assert return_choices(plan, ["9S", "JD", "QD"], "9S", "5") == ("JD",)
-    assert return_choices(plan, ["9S", "9S", "JD"], "9S", "5") == ("9S",)
-    assert "9S" in return_choices(plan, ["9S", "JD"], "9S", "5", {"returnMayBeTributeCard": True})
+def test_gd_7_4_the_tribute_card_itself_may_not_be_returned_under_the_spec_setting():
+    plan, spec = tribute_plan((1, 0, 3, 2)), {"returnMayBeTributeCard": False}
+    assert return_choices(plan, ["9S", "JD", "QD"], "9S", "5", spec) == ("JD",)
+    assert return_choices(plan, ["9S", "9S", "JD"], "9S", "5", spec) == ("9S",)
+    assert "9S" in return_choices(plan, ["9S", "JD"], "9S", "5")  # the seed: 任意牌, by default
     faces = [r + s for r in "JQK" for s in "SHDC"] * 2 + ["AS", "AD", "AC"]
-    h = dealt((1, 0, 3, 2), "5", {2: ["9S"], 1: faces}, low=(2,))
+    h = dealt((1, 0, 3, 2), "5", {2: ["9S"], 1: faces}, low=(2,), settings=spec)
     assert tribute_choices(h.hands[2], "5") == ("9S",)
     h = pay_tribute(h, 2, "9S")
     assert "tribute card just received" in violated("GD-7.4", return_tribute, h, 1, "9S").message
@@ -211,7 +223,8 @@ def test_gd_7_4_the_tribute_card_itself_may_not_be_returned():
 
 def test_gd_7_4_without_a_low_card_the_lowest_card_is_returned():
     plan = tribute_plan((1, 0, 3, 2))
-    assert return_choices(plan, ["AS", "JD", "JC", "5S", "BJ"], "BJ", "5") == ("JD", "JC")
+    spec = {"returnSingle": "natural2to10NotLevel"}
+    assert return_choices(plan, ["AS", "JD", "JC", "5S", "BJ"], "BJ", "5", spec) == ("JD", "JC")
 
 
 def test_gd_7_4_return_single_setting_admits_level_cards():

@@ -160,3 +160,13 @@ def _check(response, spec: dict, where: str) -> object:
             _assert_valid(line_validator, line, f"{where} line {number}")
         return lines
     return text
+
+
+def marshmallow_accepts(event_type, data) -> bool:
+    """Whether the code's schema of ``event_type`` (the catalogue's) accepts ``data``."""
+    from marshmallow import ValidationError
+    try:
+        event_type.load(data)
+    except ValidationError:
+        return False
+    return True

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from .. import multisets
 from ..violations import RuleViolation
 
 RANKS = "23456789TJQKA"
@@ -114,21 +115,12 @@ def sort_cards(cards: Iterable[str], level: str) -> tuple[str, ...]:
 
 def missing_cards(hand: Iterable[str], cards: Iterable[str]) -> tuple[str, ...]:
     """The cards of ``cards`` (a multiset) that ``hand`` does not hold."""
-    held = Counter(hand)
-    missing = []
-    for card in cards:
-        if held[card] > 0:
-            held[card] -= 1
-        else:
-            missing.append(card)
-    return tuple(missing)
+    return multisets.missing(hand, cards)
 
 
 def remove_cards(hand: Iterable[str], cards: Iterable[str]) -> tuple[str, ...]:
-    """``hand`` without ``cards`` (a multiset the hand holds)."""
-    left = Counter(hand)
-    left.subtract(Counter(cards))
-    return tuple(sorted(left.elements()))
+    """``hand`` without ``cards`` (a multiset the hand holds), sorted."""
+    return tuple(sorted(multisets.without(hand, cards)))
 
 
 def show(cards: Iterable[str]) -> str:

@@ -12,6 +12,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .. import multisets
+
 SUITS = ("m", "p", "s")
 WINDS = ("E", "S", "W", "N")
 DRAGONS = ("C", "F", "P")
@@ -92,14 +94,7 @@ def format_tiles(tiles: Iterable[str]) -> str:
 
 def missing_tiles(hand: Iterable[str], tiles: Iterable[str]) -> tuple[str, ...]:
     """The tiles of ``tiles`` (a multiset) that ``hand`` does not hold, in the order given."""
-    held = Counter(hand)
-    missing = []
-    for tile in tiles:
-        if held[tile] > 0:
-            held[tile] -= 1
-        else:
-            missing.append(tile)
-    return tuple(missing)
+    return multisets.missing(hand, tiles)
 
 
 def holds(hand: Iterable[str], tiles: Iterable[str]) -> bool:
@@ -109,12 +104,7 @@ def holds(hand: Iterable[str], tiles: Iterable[str]) -> bool:
 def remove_tiles(hand: Iterable[str], tiles: Iterable[str]) -> tuple[str, ...]:
     """``hand`` minus ``tiles`` as multisets, in canonical order. The tiles must be held (a
     :class:`ValueError` names the ones that are not)."""
-    left = Counter(hand)
-    absent = missing_tiles(hand, tiles)
-    if absent:
-        raise ValueError(f"cannot remove {' '.join(absent)}: not in the hand")
-    left.subtract(tiles)
-    return sort_tiles(left.elements())
+    return sort_tiles(multisets.without(hand, tiles))
 
 
 def add_tiles(hand: Iterable[str], tiles: Iterable[str]) -> tuple[str, ...]:

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from .. import multisets
+
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
 JOKERS = ("BJ", "SJ")
@@ -77,32 +79,13 @@ def class_name(cls: str) -> str:
 
 def missing_cards(hand: Iterable[str], cards: Iterable[str]) -> tuple[str, ...]:
     """The cards of ``cards`` (a multiset) that ``hand`` does not hold, in the order given."""
-    held = Counter(hand)
-    missing = []
-    for card in cards:
-        if held[card] > 0:
-            held[card] -= 1
-        else:
-            missing.append(card)
-    return tuple(missing)
+    return multisets.missing(hand, cards)
 
 
 def remove_cards(hand: Iterable[str], cards: Iterable[str]) -> tuple[str, ...]:
     """``hand`` minus ``cards`` as multisets, keeping the hand's order. The cards must be held
     (a ValueError names the ones that are not)."""
-    hand = tuple(hand)
-    cards = tuple(cards)
-    absent = missing_cards(hand, cards)
-    if absent:
-        raise ValueError(f"cannot remove {' '.join(absent)}: not in the hand")
-    taken = Counter(cards)
-    kept = []
-    for card in hand:
-        if taken[card] > 0:
-            taken[card] -= 1
-        else:
-            kept.append(card)
-    return tuple(kept)
+    return multisets.without(hand, cards)
 
 
 def _position_table(level: str, suit: str | None) -> dict[str, tuple[str, int]]:

@@ -6,11 +6,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from flask import current_app, jsonify, request, url_for
+from flask import Response, current_app, jsonify, request, url_for
 
 from events.catalogue import Catalogue
 from events.envelope import Record
 from events.store import (
+    AppendResult,
     EventStore,
     IdempotencyConflict,
     InvalidBatch,
@@ -69,6 +70,15 @@ def paged_response(name: str, items: list, next_url: str | None, **fields):
 
 def envelopes(records: Iterable[Record]) -> list[dict]:
     return [r.to_dict() for r in records]
+
+
+def created_event(tid: str, result: AppendResult) -> Response:
+    """201 with the one event a route recorded (a draw by lots), and where it can be read."""
+    stored = envelopes(result.records)[0]
+    response = jsonify(stored)
+    response.status_code = 201
+    response.headers["Location"] = url_for("events.get_event", tid=tid, event_id=stored["id"])
+    return response
 
 
 @contextmanager

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from flask import Blueprint, jsonify, url_for
+from flask import Blueprint, jsonify
 
 from events.catalogue import tournament_stream
 from events.envelope import NewEvent
@@ -17,8 +17,8 @@ from ..appending import append_events
 from ..problems import Problem
 from ..requests import int_arg
 from .common import (
+    created_event,
     domain_errors_as_problems,
-    envelopes,
     request_meta,
     require_tournament,
     services,
@@ -62,11 +62,7 @@ def draw_stage(tid: str, body: dict):
         event = NewEvent(type="LotsDrawn", stream=tournament_stream(tid), data=draw,
                          meta=request_meta(body.get("meta")))
         result = append_events(s.store, s.catalogue, tid, [event], s.cache)
-    stored = envelopes(result.records)[0]
-    response = jsonify(stored)
-    response.status_code = 201
-    response.headers["Location"] = url_for("events.get_event", tid=tid, event_id=stored["id"])
-    return response
+    return created_event(tid, result)
 
 
 def drawn_table(tid: str, match_id: str):

@@ -31,8 +31,8 @@ from ..requests import int_arg, json_body, str_arg
 from ..schemas import MetaSchema
 from . import groups as groups_api
 from .common import (
+    created_event,
     domain_errors_as_problems,
-    envelopes,
     request_meta,
     require_tournament,
     services,
@@ -224,11 +224,7 @@ def draw_round(tid: str):
         event = NewEvent(type="LotsDrawn", stream=tournament_stream(tid), data=draw,
                          meta=request_meta(body.get("meta")))
         result = append_events(s.store, s.catalogue, tid, [event], s.cache)
-    stored = envelopes(result.records)[0]
-    response = jsonify(stored)
-    response.status_code = 201
-    response.headers["Location"] = url_for("events.get_event", tid=tid, event_id=stored["id"])
-    return response
+    return created_event(tid, result)
 
 
 def _has_body() -> bool:

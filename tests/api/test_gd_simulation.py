@@ -4,16 +4,15 @@ the time limits by a simulated clock (T-5.4): it ends with a podium and a consis
 every hand keeps the 108 cards and ends with a full finishing order; every state read at a past
 position equals what was live then; rebuilding every projection from the log gives the same
 bytes as the live reads; and the reads match the API spec."""
-import random
 from collections import Counter
 from datetime import datetime, timedelta
 
 import pytest
+from replay import assert_past_reads_equal_live, read_bytes, rebuilt_and_live
 from spec import assert_response
 
 from rules.guandan.cards import two_decks
 from rules.guandan.seats import team_of
-from service import create_app
 from service.simulator.runner import SimulatedClock, report, simulate, temporary_server
 
 TEAMS = 4
@@ -81,12 +80,7 @@ def test_every_hand_keeps_the_108_cards_and_ends_with_a_full_finishing_order(pla
 
 def test_every_past_state_read_with_at_equals_what_was_live_then(played):
     outcome, app, _, seen = played
-    client = app.test_client()
-    for mid, live in random.Random(1).sample(seen, 40):
-        path = f"/v1/tournaments/{outcome.tournament_id}/matches/{mid}"
-        then = client.get(f"{path}?view=referee&at={live['position']}")
-        assert then.status_code == 200
-        assert then.json == live
+    assert_past_reads_equal_live(app.test_client(), outcome.tournament_id, seen, 40, seed=1)
 
 
 def _reads(client, tid: str, matches: list[str]) -> dict[str, bytes]:
@@ -97,23 +91,14 @@ def _reads(client, tid: str, matches: list[str]) -> dict[str, bytes]:
         paths += [f"{base}?view={v}" for v in ("referee", "public", "seat:1")]
         hands = client.get(f"{base}?view=referee").json["hands_played"]
         paths += [f"{base}/hands/{n}?view=referee" for n in range(1, hands + 1)]
-    reads = {}
-    for path in paths:
-        response = client.get(path)
-        assert response.status_code == 200, path
-        reads[path] = response.data
-    return reads
+    return read_bytes(client, paths)
 
 
 def test_rebuilding_every_projection_from_the_log_gives_the_same_bytes(played):
     outcome, app, database, _ = played
     tid = outcome.tournament_id
-    live = _reads(app.test_client(), tid, _matches(outcome))
-    rebuilt_app = create_app({"DATABASE": database})  # a new process's view: no cache at all
-    try:
-        rebuilt = _reads(rebuilt_app.test_client(), tid, _matches(outcome))
-    finally:
-        rebuilt_app.extensions["paiju"].store.close()
+    rebuilt, live = rebuilt_and_live(app, database,
+                                     lambda client: _reads(client, tid, _matches(outcome)))
     assert rebuilt == live
     assert len(live) > 4 * 4
 

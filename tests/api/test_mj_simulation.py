@@ -5,13 +5,12 @@ hand's coins sum to zero, every past state read with ``?at=`` equals what was li
 rebuilding every read from the log gives the same bytes as the live, cached reads."""
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
+from replay import assert_past_reads_equal_live, read_bytes, rebuilt_and_live
 
 from rules.mahjong.tiles import tile_set
-from service import create_app
 from service.simulator.mahjong import simulate
 from service.simulator.runner import temporary_server
 
@@ -66,12 +65,7 @@ def test_every_state_holds_the_136_tiles_and_every_hand_pays_zero_in_all(played)
 
 def test_every_past_state_read_with_at_equals_what_was_live_then(played):
     outcome, app, _, seen = played
-    client = app.test_client()
-    for mid, live in random.Random(2).sample(seen, 60):
-        path = f"/v1/tournaments/{outcome.tournament_id}/matches/{mid}"
-        then = client.get(f"{path}?view=referee&at={live['position']}")
-        assert then.status_code == 200
-        assert then.json == live
+    assert_past_reads_equal_live(app.test_client(), outcome.tournament_id, seen, 60, seed=2)
 
 
 def _reads(client, tid: str, tables: list[str]) -> dict[str, bytes]:
@@ -81,24 +75,14 @@ def _reads(client, tid: str, tables: list[str]) -> dict[str, bytes]:
         paths += [f"{base}/matches/{mid}?view={v}" for v in ("referee", "public", "seat:1")]
         paths += [f"{base}/matches/{mid}/hands/{n}?view={v}" for n in (1, 2)
                   for v in ("referee", "seat:3")]
-    reads = {}
-    for path in paths:
-        response = client.get(path)
-        assert response.status_code == 200, path
-        reads[path] = response.data
-    return reads
+    return read_bytes(client, paths)
 
 
 def test_rebuilding_every_projection_from_the_log_gives_the_same_bytes(played):
     outcome, app, database, _ = played
     tid = outcome.tournament_id
     tables = [t["match_id"] for s in outcome.groups["stages"] for t in s["tables"]]
-    live = _reads(app.test_client(), tid, tables)
-    rebuilt_app = create_app({"DATABASE": database})   # a new process's view: no cache at all
-    try:
-        rebuilt = _reads(rebuilt_app.test_client(), tid, tables)
-    finally:
-        rebuilt_app.extensions["paiju"].store.close()
+    rebuilt, live = rebuilt_and_live(app, database, lambda client: _reads(client, tid, tables))
     assert rebuilt == live
     assert len(live) == 3 + 5 * 7
 

@@ -2,11 +2,10 @@
 this process): it ends with a champion and a consistent bracket; every state read at a past
 position equals what was live then; and rebuilding every projection from the log gives the same
 bytes as the live, cached reads."""
-import random
 
 import pytest
+from replay import assert_past_reads_equal_live, read_bytes, rebuilt_and_live
 
-from service import create_app
 from service.simulator.runner import simulate, temporary_server
 
 TEAMS = 8
@@ -47,12 +46,7 @@ def test_an_eight_team_knockout_ends_with_a_champion_and_a_consistent_bracket(pl
 
 def test_every_past_state_read_with_at_equals_what_was_live_then(played):
     outcome, app, _, seen = played
-    client = app.test_client()
-    for mid, live in random.Random(1).sample(seen, 60):
-        path = f"/v1/tournaments/{outcome.tournament_id}/matches/{mid}"
-        then = client.get(f"{path}?view=referee&at={live['position']}")
-        assert then.status_code == 200
-        assert then.json == live
+    assert_past_reads_equal_live(app.test_client(), outcome.tournament_id, seen, 60, seed=1)
 
 
 def _reads(client, tid: str, matches: list[str]) -> dict[str, bytes]:
@@ -63,23 +57,13 @@ def _reads(client, tid: str, matches: list[str]) -> dict[str, bytes]:
         paths += [f"{base}?view={v}" for v in ("referee", "public", "seat:2")]
         hands = client.get(f"{base}?view=referee").json["hands_played"]
         paths += [f"{base}/hands/{n}?view=referee" for n in range(1, hands + 1)]
-    reads = {}
-    for path in paths:
-        response = client.get(path)
-        assert response.status_code == 200, path
-        reads[path] = response.data
-    return reads
+    return read_bytes(client, paths)
 
 
 def test_rebuilding_every_projection_from_the_log_gives_the_same_bytes(played):
     outcome, app, database, _ = played
     tid = outcome.tournament_id
     matches = [m["match_id"] for r in outcome.bracket["rounds"] for m in r["matches"]]
-    live = _reads(app.test_client(), tid, matches)  # folded step by step while play went on
-    rebuilt_app = create_app({"DATABASE": database})  # a new process's view: no cache at all
-    try:
-        rebuilt = _reads(rebuilt_app.test_client(), tid, matches)
-    finally:
-        rebuilt_app.extensions["paiju"].store.close()
+    rebuilt, live = rebuilt_and_live(app, database, lambda client: _reads(client, tid, matches))
     assert rebuilt == live
     assert len(live) > 8 * 5

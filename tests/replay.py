@@ -36,3 +36,16 @@ def rebuilt_and_live(app, database: str, reads: Callable[[object], dict[str, byt
         return reads(rebuilt_app.test_client()), live
     finally:
         rebuilt_app.extensions["paiju"].store.close()
+
+
+def knockout_reads(client, tid: str, matches: list[str], seat: int) -> dict[str, bytes]:
+    """Every read of a knockout: bracket, standings, the match list, each match for the referee,
+    the public and one seat, and each of its hands."""
+    paths = [f"/v1/tournaments/{tid}/bracket", f"/v1/tournaments/{tid}/standings",
+             f"/v1/tournaments/{tid}/matches"]
+    for mid in matches:
+        base = f"/v1/tournaments/{tid}/matches/{mid}"
+        paths += [f"{base}?view={v}" for v in ("referee", "public", f"seat:{seat}")]
+        hands = client.get(f"{base}?view=referee").json["hands_played"]
+        paths += [f"{base}/hands/{n}?view=referee" for n in range(1, hands + 1)]
+    return read_bytes(client, paths)

@@ -4,7 +4,7 @@ position equals what was live then; and rebuilding every projection from the log
 bytes as the live, cached reads."""
 
 import pytest
-from replay import assert_past_reads_equal_live, read_bytes, rebuilt_and_live
+from replay import assert_past_reads_equal_live, knockout_reads, rebuilt_and_live
 
 from service.simulator.runner import simulate, temporary_server
 
@@ -49,21 +49,11 @@ def test_every_past_state_read_with_at_equals_what_was_live_then(played):
     assert_past_reads_equal_live(app.test_client(), outcome.tournament_id, seen, 60, seed=1)
 
 
-def _reads(client, tid: str, matches: list[str]) -> dict[str, bytes]:
-    paths = [f"/v1/tournaments/{tid}/bracket", f"/v1/tournaments/{tid}/standings",
-             f"/v1/tournaments/{tid}/matches"]
-    for mid in matches:
-        base = f"/v1/tournaments/{tid}/matches/{mid}"
-        paths += [f"{base}?view={v}" for v in ("referee", "public", "seat:2")]
-        hands = client.get(f"{base}?view=referee").json["hands_played"]
-        paths += [f"{base}/hands/{n}?view=referee" for n in range(1, hands + 1)]
-    return read_bytes(client, paths)
-
-
 def test_rebuilding_every_projection_from_the_log_gives_the_same_bytes(played):
     outcome, app, database, _ = played
     tid = outcome.tournament_id
     matches = [m["match_id"] for r in outcome.bracket["rounds"] for m in r["matches"]]
-    rebuilt, live = rebuilt_and_live(app, database, lambda client: _reads(client, tid, matches))
+    rebuilt, live = rebuilt_and_live(
+        app, database, lambda client: knockout_reads(client, tid, matches, seat=2))
     assert rebuilt == live
     assert len(live) > 8 * 5

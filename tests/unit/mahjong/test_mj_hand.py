@@ -4,64 +4,16 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
+from mj_states import act, draw_discard, settle, table, violated
 
-from rules import RuleViolation
 from rules.mahjong import MJO, apply, due_engine_event, mjo_settings
 from rules.mahjong.dealer import next_dealer
-from rules.mahjong.hand import deal, hand_of, tiles_in_play
+from rules.mahjong.hand import hand_of, tiles_in_play
 from rules.mahjong.mjo import hand_payments
-from rules.mahjong.tiles import INDEX, parse_tiles, tile_set
+from rules.mahjong.tiles import INDEX, tile_set
 
 WINNING = "1m 2m 3m 4p 5p 6p 7s 8s 9s C C C 5m 5m"
 KONGS = replace(MJO, kongDirect=True, kongAdded=True, kongConcealed=True)
-
-
-def table(hands, dealer=0, wall="", settings=MJO):
-    """A dealt hand: ``hands`` gives some tiles of some seats, the rest of every hand is filled
-    with scattered tiles; the wall starts with ``wall``."""
-    pool = Counter(tile_set(settings.tileCount))
-    given = {s: list(parse_tiles(t)) for s, t in hands.items()}
-    front = list(parse_tiles(wall))
-    for tiles in (*given.values(), front):
-        pool.subtract(tiles)
-    assert min(pool.values()) >= 0
-    copies = [(k, t) for t, n in pool.items() for k in range(n)]
-    rest = [t for k, t in sorted(copies, key=lambda kt: (kt[0], INDEX[kt[1]]))]
-    full = []
-    for seat in range(4):
-        tiles = given.get(seat, [])
-        need = (14 if seat == dealer else 13) - len(tiles)
-        full.append(tiles + rest[:need])
-        rest = rest[need:]
-    return deal(settings, {"dealer": dealer, "hands": full, "wall": front + rest})
-
-
-def act(state, event, seat=None, **data):
-    return apply(state, event, {"seat": seat, **data})
-
-
-def settle(state):
-    if state.phase == "claims":
-        for seat in state.window.pending:
-            state = act(state, "Claim", seat, kind="pass")
-        state = apply(state, "ClaimsResolved", {})
-    return state
-
-
-def draw_discard(state, tile=None):
-    """The seat on turn draws the next wall tile and discards ``tile`` (default: that tile)."""
-    state = settle(state)
-    drawn = state.wall[0]
-    state = act(state, "TileDrawn", state.turn, tile=drawn)
-    return act(state, "TileDiscarded", state.turn, tile=tile or drawn)
-
-
-def violated(rule, state, event, seat=None, **data):
-    with pytest.raises(RuleViolation) as info:
-        act(state, event, seat, **data)
-    assert info.value.rule == rule, info.value
-    assert f"({rule})" in info.value.message
-    return info.value
 
 
 def test_mjo_3_1_the_dealer_opens_by_discarding_from_fourteen():

@@ -1,13 +1,12 @@
 """rules/mahjong/mjo.py against MJO-7 (worked examples 6 to 10), MJO-2.2, MJO-4.4 (several
 winners), MJO-6.2, MJO section 11 (settings) and tournaments.md T-8 (Ex 8 ranking)."""
-from collections import Counter
 from dataclasses import replace
 
 import pytest
+from mj_states import act, draw_discard, settle, table
 
 from rules import RuleViolation
 from rules.mahjong import MJO, apply, mjo_settings
-from rules.mahjong.hand import deal
 from rules.mahjong.mjo import (
     complete_hand,
     hand_outcome,
@@ -18,47 +17,8 @@ from rules.mahjong.mjo import (
     start_session,
     win_payments,
 )
-from rules.mahjong.tiles import INDEX, parse_tiles, tile_set
 
 WAITING_5M = "1m 2m 3m 4p 5p 6p 7s 8s 9s C C C 5m"
-
-
-def table(hands, dealer=0, wall="", settings=MJO):
-    """A dealt hand: ``hands`` gives some tiles of some seats, the rest of every hand is filled
-    with scattered tiles; the wall starts with ``wall``."""
-    pool = Counter(tile_set(settings.tileCount))
-    given = {s: list(parse_tiles(t)) for s, t in hands.items()}
-    front = list(parse_tiles(wall))
-    for tiles in (*given.values(), front):
-        pool.subtract(tiles)
-    copies = [(k, t) for t, n in pool.items() for k in range(n)]
-    rest = [t for k, t in sorted(copies, key=lambda kt: (kt[0], INDEX[kt[1]]))]
-    full = []
-    for seat in range(4):
-        tiles = given.get(seat, [])
-        need = (14 if seat == dealer else 13) - len(tiles)
-        full.append(tiles + rest[:need])
-        rest = rest[need:]
-    return deal(settings, {"dealer": dealer, "hands": full, "wall": front + rest})
-
-
-def act(state, event, seat=None, **data):
-    return apply(state, event, {"seat": seat, **data})
-
-
-def settle(state):
-    if state.phase == "claims":
-        for seat in state.window.pending:
-            state = act(state, "Claim", seat, kind="pass")
-        state = apply(state, "ClaimsResolved", {})
-    return state
-
-
-def draw_discard(state, tile=None):
-    state = settle(state)
-    drawn = state.wall[0]
-    state = act(state, "TileDrawn", state.turn, tile=drawn)
-    return act(state, "TileDiscarded", state.turn, tile=tile or drawn)
 
 
 def claim_win(state, seat):

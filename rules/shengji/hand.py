@@ -92,7 +92,6 @@ class Hand:
     kitty_error: bool = False
     result: Mapping | None = None
     void_reason: str | None = None
-    events: int = 0                      # events of this hand folded so far
 
     @property
     def bid_decides_dealer(self) -> bool:
@@ -138,8 +137,7 @@ def deal(number: int, level: str, dealer: int | None, settings: Settings, varian
     _must_be_the_decks([card for cards in hands for card in cards] + list(kitty), variant)
     bidding = declaring.bidding_for_hand(level, settings.to_dict())
     return Hand(number=number, level=level, dealer=dealer, settings=settings, variant=variant,
-                dealt=hands, dealt_kitty=kitty, hands=hands, kitty=kitty, bidding=bidding,
-                events=1)
+                dealt=hands, dealt_kitty=kitty, hands=hands, kitty=kitty, bidding=bidding)
 
 
 def _must_be_the_decks(cards: list[str], variant: Variant) -> None:
@@ -206,7 +204,7 @@ def overcall(h: Hand, data: Mapping, at: datetime) -> Hand:
 
 
 def _bid(h: Hand, bidding: Bidding) -> Hand:
-    return replace(h, bidding=bidding, events=h.events + 1)
+    return replace(h, bidding=bidding)
 
 
 def deal_completed(h: Hand, at: datetime) -> Hand:
@@ -223,8 +221,7 @@ def close_window(h: Hand, at: datetime) -> Hand:
     _in_phase(h, "DeclarationWindowClosed", "declaring")
     bidding = declaring.close_window(h.bidding, at)
     suit, source = declaring.trump_at_close(bidding, h.dealt_kitty)
-    h = replace(h, bidding=bidding, trump=Trump(h.level, suit), trump_source=source,
-                events=h.events + 1)
+    h = replace(h, bidding=bidding, trump=Trump(h.level, suit), trump_source=source)
     if h.dealer is not None:
         return replace(h, phase="kitty")
     dealer = declaring.first_hand_dealer(bidding)
@@ -246,7 +243,7 @@ def lots(h: Hand, data: Mapping, at: datetime) -> Hand:
         raise RuleViolation("SJ2-5.2", "lots for the dealer are drawn among all four seats")
     if data["winner"] not in data["candidates"]:
         raise RuleViolation("SJ2-5.2", f"seat {data['winner']} is not one of the candidates")
-    return replace(h, dealer=data["winner"], phase="kitty", events=h.events + 1)
+    return replace(h, dealer=data["winner"], phase="kitty")
 
 
 def take_kitty(h: Hand) -> Hand:
@@ -256,7 +253,7 @@ def take_kitty(h: Hand) -> Hand:
                                        "the kitty only after it has closed")
     _in_phase(h, "KittyTaken", "kitty")
     hands = _with(h.hands, h.dealer, h.hands[h.dealer] + h.kitty)
-    return replace(h, hands=hands, kitty=(), phase="burying", events=h.events + 1)
+    return replace(h, hands=hands, kitty=(), phase="burying")
 
 
 def bury_kitty(h: Hand, data: Mapping) -> Hand:
@@ -268,7 +265,7 @@ def bury_kitty(h: Hand, data: Mapping) -> Hand:
     _must_hold(h, h.dealer, cards, "bury")
     size = h.variant.kitty_size
     h = replace(h, hands=_with(h.hands, h.dealer, remove_cards(h.hands[h.dealer], cards)),
-                kitty=cards, events=h.events + 1)
+                kitty=cards)
     if len(cards) == size:
         return replace(h, phase="playing")
     if h.settings.strict:
@@ -293,8 +290,7 @@ def correct_kitty(h: Hand, data: Mapping) -> Hand:
         raise RuleViolation("SJ2-12.3", f"after the correction the kitty must hold "
                                         f"{h.variant.kitty_size} cards and the dealer "
                                         f"{h.variant.hand_size}, not {len(kitty)} and {len(held)}")
-    return replace(h, kitty=kitty, hands=_with(h.hands, h.dealer, held), phase="playing",
-                   events=h.events + 1)
+    return replace(h, kitty=kitty, hands=_with(h.hands, h.dealer, held), phase="playing")
 
 
 # --- play (SJ2-8, SJ2-9, SJ2-10) --------------------------------------------------------------
@@ -311,7 +307,7 @@ def play(h: Hand, data: Mapping) -> Hand:
         h = _lead(h, seat, cards)
     else:
         h = _follow(h, seat, cards)
-    return _after_play(replace(h, events=h.events + 1))
+    return _after_play(replace(h))
 
 
 def _must_be_on_turn(h: Hand, seat: int) -> None:
@@ -452,8 +448,7 @@ def correct_play(h: Hand, data: Mapping) -> Hand:
     flagged = tuple(f if f is not h.pending else {**f, "corrected": True} for f in trick.flagged)
     trick = replace(trick, plays=trick.plays[:-1] + ((seat, cards),), flagged=flagged,
                     winner=None, points=0)
-    h = replace(h, hands=_with(before, seat, remove_cards(before[seat], cards)), pending=None,
-                events=h.events + 1)
+    h = replace(h, hands=_with(before, seat, remove_cards(before[seat], cards)), pending=None)
     if reopened:  # the correction may change who won the trick just completed
         return replace(h, tricks=h.tricks[:-1] + (_judged(trick, h.trump),))
     return replace(h, trick=trick)
@@ -474,7 +469,7 @@ def assess_penalty(h: Hand, data: Mapping) -> Hand:
     penalty = {"rule": data["rule"], "side": data["side"], "points": data["points"],
                "trick": len(h.tricks) + (h.trick is not None), "source": "referee",
                "reason": data.get("reason")}
-    return replace(h, penalties=h.penalties + (penalty,), events=h.events + 1)
+    return replace(h, penalties=h.penalties + (penalty,))
 
 
 def report_irregularity(h: Hand, data: Mapping) -> Hand:
@@ -489,14 +484,14 @@ def report_irregularity(h: Hand, data: Mapping) -> Hand:
         raise RuleViolation("SJ2-12.3", "a kitty error is found in a buried kitty; this hand's "
                                         "kitty has not been buried yet")
     entry = {"rule": data["rule"], "seat": data.get("seat"), "detail": data["detail"]}
-    return replace(h, irregularities=h.irregularities + (entry,), events=h.events + 1,
+    return replace(h, irregularities=h.irregularities + (entry,),
                    kitty_error=h.kitty_error or data["rule"] == "SJ2-12.3")
 
 
 def void(h: Hand, data: Mapping) -> Hand:
     """HandVoided by a referee: the hand does not count and is dealt again."""
     _in_phase(h, "HandVoided", *PHASES[:6])
-    return replace(h, phase="voided", void_reason=data["reason"], events=h.events + 1)
+    return replace(h, phase="voided", void_reason=data["reason"])
 
 
 # --- the end of the hand (SJ2-11, SJ2-12.6, SJ2-13) ----------------------------------------------

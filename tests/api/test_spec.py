@@ -759,3 +759,12 @@ def test_a_client_event_id_must_be_a_canonical_uuid(client, event_id):
     problem = assert_response(response, "post", "/v1/tournaments/{tid}/events")
     assert response.status_code == 400
     assert [e["path"] for e in problem["errors"]] == ["/id"]
+
+
+def test_the_documented_sj2_match_settings_and_defaults_are_the_codes():
+    from rules.shengji.settings import Settings
+    documented = SCHEMAS["MatchSettings"]["properties"]
+    defaults = Settings().to_dict()
+    assert set(documented) == set(defaults)
+    for key, value in defaults.items():
+        assert documented[key].get("default") == value, key

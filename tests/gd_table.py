@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
-from events.envelope import utc_timestamp
+import tables
+from tables import ok, two_team_knockout
+
 from rules import matches
 from rules.guandan import hand as hands
 from rules.guandan.match import GDMatch
@@ -32,40 +34,18 @@ TID = "gd-test"
 NO_HAND = ("TimeLimitReached", "RulingRecorded", "LevelPenaltyAssessed")
 
 
-class Clock:
+class Clock(tables.Clock):
     """The server's clock, moved by the test: the match clock (T-5.4, GD-11.2) is measured on
-    recorded times. Each event is recorded a millisecond after the one before."""
+    recorded times."""
 
     def __init__(self):
-        self.now = datetime(2019, 6, 8, 10, 0, tzinfo=UTC)
-
-    def __call__(self) -> str:
-        self.now += timedelta(milliseconds=1)
-        return utc_timestamp(self.now)
-
-    def advance(self, minutes: float) -> None:
-        self.now += timedelta(minutes=minutes)
-
-
-def ok(response) -> dict:
-    assert response.status_code in (200, 201), response.json
-    return response.json
+        super().__init__(datetime(2019, 6, 8, 10, 0, tzinfo=UTC))
 
 
 def drawn_knockout(client, tid: str = TID, match_settings: dict | None = None) -> None:
     """A Guandan knockout of two teams, east and west, and its round 1 drawn with matching
     cards (T-5.5): match R1-1 (east = side A), not yet started."""
-    ok(client.post("/v1/tournaments", json={
-        "tournament_id": tid, "name": "掼蛋 test", "game": "GD", "format": "knockout",
-        "settings": {"match": match_settings or {}}}))
-    for team, players in (("east", ["甲", "乙"]), ("west", ["丙", "丁"])):
-        ok(client.post(f"/v1/tournaments/{tid}/events", json={
-            "type": "TeamRegistered", "stream": f"tournament-{tid}",
-            "data": {"team_id": team, "name": team, "players": players}}))
-    ok(client.post(f"/v1/tournaments/{tid}/events", json={
-        "type": "LotsDrawn", "stream": f"tournament-{tid}", "data": {
-            "purpose": "pairing", "round": 1, "cards": {"east": "2H", "west": "2D"},
-            "matches": [{"match_id": "R1-1", "teams": ["east", "west"]}], "byes": []}}))
+    two_team_knockout(client, tid, "GD", match_settings, cards={"east": "2H", "west": "2D"})
 
 
 class Table:

@@ -10,9 +10,9 @@ point a test needs.
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime, timedelta, timezone
 
-from events.envelope import utc_timestamp
+from tables import Clock, ok
+
 from events.memory_store import InMemoryEventStore
 from rules.mahjong.tiles import parse_tiles, tile_set
 from service import create_app
@@ -31,30 +31,11 @@ _SPREAD = [f"{r}{s}" for start in (1, 2, 3) for s in "mps" for r in (start, star
     + list("ESWNCFP")
 
 
-class Clock:
-    """The server's clock, moved by the test: time limits are measured on recorded times."""
-
-    def __init__(self):
-        self.now = datetime(2006, 12, 23, 9, 30, tzinfo=timezone.utc)
-
-    def __call__(self) -> str:
-        self.now += timedelta(milliseconds=1)
-        return utc_timestamp(self.now)
-
-    def wait(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
-
-
 def clocked_client(clock: Clock):
     """A client of a fresh server whose store records events at ``clock``'s times."""
     store = InMemoryEventStore()
     store.clock = clock
     return create_app(store=store).test_client()
-
-
-def ok(response) -> dict:
-    assert response.status_code in (200, 201), response.json
-    return response.json
 
 
 def deal_tiles(fixed: dict[int, str], dealer: int = 0, wall: str = "") -> dict:

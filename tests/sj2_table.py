@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from tables import ok, two_team_knockout
+
 from rules.shengji.cards import Trump, deck
 from rules.shengji.combos import random_follow, random_lead
 
@@ -55,17 +57,7 @@ def build_deal(fixed: dict[int, str], kitty: str | list[str] | None = None, seed
 def drawn_knockout(client, tid: str = TID, match_settings: dict | None = None) -> None:
     """A knockout tournament of two teams, east and west, and its round 1 drawn: match R1-1
     (east = side A), not yet started."""
-    ok(client.post("/v1/tournaments", json={
-        "tournament_id": tid, "name": "双扣 test", "game": "SJ2", "format": "knockout",
-        "settings": {"match": match_settings or {}}}))
-    for team, players in (("east", ["甲", "乙"]), ("west", ["丙", "丁"])):
-        ok(client.post(f"/v1/tournaments/{tid}/events", json={
-            "type": "TeamRegistered", "stream": f"tournament-{tid}",
-            "data": {"team_id": team, "name": team, "players": players}}))
-    ok(client.post(f"/v1/tournaments/{tid}/events", json={
-        "type": "LotsDrawn", "stream": f"tournament-{tid}", "data": {
-            "purpose": "pairing", "round": 1,
-            "matches": [{"match_id": "R1-1", "teams": ["east", "west"]}], "byes": []}}))
+    two_team_knockout(client, tid, "SJ2", match_settings)
 
 
 def _suit(card: str) -> str:
@@ -173,8 +165,3 @@ class Table:
         while (view := self.hand_view())["phase"] == "playing":
             self.play_legal(rng)
         return view
-
-
-def ok(response) -> dict:
-    assert response.status_code in (200, 201), response.json
-    return response.json

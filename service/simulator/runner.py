@@ -285,3 +285,8 @@ class SimulatedClock:
         with self._lock:
             self.now += self.step
             return utc_timestamp(self.now)
+
+    def advance(self, minutes: float = 0, seconds: float = 0) -> None:
+        """Let time pass with no event: a test's way to reach a time limit."""
+        with self._lock:
+            self.now += timedelta(minutes=minutes, seconds=seconds)

@@ -337,15 +337,15 @@ def test_t_8_2_time_is_called_only_at_the_session_minutes_after_the_start():
     clock = Clock()
     untimed = Table(clocked_client(clock))
     untimed.deal()
-    clock.wait(24 * 60 * 60)
+    clock.advance(seconds=24 * 60 * 60)
     problem = untimed.rejected("TimeLimitReached", "T-8.2", limit_minutes=1)
     assert "no time limit (sessionMinutes)" in problem["detail"]
     table = Table(clocked_client(clock), {"sessionMinutes": 120})
     table.rejected("TimeLimitReached", "T-8.2", limit_minutes=5)       # not its limit
-    clock.wait(119 * 60)
+    clock.advance(seconds=119 * 60)
     problem = table.rejected("TimeLimitReached", "T-8.2", limit_minutes=120)
     assert "not before" in problem["detail"]
-    clock.wait(60)
+    clock.advance(seconds=60)
     table.ok("TimeLimitReached", limit_minutes=120)    # before any hand: the session ends
     assert table.match()["status"] == "completed"
     table.rejected("TimeLimitReached", "T-8.2", limit_minutes=120)
@@ -358,20 +358,20 @@ def test_mjo_8_1_a_time_limit_is_recorded_only_when_it_applies_and_has_passed():
     table.rejected("TimeLimitExceeded", "MJO-8.1", seat=2, limit="firstDiscard")  # not dealer
     table.rejected("TimeLimitExceeded", "MJO-8.1", seat=0, limit="discard")       # first turn
     table.rejected("TimeLimitExceeded", "MJO-8.1", seat=3, limit="pong")          # no window
-    clock.wait(29)
+    clock.advance(seconds=29)
     problem = table.rejected("TimeLimitExceeded", "MJO-8.1", seat=0, limit="firstDiscard")
     assert "runs until" in problem["detail"]
-    clock.wait(1)
+    clock.advance(seconds=1)
     table.ok("TimeLimitExceeded", seat=0, limit="firstDiscard")
     table.ok("TileDiscarded", seat=0, tile="5p")
     table.rejected("TimeLimitExceeded", "MJO-8.1", seat=0, limit="firstDiscard")  # discarded
     table.rejected("TimeLimitExceeded", "MJO-8.1", seat=3, limit="pong")   # holds no pair
     table.rejected("TimeLimitExceeded", "MJO-8.1", seat=2, limit="pong")   # 3 s not up
-    clock.wait(3)
+    clock.advance(seconds=3)
     table.ok("TimeLimitExceeded", seat=2, limit="pong")
     table.rejected("TimeLimitExceeded", "MJO-8.1", seat=2, limit="discard")  # seat 1's turn
     table.rejected("TimeLimitExceeded", "MJO-8.1", seat=1, limit="discard")  # 15 s not up
-    clock.wait(12)
+    clock.advance(seconds=12)
     table.ok("TimeLimitExceeded", seat=1, limit="discard")
     assert [(r["seat"], r["limit"]) for r in table.hand_view()["time_limits"]] == [
         (0, "firstDiscard"), (2, "pong"), (1, "discard")]
@@ -384,7 +384,7 @@ def test_mjo_4_5_each_claim_comes_within_its_own_time_after_the_seed():
     table = Table(clocked_client(clock), {"claimWindowSeconds": 3})
     table.deal({0: "5p", 1: "4p 6p", 2: "5p 5p"})
     table.ok("TileDiscarded", seat=0, tile="5p")
-    clock.wait(4)
+    clock.advance(seconds=4)
     problem = table.rejected("Claim", "MJO-4.5", seat=2, kind="pong", tiles=["5p", "5p"])
     assert "closed for a pong" in problem["detail"]
     table.rejected("ClaimWindowClosed", "MJO-4.5")     # seat 1 may still chow
@@ -394,13 +394,13 @@ def test_mjo_4_5_each_claim_comes_within_its_own_time_after_the_seed():
     late = Table(clocked_client(clock), {"claimWindowSeconds": 3})
     late.deal({0: "5p", 1: "4p 6p"})
     late.ok("TileDiscarded", seat=0, tile="5p")
-    clock.wait(16)
+    clock.advance(seconds=16)
     problem = late.rejected("Claim", "MJO-4.5", seat=1, kind="chow", tiles=["4p", "6p"])
     assert "15 s after the discard" in problem["detail"]
     winner = Table(clocked_client(clock), {"claimWindowSeconds": 3})
     winner.deal({0: "5p", 1: "4p 6p", 3: WAIT_5P})
     winner.ok("TileDiscarded", seat=0, tile="5p")
-    clock.wait(10)                                     # the window lasts for seat 1's chow
+    clock.advance(seconds=10)                                     # the window lasts for seat 1's chow
     winner.ok("Claim", seat=3, kind="win")
     assert winner.hand_view()["wins"][0]["seat"] == 3
 

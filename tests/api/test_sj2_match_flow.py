@@ -2,24 +2,12 @@
 redeal when nobody declares in hand 1, a referee's voided hand, the round's time limit, the
 20-hand limit and lots on equal levels, and the bracket following the match's result."""
 import random
-from datetime import datetime, timedelta, timezone
 
 from sj2_table import Table, build_deal
+from tables import Clock
 
-from events.envelope import utc_timestamp
 from events.memory_store import InMemoryEventStore
 from service import create_app
-
-
-class Clock:
-    """The server's clock, moved by the test: time limits are measured on recorded times."""
-
-    def __init__(self):
-        self.now = datetime(2006, 12, 23, 9, 30, tzinfo=timezone.utc)
-
-    def __call__(self) -> str:
-        self.now += timedelta(milliseconds=1)
-        return utc_timestamp(self.now)
 
 
 def new_table(settings: dict | None = None, clock: Clock | None = None) -> Table:
@@ -78,7 +66,7 @@ def test_t11_ex7_sj2_14_4_at_the_time_limit_the_hand_is_finished_then_the_higher
     problem = table.rejected("TimeLimitReached", "SJ2-14.4", limit_minutes=120)
     assert "end at 2006-12-23T11:30:00" in problem["detail"]  # the match started at 09:30
     table.rejected("TimeLimitReached", "SJ2-14.4", limit_minutes=60)  # not this match's limit
-    clock.now += timedelta(minutes=120)
+    clock.advance(minutes=120)
     table.ok("TimeLimitReached", limit_minutes=120)
     assert table.match()["status"] == "playing"  # the hand in play is finished first
     table.rejected("TimeLimitReached", "SJ2-14.4", limit_minutes=120)
@@ -102,7 +90,7 @@ def test_sj2_14_4_a_hand_voided_after_the_time_limit_is_not_dealt_again():
     table = new_table({"timeLimitMinutes": 60, "firstHandNoDeclaration": "redeal"}, clock)
     play_hand(table, seed=1)
     table.deal(seed=3)
-    clock.now += timedelta(minutes=61)
+    clock.advance(minutes=61)
     table.ok("TimeLimitReached", limit_minutes=60)
     table.ok("HandVoided", reason="misdeal")
     match = table.match()

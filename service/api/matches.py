@@ -101,30 +101,39 @@ def start_match(tid: str):
 
 
 def _match_started(s, tid: str, t, body: dict) -> dict:
-    teams = body.get("teams")
-    if teams is None and t.format == "groups":  # T-8.1: the seats the lots gave its players
-        teams = groups_api.drawn_table(tid, body["match_id"]).teams()
-    if teams is None:
-        if t.format != "knockout":
-            raise validation_failed([{"path": "/teams", "message": "required: name the teams "
-                                      "of sides A and B"}])
-        match = _drawn(s, tid, body["match_id"])
-        teams = {"A": match.teams[0], "B": match.teams[1]}
+    teams, drawn_round = _teams_and_round(s, tid, t, body)
     _must_have_team_keys(t.game, teams)
     engine = engine_of(t.game)
     players = {side: _players(t, team_id) for side, team_id in teams.items()}
     settings = {**t.settings.get("match", {}), **body.get("settings", {})}
     data = {"match_id": body["match_id"], "game": t.game, "teams": teams, "settings": settings,
             "seats": engine.seat_players(players)}
-    match = _drawn_or_none(s, tid, body["match_id"]) if t.format == "knockout" else None
-    if match is not None:
-        data["round"] = match.round
-    if t.format == "groups":
-        data["round"] = groups_api.drawn_table(tid, body["match_id"]).stage
+    if drawn_round is not None:
+        data["round"] = drawn_round
     try:
         return MatchStartedData().load(data)
     except ValidationError as error:  # the tournament's settings.match are not well formed
         raise validation_failed(field_errors(error.messages)) from None
+
+
+def _teams_and_round(s, tid: str, t, body: dict) -> tuple[dict, int | None]:
+    """The match's teams — the request's, else those its draw gave it — and the round or stage
+    of that draw (T-2.1; T-8.1: the seats the lots gave a table's players)."""
+    match_id, teams = body["match_id"], body.get("teams")
+    if t.format == "groups":
+        table = groups_api.drawn_table(tid, match_id)
+        return teams or table.teams(), table.stage
+    if t.format == "knockout":
+        if teams is None:
+            match = brackets.drawn_match(s.store, s.catalogue, tid, match_id, s.cache)
+            return {"A": match.teams[0], "B": match.teams[1]}, match.round
+        bracket = brackets.bracket_at(s.store, s.catalogue, tid, cache=s.cache)
+        match = bracket.matches.get(match_id) if bracket else None
+        return teams, match.round if match else None
+    if teams is None:
+        raise validation_failed([{"path": "/teams", "message": "required: name the teams of "
+                                  "sides A and B"}])
+    return teams, None
 
 
 def _must_have_team_keys(game: str, teams: dict) -> None:
@@ -133,15 +142,6 @@ def _must_have_team_keys(game: str, teams: dict) -> None:
     if sorted(teams) != sorted(keys):
         raise validation_failed([{"path": "/teams", "message": f"a {game} match names the "
                                   f"teams of {', '.join(keys)}"}])
-
-
-def _drawn(s, tid: str, match_id: str):
-    return brackets.drawn_match(s.store, s.catalogue, tid, match_id, s.cache)
-
-
-def _drawn_or_none(s, tid: str, match_id: str):
-    bracket = brackets.bracket_at(s.store, s.catalogue, tid, cache=s.cache)
-    return bracket.matches.get(match_id) if bracket else None
 
 
 def _players(t, team_id: str) -> list[str]:

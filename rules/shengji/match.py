@@ -34,7 +34,6 @@ class Match:
     levels: Mapping[str, int] = field(default_factory=lambda: START_LEVELS)
     hand: Hand | None = None            # the hand in play, or the last one played
     next_dealer: int | None = None      # the dealer of the next hand (None before hand 2)
-    hands_played: int = 0
     history: tuple[Mapping, ...] = ()   # one result row per completed hand
     finished: tuple[Hand, ...] = ()     # completed and voided hands, in order
     time_called: int | None = None      # minutes of a time limit reached (SJ2-14.4)
@@ -43,6 +42,11 @@ class Match:
     reason: str | None = None           # "target" | "maxHands" | "time" | "lots"
     rulings: tuple[Mapping, ...] = ()
     started_at: datetime | None = None  # MatchStarted's recorded time: the round's clock
+
+    @property
+    def hands_played(self) -> int:
+        """Completed hands: a voided deal does not count (SJ2-14.1)."""
+        return len(self.history)
 
     @property
     def next_hand(self) -> int:
@@ -141,7 +145,7 @@ def with_hand(m: Match, h: Hand) -> Match:
     row = _result_row(m, h, levels)
     h = replace(h, result=row)
     m = replace(m, hand=h, finished=m.finished + (h,), history=m.history + (row,),
-                levels=MappingProxyType(levels), hands_played=m.hands_played + 1,
+                levels=MappingProxyType(levels),
                 next_dealer=row["next_dealer"])
     return _decided(m)
 

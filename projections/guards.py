@@ -14,7 +14,7 @@ from events.store import Tail
 from rules import RuleViolation
 
 from . import brackets, groups
-from .streams import StreamCache, load_stream
+from .streams import StreamCache, load_stream, stream_kind
 
 Guard = Callable[[Tail, Catalogue, str, dict, "StreamCache | None"], None]
 
@@ -58,3 +58,14 @@ def entrants_still_in(log: Tail, catalogue: Catalogue, tournament_id: str, match
         if team is not None and team.withdrawn:
             raise RuleViolation("T-1.3", f"{entrant!r} has withdrawn from the tournament: match "
                                          f"{match.match_id!r} is decided by forfeit")
+
+
+# stream kind -> guard over the stream's state before each event: (log, catalogue, tournament,
+# state, event type, cache)
+STREAM_GUARDS = {
+    "match": entrants_still_in,  # T-1.3, T-2.1: a withdrawal ends a knockout match's play
+}
+
+
+def stream_guard_for(stream: str):
+    return STREAM_GUARDS.get(stream_kind(stream))

@@ -21,8 +21,8 @@ from events.store import (
     check_expected_version,
     owned_stream_version,
 )
-from projections.guards import entrants_still_in, guard_for
-from projections.streams import StreamCache, load_stream, step_for, stream_kind
+from projections.guards import guard_for, stream_guard_for
+from projections.streams import StreamCache, load_stream, step_for
 from projections.tournaments import tournament_exists
 from rules import RuleViolation
 
@@ -58,8 +58,9 @@ def decide(log: Tail, catalogue: Catalogue, tournament_id: str, events: Sequence
     """Check every event against the rules, in order, each on the state its predecessors made.
 
     A wrong ``expected_version`` is reported before any rule: the client judged another state.
-    Rules that look across streams (a draw needs the results of the last round) are checked by
-    the event type's guard on the log as it stood before the batch.
+    Rules that look across streams (a draw needs the results of the last round; a withdrawal
+    ends a knockout match) are checked by the guards of the event's type and of its stream's
+    kind, on the log as it stood before the batch.
     """
     states: dict[str, tuple] = {}  # stream -> (state, version)
     for index, event in enumerate(events):
@@ -68,11 +69,12 @@ def decide(log: Tail, catalogue: Catalogue, tournament_id: str, events: Sequence
         state, version = states[event.stream]
         check_expected_version(event.stream, event.expected_version, version)
         step, guard = step_for(event.stream), guard_for(event.type)
+        stream_guard = stream_guard_for(event.stream)
         try:
             if guard is not None:
                 guard(log, catalogue, tournament_id, event.data, cache)
-            if stream_kind(event.stream) == "match":
-                entrants_still_in(log, catalogue, tournament_id, state, event.type, cache)
+            if stream_guard is not None:
+                stream_guard(log, catalogue, tournament_id, state, event.type, cache)
             if step is not None:
                 state = step(state, event.type, event.data, recorded_at)
         except RuleViolation as violation:

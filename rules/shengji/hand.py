@@ -248,9 +248,7 @@ def lots(h: Hand, data: Mapping, at: datetime) -> Hand:
 
 def take_kitty(h: Hand) -> Hand:
     """KittyTaken: the dealer picks up the kitty, only once the window has closed (SJ2-4.8)."""
-    if h.phase == "declaring":
-        raise RuleViolation("SJ2-4.8", "the declaration window is still open; the dealer may take "
-                                       "the kitty only after it has closed")
+    declaring.must_be_closed_for_kitty(h.bidding)
     _in_phase(h, "KittyTaken", "kitty")
     hands = _with(h.hands, h.dealer, h.hands[h.dealer] + h.kitty)
     return replace(h, hands=hands, kitty=(), phase="burying")

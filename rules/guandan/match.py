@@ -36,7 +36,13 @@ from ..violations import RuleViolation
 from . import hand as hands
 from .cards import LEVELS
 from .hand import OVER, PLAY, GDHand
-from .levels import GDGame, complete_hand, hand_level, time_limit_result
+from .levels import (
+    GDGame,
+    complete_hand,
+    extra_hand_winner,
+    hand_level,
+    time_limit_result,
+)
 from .seats import TEAM_NAMES, is_double_down, team_of
 from .settings import KEYS, GDSettings, settings_dict, settings_from
 
@@ -94,7 +100,6 @@ class GDMatch:
     standing: GDGame = field(default_factory=GDGame)  # levels, level team, failed attempts at A, game winner
     hand: Deal | None = None            # the hand in play, or the last one dealt
     finished: tuple[Deal, ...] = ()     # completed and voided hands, in order
-    hands_played: int = 0
     previous_order: tuple[int, ...] | None = None  # going-out order of the last completed hand
     history: tuple[Mapping, ...] = ()   # one result row per completed hand
     clock: str = "regular"              # "regular" | "overtime" | "extraHand" (GD-11.2)
@@ -106,6 +111,11 @@ class GDMatch:
     winner: str | None = None           # side
     reason: str | None = None           # a key of REASONS
     rulings: tuple[Mapping, ...] = ()
+
+    @property
+    def hands_played(self) -> int:
+        """Completed hands (one result row each); a voided deal does not count."""
+        return len(self.history)
 
     @property
     def next_hand(self) -> int:
@@ -321,13 +331,13 @@ def _completed(m: GDMatch, d: Deal) -> GDMatch:
            "failed_attempt": outcome.failed_attempt, "game_winner": _side(outcome.game_winner)}
     d = replace(d, result=MappingProxyType(row))
     m = replace(m, standing=standing, hand=d, finished=m.finished + (d,),
-                history=m.history + (d.result,), hands_played=m.hands_played + 1,
+                history=m.history + (d.result,),
                 previous_order=tuple(order))
     m = _apply_pending_penalties(m)
     if m.standing.winner is not None:
         return _won(m, SIDES[m.standing.winner], "game")
     if d.extra:
-        return _extra_hand_decides(m, team_of(order[0]))
+        return _extra_hand_decides(m, extra_hand_winner(order))
     return m
 
 

@@ -8,7 +8,8 @@ are applied, so a draw is judged on the winners of the round before it.
 """
 from __future__ import annotations
 
-from typing import Iterable
+import functools
+from typing import Callable, Iterable
 
 from events.catalogue import Catalogue, tournament_stream
 from events.store import Tail
@@ -27,11 +28,18 @@ def tournament_at(log: Tail, catalogue: Catalogue, tournament_id: str, at: int |
 
 
 def bracket_at(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | None = None,
-               cache: StreamCache | None = None) -> Bracket | None:
-    """The bracket as of ``at``; None before the first draw or for another format."""
-    t = tournament_at(log, catalogue, tournament_id, at, cache)
+               cache: StreamCache | None = None,
+               tournament: Tournament | None = None) -> Bracket | None:
+    """The bracket as of ``at``; None before the first draw or for another format.
+    ``tournament``: the tournament's state as of ``at``, when the caller has folded it."""
+    t = tournament or tournament_at(log, catalogue, tournament_id, at, cache)
     if t is None or t.format != "knockout" or not t.drawn:
         return None
+
+    @functools.cache
+    def played(match_id: str):  # each match folded once a read, however many facts follow
+        return load_match(log, catalogue, tournament_id, match_id, at, cache).state
+
     bracket, gone = None, set()
     for kind, data in t.bracket_facts:
         if bracket is None and kind == "withdrawn":
@@ -39,9 +47,9 @@ def bracket_at(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | No
             continue
         if bracket is None:
             bracket = knockout.start(entrants(t, gone), t.settings)
-        bracket = _with_match_results(bracket, log, catalogue, tournament_id, at, cache)
+        bracket = _with_match_results(bracket, played)
         bracket = _apply(bracket, kind, data)
-    return _with_match_results(bracket, log, catalogue, tournament_id, at, cache)
+    return _with_match_results(bracket, played)
 
 
 def entrants(t: Tournament, gone: Iterable[str] = ()) -> list[str]:
@@ -60,14 +68,14 @@ def _apply(bracket: Bracket, kind: str, data) -> Bracket:
     return knockout.record_result(bracket, data["match_id"], data["winner"])
 
 
-def _with_match_results(bracket: Bracket, log: Tail, catalogue: Catalogue, tournament_id: str,
-                        at: int | None, cache: StreamCache | None) -> Bracket:
+def _with_match_results(bracket: Bracket, played: Callable[[str], object]) -> Bracket:
+    """The results of the bracket's undecided matches that their own streams have decided."""
     for match in list(bracket.matches.values()):
         if match.winner is not None:
             continue
-        played = load_match(log, catalogue, tournament_id, match.match_id, at, cache).state
-        if played is not None and played.status == "completed":
-            bracket = knockout.record_result(bracket, match.match_id, played.teams[played.winner])
+        state = played(match.match_id)
+        if state is not None and state.status == "completed":
+            bracket = knockout.record_result(bracket, match.match_id, state.teams[state.winner])
     return bracket
 
 
@@ -76,7 +84,7 @@ def bracket_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | 
     t = tournament_at(log, catalogue, tournament_id, at, cache)
     if t is None:
         return None
-    bracket = bracket_at(log, catalogue, tournament_id, at, cache)
+    bracket = bracket_at(log, catalogue, tournament_id, at, cache, tournament=t)
     if bracket is None:
         return {"format": t.format, "drawn": False, **_undrawn(t)}
     return {"format": t.format, "drawn": True, **bracket.to_dict()}
@@ -101,7 +109,7 @@ def standings_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int 
     t = tournament_at(log, catalogue, tournament_id, at, cache)
     if t is None:
         return None
-    bracket = bracket_at(log, catalogue, tournament_id, at, cache)
+    bracket = bracket_at(log, catalogue, tournament_id, at, cache, tournament=t)
     if bracket is None:
         return {"format": t.format, "final": False, "champion": None, "ranking": []}
     names = {team_id: team.name for team_id, team in t.teams.items()}

@@ -27,7 +27,9 @@ $(VENV)/.installed-bench: pyproject.toml $(VENV)/.installed
 install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test
 
+# The first run makes the export signing key and an admin token (printed once).
 run: $(VENV)/.installed
+	$(BIN)/paiju keys init --db $(DB)
 	$(BIN)/paiju serve --host $(HOST) --port $(PORT) --db $(DB)
 
 test: $(VENV)/.installed-test

@@ -186,7 +186,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+# The admin token every request of the bench carries (made in the server's database before
+# the server starts).
+AUTH: dict[str, str] = {}
+
+
 def start_server(db: Path, port: int, log_path: Path, max_group: int) -> subprocess.Popen:
+    from service.tokens import SQLiteTokenRegistry
+
+    registry = SQLiteTokenRegistry(db)
+    secret, _ = registry.create("admin", name="bench/append.py")
+    registry.close()
+    AUTH["Authorization"] = f"Bearer {secret}"
     command = [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1",
                "--port", str(port), "--db", str(db), "--max-group", str(max_group)]
     # The repository root on the path too, so the module is found without an installed package.
@@ -214,7 +225,7 @@ def server_log_tail(log_path: Path, lines: int = 15) -> str:
 
 def request(conn: http.client.HTTPConnection, method: str, path: str,
             body: dict | None = None) -> tuple[int, bytes]:
-    headers = {"Content-Type": "application/json"} if body is not None else {}
+    headers = {**AUTH, **({"Content-Type": "application/json"} if body is not None else {})}
     conn.request(method, path, body=json.dumps(body) if body is not None else None,
                  headers=headers)
     response = conn.getresponse()

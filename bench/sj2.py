@@ -35,8 +35,9 @@ from service.simulator.runner import Api, simulate, temporary_server  # noqa: E4
 def workload(teams: int, seed: int) -> tuple[str, list[dict], dict]:
     """Plays the knockout; returns its id, its events in order, and the simulation's figures."""
     with temporary_server() as server:
-        outcome = simulate(server.url, teams, seed, tournament_settings={"thirdPlace": "playoff"})
-        api = Api(server.url)
+        outcome = simulate(server.url, teams, seed, tournament_settings={"thirdPlace": "playoff"},
+                           token=server.token)
+        api = Api(server.url, server.token)
         events, after = [], 0
         while True:
             page = api.call("GET", f"/v1/tournaments/{outcome.tournament_id}/events"
@@ -52,9 +53,9 @@ def workload(teams: int, seed: int) -> tuple[str, list[dict], dict]:
     return outcome.tournament_id, events, figures
 
 
-def replay_through_api(url: str, events: list[dict]) -> float:
+def replay_through_api(url: str, token: str, events: list[dict]) -> float:
     """Posts the log again as its clients did; returns the seconds the posts took."""
-    api = Api(url)
+    api = Api(url, token)
     created = events[0]["data"]
     api.call("POST", "/v1/tournaments", {k: v for k, v in created.items() if v is not None})
     tid = created["tournament_id"]
@@ -98,7 +99,7 @@ def main() -> int:
 
     tid, events, figures = workload(args.teams, args.seed)
     with temporary_server() as server:
-        seconds = replay_through_api(server.url, events)
+        seconds = replay_through_api(server.url, server.token, events)
         match_events, rebuild_seconds = rebuild(server.database, tid)
     posted = len(events) - 1
     figures.update({

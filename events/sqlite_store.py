@@ -19,12 +19,19 @@ import queue
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import sqlite_utils
 
 from .envelope import NewEvent, Record
-from .store import AppendResult, Decide, EventStore, StoreClosed, plan_append
+from .store import (
+    AppendResult,
+    Decide,
+    EventStore,
+    RestoreConflict,
+    StoreClosed,
+    plan_append,
+)
 
 SCHEMA_VERSION = 1
 COLUMNS = ("position", "id", "tournament_id", "stream", "version", "type", "schema_version",
@@ -86,6 +93,30 @@ class SQLiteEventStore(EventStore):
     def append(self, tournament_id: str, events: Sequence[NewEvent],
                decide: Decide | None = None) -> AppendResult:
         return self._writer.submit(tournament_id, list(events), decide)
+
+    def restore(self, records: Iterable[Record]) -> int:
+        """One transaction on a connection of its own: SQLite serialises it with the writer's."""
+        conn = self._connect()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            count, seen = 0, set()
+            for record in records:
+                if record.tournament_id not in seen:
+                    seen.add(record.tournament_id)
+                    if _tournament_head(lambda q, p: conn.execute(q, p).fetchall(),
+                                        record.tournament_id):
+                        raise RestoreConflict(f"the database already holds tournament "
+                                              f"{record.tournament_id!r}")
+                conn.execute(INSERT, record)
+                count += 1
+            conn.execute("COMMIT")
+            return count
+        except sqlite3.IntegrityError as error:
+            raise RestoreConflict(f"a position or event id is already taken: {error}") from None
+        finally:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            conn.close()
 
     # --- reads --------------------------------------------------------------------------
     def get(self, event_id: str) -> Record | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Callable, Iterator, Protocol, Sequence
+from typing import Callable, Iterable, Iterator, Protocol, Sequence
 
 from .envelope import (
     ANY,
@@ -50,6 +50,11 @@ class StreamBelongsElsewhere(StoreError):
 
 class InvalidBatch(StoreError):
     pass
+
+
+class RestoreConflict(StoreError):
+    """A restore into a database that already holds the tournament, or any of its positions
+    or event ids."""
 
 
 class StoreClosed(RuntimeError):
@@ -250,6 +255,13 @@ class EventStore(ABC):
     def tournament_ids(self) -> list[str]:
         """Every tournament id that any stored event carries, in order of its first event
         (a scan of the whole index: for verification, not for request paths)."""
+
+    def restore(self, records: Iterable[Record]) -> int:
+        """Insert records exactly as exported (positions, ids, hashes kept): the import of a
+        verified export into a database that does not hold its tournament. All or nothing;
+        returns how many were written. Positions may then have gaps (those of the tournaments
+        the export left out); the chain covers every event of its tournament."""
+        raise NotImplementedError(f"{type(self).__name__} cannot restore an export")
 
     def verify(self, tournament_id: str) -> ChainReport:
         return verify_records(tournament_id, self.read_tournament(tournament_id))

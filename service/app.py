@@ -1,6 +1,8 @@
 """The Flask application factory."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import Flask, request
 
 from events import default_catalogue
@@ -11,8 +13,10 @@ from events.store import EventStore
 from projections.streams import StreamCache
 
 from . import problems
-from .api import events, groups, health, matches, tournaments
+from .api import events, groups, health, matches, team_event, tournaments, well_known
 from .api.common import Services
+from .signing import Signer, load_signer
+from .tokens import InMemoryTokenRegistry, SQLiteTokenRegistry, TokenRegistry
 
 DEFAULTS = {
     "DATABASE": "var/paiju.db",
@@ -21,20 +25,33 @@ DEFAULTS = {
     "MAX_CONTENT_LENGTH": 1024 * 1024,  # bodies over 1 MiB get 413 before they are read
     "MAX_BATCH": 1000,                # events in one atomic batch
     "PAGE_LIMIT_MAX": 1000,           # events or tournaments in one page
+    "SIGNING_KEY": None,              # the export key's file; default: beside the database
 }
 
 
 def create_app(config: dict | None = None, store: EventStore | None = None,
-               catalogue: Catalogue | None = None) -> Flask:
+               catalogue: Catalogue | None = None, tokens: TokenRegistry | None = None,
+               signer: Signer | None = None) -> Flask:
+    """The app on ``store`` (default: the SQLite file ``DATABASE``). Tokens live beside the log:
+    in the same file by default, in memory for an app given a store of its own (tests), unless
+    ``tokens`` is given. Exports are signed by ``signer``, else the key file ``SIGNING_KEY``
+    (default ``paiju-signing.key`` beside the database) if it exists."""
     app = Flask("paiju")
     app.config.update(DEFAULTS)
     app.config.update(config or {})
     app.json.ensure_ascii = False  # names in Chinese stay readable
-    if store is None:  # CLOCK: the time recorded_at takes (default: the system clock)
+    clock = app.config.get("CLOCK")  # the time recorded_at takes (default: the system clock)
+    owns_store = store is None  # an app given a store (tests) reads no key files either
+    if owns_store:
         store = SQLiteEventStore(app.config["DATABASE"], app.config["SQLITE_SYNCHRONOUS"],
-                                 app.config["SQLITE_MAX_GROUP"], app.config.get("CLOCK"))
-    app.extensions["paiju"] = Services(store=store, catalogue=catalogue or default_catalogue(),
-                                        cache=StreamCache())
+                                 app.config["SQLITE_MAX_GROUP"], clock)
+        tokens = tokens or SQLiteTokenRegistry(app.config["DATABASE"])
+    # Tokens expire by the real clock: CLOCK is the time the log records (a simulation's may
+    # run faster than the table, and moves on with every reading).
+    app.extensions["paiju"] = Services(
+        store=store, catalogue=catalogue or default_catalogue(), cache=StreamCache(),
+        tokens=tokens or InMemoryTokenRegistry(),
+        signer=signer or (_signer(app.config) if owns_store else None))
 
     @app.before_request
     def _request_id():
@@ -50,6 +67,16 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
         return response
 
     problems.register(app)
-    for blueprint in (tournaments.bp, events.bp, matches.bp, groups.bp, health.bp):
+    for blueprint in (tournaments.bp, events.bp, matches.bp, groups.bp, health.bp, well_known.bp,
+                      team_event.bp):
         app.register_blueprint(blueprint)
     return app
+
+
+def signing_key_path(config: dict) -> Path:
+    return Path(config.get("SIGNING_KEY") or Path(config["DATABASE"]).with_name("paiju-signing.key"))
+
+
+def _signer(config: dict) -> Signer | None:
+    path = signing_key_path(config)
+    return load_signer(path) if path.exists() else None

@@ -30,6 +30,9 @@ TITLES = {
     "rule-violation": "The event breaks a rule of the game or tournament",
     "internal-error": "Internal server error",
     "bad-request": "Bad request",
+    "unauthorized": "A valid bearer token is needed",
+    "forbidden": "The token does not allow this",
+    "no-signing-key": "The deployment has no key to sign exports with",
 }
 
 _SLUG_BY_STATUS = {400: "bad-request", 404: "not-found", 405: "method-not-allowed",
@@ -53,6 +56,8 @@ class Problem(Exception):
         response = Response(text, status=self.status, mimetype=MEDIA_TYPE)
         if self.status == 405 and "allow" in self.extra:
             response.headers["Allow"] = ", ".join(self.extra["allow"])
+        if self.status == 401:  # RFC 6750: how to authenticate
+            response.headers["WWW-Authenticate"] = 'Bearer realm="paiju"'
         return response
 
 

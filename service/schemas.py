@@ -10,8 +10,6 @@ from marshmallow import Schema, ValidationError, fields, validate
 from events.catalogue import STREAM_NAME
 from events.envelope import ANY, NO_STREAM
 
-CLIENT_ROLES = ("organiser", "referee", "committee", "scorer", "player", "table", "system")
-
 
 class ExpectedVersion(fields.Field):
     """A whole number >= 0 (the stream's version before this event), "no_stream" or "any"."""
@@ -37,10 +35,18 @@ def _uuid(value: str) -> None:
                               "0b4f6a7e-8f1c-4b7a-9c7e-2f0d5b9a1c33")
 
 
+class FromToken(fields.Field):
+    """Who posted an event is what their bearer token says, never what the body claims."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        raise ValidationError("is set from the bearer token; leave it out")
+
+
 class MetaSchema(Schema):
-    actor = fields.String(validate=validate.Length(min=1, max=200))
-    role = fields.String(validate=validate.OneOf(CLIENT_ROLES))
-    seat = fields.Integer(strict=True, validate=validate.Range(min=0, max=3))
+    actor = FromToken()
+    role = FromToken()
+    seat = FromToken()
+    token_id = FromToken()
     source = fields.String(validate=validate.Length(min=1, max=200))
     correlation_id = fields.String(validate=validate.Length(min=1, max=100))
     causation_id = fields.String(validate=validate.Length(min=1, max=100))

@@ -1,8 +1,10 @@
 import pytest
+from clients import admin_client
 
 from events.memory_store import InMemoryEventStore
 from events.sqlite_store import SQLiteEventStore
 from service import create_app
+from service.signing import init_key
 
 
 @pytest.fixture(params=["memory", "sqlite"])
@@ -20,14 +22,23 @@ def sqlite_store(tmp_path):
     s.close()
 
 
+@pytest.fixture(scope="session")
+def signer(tmp_path_factory):
+    """The export signing key of the test deployments (made once: keys are slow-ish to make
+    and a deployment's key never changes)."""
+    return init_key(tmp_path_factory.mktemp("key") / "paiju-signing.key")[0]
+
+
 @pytest.fixture
-def app(sqlite_store):
-    return create_app(store=sqlite_store)
+def app(sqlite_store, signer):
+    return create_app(store=sqlite_store, signer=signer)
 
 
 @pytest.fixture
 def client(app):
-    return app.test_client()
+    """A client with an admin token: tests of the game and tournament rules act as an admin;
+    tests/api/test_permissions.py checks what each other role may do."""
+    return admin_client(app)
 
 
 @pytest.fixture

@@ -101,11 +101,11 @@ class Table:
 
     # --- reading -----------------------------------------------------------------------------
     def match(self, view: str = "referee", at: int | None = None) -> dict:
-        query = f"?view={view}" + (f"&at={at}" if at is not None else "")
+        query = f"?as={view}" + (f"&at={at}" if at is not None else "")
         return ok(self.client.get(f"/v1/tournaments/{self.tid}/matches/{self.mid}{query}"))
 
     def hand_view(self, n: int | None = None, view: str = "referee", at: int | None = None) -> dict:
-        query = f"?view={view}" + (f"&at={at}" if at is not None else "")
+        query = f"?as={view}" + (f"&at={at}" if at is not None else "")
         return ok(self.client.get(
             f"/v1/tournaments/{self.tid}/matches/{self.mid}/hands/{n or self.hand}{query}"))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from clients import admin_client
 from tables import Clock, ok
 
 from events.memory_store import InMemoryEventStore
@@ -35,7 +36,7 @@ def clocked_client(clock: Clock):
     """A client of a fresh server whose store records events at ``clock``'s times."""
     store = InMemoryEventStore()
     store.clock = clock
-    return create_app(store=store).test_client()
+    return admin_client(create_app(store=store))
 
 
 def deal_tiles(fixed: dict[int, str], dealer: int = 0, wall: str = "") -> dict:
@@ -129,12 +130,12 @@ class Table:
 
     # --- reading -----------------------------------------------------------------------------
     def match(self, view: str = "referee", at: int | None = None) -> dict:
-        query = f"?view={view}" + (f"&at={at}" if at is not None else "")
+        query = f"?as={view}" + (f"&at={at}" if at is not None else "")
         return ok(self.client.get(f"/v1/tournaments/{self.tid}/matches/{self.mid}{query}"))
 
     def hand_view(self, n: int | None = None, view: str = "referee",
                   at: int | None = None) -> dict:
-        query = f"?view={view}" + (f"&at={at}" if at is not None else "")
+        query = f"?as={view}" + (f"&at={at}" if at is not None else "")
         return ok(self.client.get(
             f"/v1/tournaments/{self.tid}/matches/{self.mid}/hands/{n or self.hand}{query}"))
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import Callable
 
+from clients import admin_client
+
 from service import create_app
 
 
@@ -22,7 +24,7 @@ def assert_past_reads_equal_live(client, tid: str, seen: list[tuple[str, dict]],
                                  seed: int) -> None:
     """``seen``: (match id, referee view) pairs captured live during play."""
     for mid, live in random.Random(seed).sample(seen, count):
-        then = client.get(f"/v1/tournaments/{tid}/matches/{mid}?view=referee&at={live['position']}")
+        then = client.get(f"/v1/tournaments/{tid}/matches/{mid}?as=referee&at={live['position']}")
         assert then.status_code == 200
         assert then.json == live
 
@@ -30,10 +32,10 @@ def assert_past_reads_equal_live(client, tid: str, seen: list[tuple[str, dict]],
 def rebuilt_and_live(app, database: str, reads: Callable[[object], dict[str, bytes]]):
     """(rebuilt, live): ``reads(client)`` on a new app over the same database, and on ``app``,
     which folded the log step by step while play went on."""
-    live = reads(app.test_client())
+    live = reads(admin_client(app))
     rebuilt_app = create_app({"DATABASE": database})
     try:
-        return reads(rebuilt_app.test_client()), live
+        return reads(admin_client(rebuilt_app)), live
     finally:
         rebuilt_app.extensions["paiju"].store.close()
 
@@ -45,7 +47,7 @@ def knockout_reads(client, tid: str, matches: list[str], seat: int) -> dict[str,
              f"/v1/tournaments/{tid}/matches"]
     for mid in matches:
         base = f"/v1/tournaments/{tid}/matches/{mid}"
-        paths += [f"{base}?view={v}" for v in ("referee", "public", f"seat:{seat}")]
-        hands = client.get(f"{base}?view=referee").json["hands_played"]
-        paths += [f"{base}/hands/{n}?view=referee" for n in range(1, hands + 1)]
+        paths += [f"{base}?as={v}" for v in ("referee", "public", f"seat:{seat}")]
+        hands = client.get(f"{base}?as=referee").json["hands_played"]
+        paths += [f"{base}/hands/{n}?as=referee" for n in range(1, hands + 1)]
     return read_bytes(client, paths)

@@ -1,4 +1,4 @@
-"""The `paiju verify` and `paiju export` commands on a database file."""
+"""The `paiju verify`, `export`, `keys` and `token` commands on a database file."""
 import json
 import sqlite3
 
@@ -41,11 +41,77 @@ def test_verify_without_a_database_says_so(tmp_path, capsys):
     assert not (tmp_path / "none.db").exists()
 
 
-def test_export_writes_one_canonical_envelope_per_line(db, capsys):
+def test_export_writes_one_canonical_envelope_per_line_then_the_manifest(db, capsys):
+    assert main(["keys", "init", "--db", db]) == 0
     assert main(["export", "--tournament", "t2", "--db", db]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    *lines, manifest = capsys.readouterr().out.splitlines()
     assert [json.loads(line)["position"] for line in lines] == [4, 5, 6]
+    assert json.loads(manifest)["manifest"]["first_position"] == 4
 
 
 def test_export_of_an_unknown_tournament_fails(db, capsys):
+    assert main(["keys", "init", "--db", db]) == 0
     assert main(["export", "--tournament", "nope", "--db", db]) == 1
+
+
+def test_export_without_a_key_says_how_to_make_one(db, capsys):
+    assert main(["export", "--tournament", "t2", "--db", db]) == 2
+    assert "paiju keys init" in capsys.readouterr().err
+
+
+def test_keys_init_never_replaces_a_key(db, capsys):
+    assert main(["keys", "init", "--db", db]) == 0
+    first = capsys.readouterr().err
+    assert main(["keys", "init", "--db", db]) == 0
+    again = capsys.readouterr().err
+    assert "made" in first and "kept" in again
+    assert first.split()[3] == again.split()[3]  # the same key id
+
+
+def test_tokens_are_created_listed_and_revoked_and_only_their_hash_is_kept(db, capsys):
+    assert main(["token", "create", "--role", "organiser", "--tournament", "t1", "--name", "王",
+                 "--db", db]) == 0
+    secret = capsys.readouterr().out.strip()
+    assert secret.startswith("pj_")
+    assert secret not in open(db, "rb").read().decode("latin-1")
+    assert main(["token", "list", "--db", db]) == 0
+    listed = capsys.readouterr().out
+    token_id = listed.split()[0]
+    assert "organiser, tournament t1" in listed and "active" in listed and secret not in listed
+    assert main(["token", "revoke", token_id, "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["token", "list", "--db", db]) == 0
+    assert "revoked" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--role", "player", "--tournament", "t1", "--match", "m"], "needs --seat"),
+    (["--role", "table", "--tournament", "t1"], "needs --match"),
+    (["--role", "admin", "--tournament", "t1"], "not bound"),
+    (["--role", "referee"], "needs --tournament"),
+    (["--role", "referee", "--tournament", "gone"], "no tournament 'gone'"),
+])
+def test_a_token_of_the_wrong_scope_is_not_made(db, capsys, args, message):
+    assert main(["token", "create", *args, "--db", db]) == 2
+    assert message in capsys.readouterr().err
+    assert main(["token", "list", "--db", db]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_a_token_revoked_by_the_cli_is_refused_by_the_running_app_at_once(tmp_path, capsys):
+    from service import create_app
+
+    db = str(tmp_path / "served.db")
+    app = create_app({"DATABASE": db})  # the served process: its own connection to the file
+    assert main(["token", "create", "--role", "organiser", "--tournament", "t", "--db", db]) == 0
+    secret = capsys.readouterr().out.strip()
+    client, auth = app.test_client(), {"Authorization": f"Bearer {secret}"}
+    created = client.post("/v1/tournaments", headers=auth, json={
+        "tournament_id": "t", "name": "t", "game": "SJ2", "format": "knockout"})
+    assert created.status_code == 201
+    assert main(["token", "list", "--db", db]) == 0
+    token_id = capsys.readouterr().out.split()[0]
+    assert main(["token", "revoke", token_id, "--db", db]) == 0
+    refused = client.get("/v1/tournaments/t/verify", headers=auth)
+    assert refused.status_code == 401 and "revoked" in refused.json["detail"]
+    app.extensions["paiju"].store.close()

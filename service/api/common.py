@@ -23,7 +23,10 @@ from projections.tournaments import tournament_exists
 from rules import RuleViolation
 
 from ..appending import EventRuleViolation, TournamentNotFound
+from ..auth import request_actor
 from ..problems import Problem
+from ..signing import Signer
+from ..tokens import TokenRegistry
 
 DEFAULT_LIMIT = 100
 
@@ -33,6 +36,8 @@ class Services:
     store: EventStore
     catalogue: Catalogue
     cache: StreamCache
+    tokens: TokenRegistry
+    signer: Signer | None  # None: this deployment has no export key yet
 
 
 def services() -> Services:
@@ -82,15 +87,21 @@ def created_event(tid: str, result: AppendResult) -> Response:
 
 
 @contextmanager
-def domain_errors_as_problems(event_path=lambda index: f"/events/{index}") -> Iterator[None]:
-    """Translate what the append path refuses into problems; nothing was stored in any case."""
+def domain_errors_as_problems(event_path=lambda index: f"/events/{index}",
+                              withheld=lambda index: False) -> Iterator[None]:
+    """Translate what the append path refuses into problems; nothing was stored in any case.
+    A rule's message may name cards or tiles still held: for an event where ``withheld(index)``
+    (the poster may not see them) only the rule is told."""
     try:
         yield
     except TournamentNotFound as error:
         raise Problem(404, "not-found", f"no tournament {error.args[0]!r}") from None
     except EventRuleViolation as error:
         v = error.violation
-        raise Problem(422, "rule-violation", f"{v.rule}: {v.message}", rule=v.rule,
+        detail = (f"{v.rule}: the event breaks {v.rule} (the details name what this token may "
+                  "not see; a referee's token shows them)") if withheld(error.index) \
+            else f"{v.rule}: {v.message}"
+        raise Problem(422, "rule-violation", detail, rule=v.rule,
                       event_index=error.index, path=event_path(error.index)) from None
     except RuleViolation as v:  # judged by a route before any event was made
         raise Problem(422, "rule-violation", f"{v.rule}: {v.message}", rule=v.rule,
@@ -109,6 +120,7 @@ def domain_errors_as_problems(event_path=lambda index: f"/events/{index}") -> It
 
 
 def request_meta(given: dict | None) -> dict:
-    """The envelope's meta: what the client says of itself, and the request's correlation id.
-    (Who the actor is will come from the bearer token once tokens exist.)"""
-    return {"correlation_id": request.environ["paiju.request_id"], **(given or {})}
+    """The envelope's meta: the request's correlation id, what the client says of its app
+    (``source``, its own correlation), and who posted it — from the bearer token."""
+    return {"correlation_id": request.environ["paiju.request_id"], **(given or {}),
+            **request_actor()}

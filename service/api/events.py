@@ -5,12 +5,15 @@ from flask import Blueprint, Response, current_app, jsonify, url_for
 from marshmallow import ValidationError
 
 from events.catalogue import UnknownEventType
-from events.envelope import NewEvent
+from events.envelope import NewEvent, utc_timestamp
+from events.export_file import FORMATS, export_lines
 
 from ..appending import append_events
+from ..auth import allows, details_withheld, require_event
 from ..problems import Problem, field_errors, validation_failed
 from ..requests import int_arg, json_body, str_arg
 from ..schemas import EVENT_REQUEST, batch_schema
+from ..version import VERSION
 from .common import (
     DEFAULT_LIMIT,
     domain_errors_as_problems,
@@ -27,11 +30,16 @@ bp = Blueprint("events", __name__, url_prefix="/v1/tournaments/<tid>")
 
 
 @bp.post("/events")
+@allows("post-events")
 def post_events(tid: str):
     body = json_body()
     events, batch = _parse_events(tid, body)
+    for index, event in enumerate(events):  # who may post what: after the shape, before rules
+        require_event(tid, event.type, event.stream, event.data,
+                      f"/events/{index}" if batch else "/")
     s = services()
-    with domain_errors_as_problems(lambda i: f"/events/{i}" if batch else "/"):
+    with domain_errors_as_problems(lambda i: f"/events/{i}" if batch else "/",
+                                   lambda i: details_withheld(events[i])):
         result = append_events(s.store, s.catalogue, tid, events, s.cache)
     stored = envelopes(result.records)
     response = jsonify({"events": stored} if batch else stored[0])
@@ -109,6 +117,7 @@ def _unknown_type(name: str) -> str:
 
 
 @bp.get("/events")
+@allows("read-log")
 def list_events(tid: str):
     after = int_arg("after", 0, 0)
     limit = int_arg("limit", DEFAULT_LIMIT, 1, max_limit())
@@ -121,6 +130,7 @@ def list_events(tid: str):
 
 
 @bp.get("/events/<event_id>")
+@allows("read-log")
 def get_event(tid: str, event_id: str):
     record = services().store.get(event_id)
     if record is None or record.tournament_id != tid:
@@ -129,6 +139,7 @@ def get_event(tid: str, event_id: str):
 
 
 @bp.get("/streams/<stream>")
+@allows("read-log")
 def read_stream(tid: str, stream: str):
     from_version = int_arg("from_version", 1, 1)
     limit = int_arg("limit", DEFAULT_LIMIT, 1, max_limit())
@@ -144,22 +155,32 @@ def read_stream(tid: str, stream: str):
 
 
 @bp.get("/verify")
+@allows("verify")
 def verify(tid: str):
     require_tournament(tid)
     return jsonify(services().store.verify(tid).to_dict())
 
 
 @bp.get("/export")
+@allows("export")
 def export(tid: str):
-    """The log as it stood when the request arrived, streamed. The headers name its last event,
-    so a file cut short in transit is told from a complete one."""
-    str_arg("format", ("jsonl",), "jsonl")
-    store = services().store
-    head = store.tournament_head(tid)
+    """The log as it stood when the request arrived, streamed, closed by the manifest signed
+    with the deployment's key (events/export_file.py). The headers name its last event, so a
+    file cut short in transit is told from a complete one before it is even verified."""
+    fmt = str_arg("format", FORMATS, "jsonl")
+    s = services()
+    if s.signer is None:
+        raise Problem(503, "no-signing-key", "this deployment has no export key yet: "
+                                             "run `paiju keys init`")
+    head = s.store.tournament_head(tid)
     if head is None:
         raise Problem(404, "not-found", f"no tournament {tid!r}")
     position, last_hash = head
-    lines = (r.to_json_line() + "\n" for r in store.read_tournament(tid, until_position=position))
-    return Response(lines, mimetype="application/x-ndjson", headers={
-        "Content-Disposition": f'attachment; filename="paiju-{tid}.jsonl"',
+    records = s.store.read_tournament(tid, until_position=position)
+    lines = export_lines(records, fmt, tid, utc_timestamp(), VERSION, s.signer.sign)
+    return Response(lines, mimetype=EXPORT_MEDIA_TYPES[fmt], headers={
+        "Content-Disposition": f'attachment; filename="paiju-{tid}.{fmt}"',
         "X-Paiju-Last-Position": str(position), "X-Paiju-Last-Hash": last_hash})
+
+
+EXPORT_MEDIA_TYPES = {"jsonl": "application/x-ndjson", "csv": "text/csv"}

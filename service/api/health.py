@@ -1,5 +1,6 @@
 from flask import Blueprint, jsonify
 
+from ..auth import allows
 from ..version import VERSION
 from .common import services
 
@@ -7,6 +8,7 @@ bp = Blueprint("health", __name__, url_prefix="/v1")
 
 
 @bp.get("/health")
+@allows("read")
 def health():
     store = services().store
     return jsonify({"status": "ok", "version": VERSION, "store": type(store).__name__,

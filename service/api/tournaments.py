@@ -10,7 +10,9 @@ from events.envelope import NO_STREAM, NewEvent, new_event_id
 from events.store import WrongExpectedVersion
 from projections.tournaments import tournament_summaries, tournament_view
 
+from .. import permissions
 from ..appending import append_events
+from ..auth import allows, current_token, forbidden
 from ..problems import Problem, field_errors, validation_failed
 from ..requests import int_arg, json_body
 from ..schemas import META
@@ -28,6 +30,7 @@ bp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
 
 
 @bp.post("")
+@allows("organise")
 def create_tournament():
     body = json_body()
     if not isinstance(body, dict):
@@ -48,6 +51,8 @@ def create_tournament():
     if errors:
         raise validation_failed(errors)
     tid = data["tournament_id"]
+    if why := permissions.tournament_denied(current_token(), tid):
+        raise forbidden(why)
     event = NewEvent(type=event_type.name, stream=tournament_stream(tid), data=data,
                      expected_version=NO_STREAM, meta=request_meta(meta),
                      schema_version=event_type.schema_version)
@@ -63,6 +68,7 @@ def create_tournament():
 
 
 @bp.get("")
+@allows("read")
 def list_tournaments():
     after = int_arg("after", 0, 0)
     limit = int_arg("limit", DEFAULT_LIMIT, 1, max_limit())
@@ -73,6 +79,7 @@ def list_tournaments():
 
 
 @bp.get("/<tid>")
+@allows("read")
 def get_tournament(tid: str):
     at = int_arg("at", None, 0)
     s = services()

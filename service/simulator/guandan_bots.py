@@ -1,5 +1,5 @@
 """What a table does next in a 掼蛋 match, decided from the referee's view of it (the JSON of
-``GET …/matches/{mid}?view=referee``): the dealer deals (hand 1 with its first-lead draw), a
+``GET …/matches/{mid}?as=referee``): the dealer deals (hand 1 with its first-lead draw), a
 payer pays tribute or shows the big jokers, the winners choose an assignment, a receiver
 returns a card, the player on turn plays a random legal combination or passes — and the referee
 posts the time limits (T-5.4) by the server's clock.
@@ -30,7 +30,6 @@ from rules.guandan.tribute import TributePlan, return_choices, tribute_choices
 
 Action = tuple[str, dict]
 
-SYSTEM_EVENTS = frozenset({"GDHandDealt", "TimeLimitReached"})  # posted with role "system"
 SECONDS_PER_MOVE = 9    # simulated seconds per event of the match stream
 PASS_CHANCE = 0.3       # a player who could beat the table passes this often
 ANTI_TRIBUTE_CHANCE = 0.8  # antiTributeMode optional: payers show the big jokers this often

@@ -24,10 +24,9 @@ from rules.mahjong.tiles import KINDS, Meld, shifted, tile_set
 from rules.mahjong.wall import second_roller
 from rules.mahjong.winning import is_winning_hand
 
-from .runner import Api, count_events
+from .runner import Api, count_events, play_match
 
 Action = tuple[str, dict]
-SYSTEM_EVENTS = frozenset({"DiceRolled", "TilesDealt"})   # a dealing machine and its dice
 # how much a tile helps a hand: copies held, and neighbours in its suit
 _NEAR = {t: tuple((n, 3 - abs(d)) for d in (-2, -1, 1, 2) if (n := shifted(t, d)))
          for t in KINDS}
@@ -153,11 +152,12 @@ def advance_for(players: int) -> int | None:
 
 
 def simulate(api_url: str, players: int = 16, seed: int = 1, advance: int | None = 1,
-             match_settings: dict | None = None, observe: Observer | None = None) -> Outcome:
+             match_settings: dict | None = None, observe: Observer | None = None,
+             token: str | None = None) -> Outcome:
     """Plays a groups-of-four MJO event of ``players`` to its end (with ``advance``: stage after
     stage down to a final table); returns what happened. ``observe(tournament, table, view)``
     sees the referee's view of a table before every move."""
-    rng, api, started = random.Random(seed), Api(api_url), time.perf_counter()
+    rng, api, started = random.Random(seed), Api(api_url, token), time.perf_counter()
     try:
         tid = _create(api, players, seed, advance, match_settings)
         outcome = Outcome(tid)
@@ -209,21 +209,7 @@ def _create(api: Api, players: int, seed: int, advance: int | None,
 def play_table(api: Api, tid: str, match_id: str, rng: random.Random,
                observe: Observer | None = None) -> int:
     """Starts the table and lets the bots play its session; returns the hands played."""
-    started = api.call("POST", f"/v1/tournaments/{tid}/matches", {"match_id": match_id})
-    stream = started["stream"]
-    path = f"/v1/tournaments/{tid}/matches/{match_id}?view=referee"
-    while True:
-        view = api.call("GET", path)
-        if observe is not None:
-            observe(tid, match_id, view)
-        action = next_action(view, rng)
-        if action is None:
-            return view["hands_played"]
-        event_type, data = action
-        role = "system" if event_type in SYSTEM_EVENTS else "table"
-        api.call("POST", f"/v1/tournaments/{tid}/events",
-                 {"type": event_type, "stream": stream, "data": data,
-                  "meta": {"role": role, "source": "paiju simulate mjo"}})
+    return play_match(api, tid, match_id, next_action, rng, observe)["hands_played"]
 
 
 def _lots(api: Api, tid: str, stage: int, candidates: list[str], rng: random.Random) -> int:
@@ -232,7 +218,7 @@ def _lots(api: Api, tid: str, stage: int, candidates: list[str], rng: random.Ran
         "type": "LotsDrawn", "stream": f"tournament-{tid}",
         "data": {"purpose": "standingsTie", "round": stage, "candidates": candidates,
                  "winner": rng.choice(candidates)},
-        "meta": {"role": "referee", "source": "paiju simulate mjo"}})
+        "meta": {"source": "paiju simulate mjo"}})
     return 1
 
 

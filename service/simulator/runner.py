@@ -2,8 +2,7 @@
 starts every match and plays it with the table bots of its game, until the bracket is decided.
 
 A game is a :class:`GameSetup` in ``GAMES``: the tournament's game code, the bots (a function
-from the referee's view of a match to its next event), which of their events a device rather
-than a player posts, the match settings the simulation plays with, and how rounds are drawn.
+from the referee's view of a match to its next event), the match settings the simulation plays with, and how rounds are drawn.
 
 Against ``--url`` it uses a running server; without it, it starts a server of its own on a
 temporary database, on a free local port, and stops it at the end.
@@ -37,7 +36,6 @@ class GameSetup:
     """What the runner needs to know of a game."""
     game: str                                   # the tournament's game (T-1.1)
     next_action: Callable[..., Action | None]   # (referee view, rng, **options) -> next event
-    system_events: frozenset[str]               # posted by a device (role "system")
     match_settings: Mapping = field(default_factory=dict)  # the simulation's defaults
     draw: Mapping = field(default_factory=dict)  # the body of POST …/draws
     prizes: Mapping[int, str] | None = None     # place -> prize: the report shows a podium
@@ -46,10 +44,10 @@ class GameSetup:
 
 GAMES: Mapping[str, GameSetup] = {
     # SJ2: the bots bid while the cards are drawn, so the declaration window is not waited out
-    "sj2": GameSetup("SJ2", sj2_bots.next_action, frozenset({"HandDealt"}),
+    "sj2": GameSetup("SJ2", sj2_bots.next_action,
                      {"declarationWindowSeconds": 0}),
     # 掼蛋 of seed 001: rounds drawn with matching playing cards (T-5.5)
-    "guandan": GameSetup("GD", guandan_bots.next_action, guandan_bots.SYSTEM_EVENTS,
+    "guandan": GameSetup("GD", guandan_bots.next_action,
                          draw={"method": "cards"}, prizes={1: "$900", 2: "$600", 3: "$300"},
                          decisions=True),  # T-5.7 prizes
 }
@@ -64,15 +62,16 @@ class ApiError(RuntimeError):
 class Api:
     """A small JSON client on one kept-alive connection."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, token: str | None = None):
         parts = urlsplit(url)
+        self.auth = {"Authorization": f"Bearer {token}"} if token else {}
         self.host, self.port = parts.hostname, parts.port or 80
         self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
         self.requests = 0
 
     def call(self, method: str, path: str, body: object | None = None) -> dict:
         payload = None if body is None else json.dumps(body, ensure_ascii=False).encode()
-        headers = {"Content-Type": "application/json"} if payload is not None else {}
+        headers = {**self.auth, **({"Content-Type": "application/json"} if payload else {})}
         for attempt in (1, 2):  # a kept-alive connection the server closed: open it again
             try:
                 self.conn.request(method, path, payload, headers)
@@ -114,12 +113,13 @@ Observer = Callable[[str, str, dict], None]
 
 def simulate(url: str, teams: int = 8, seed: int = 1, match_settings: dict | None = None,
              tournament_settings: dict | None = None, observe: Observer | None = None,
-             game: str = "sj2", bot_options: Mapping | None = None) -> Outcome:
+             game: str = "sj2", bot_options: Mapping | None = None,
+             token: str | None = None) -> Outcome:
     """Plays a knockout of ``teams`` pairs of ``game`` (a key of ``GAMES``) to its end; returns
     what happened. ``observe(tournament, match, view)`` sees the referee's view before every
     move; ``bot_options`` go to the game's bots (e.g. Guandan's ``seconds_per_move``)."""
     setup = GAMES[game]
-    rng, api, started = random.Random(seed), Api(url), time.perf_counter()
+    rng, api, started = random.Random(seed), Api(url, token), time.perf_counter()
     try:
         tid = _create(api, setup, game, teams, seed, match_settings, tournament_settings)
         outcome = Outcome(tid, None, {}, {}, game=game)
@@ -132,7 +132,8 @@ def simulate(url: str, teams: int = 8, seed: int = 1, match_settings: dict | Non
                 api.call("POST", f"/v1/tournaments/{tid}/draws", dict(setup.draw))
                 continue
             for match in pending:
-                last = play_match(api, tid, match["match_id"], rng, observe, setup, bot_options)
+                last = play_match(api, tid, match["match_id"], setup.next_action, rng, observe,
+                                  bot_options)
                 outcome.hands += last["hands_played"]
                 outcome.tributes.update(_tribute_cases(last["history"]))
                 outcome.matches += 1
@@ -166,24 +167,27 @@ def _create(api: Api, setup: GameSetup, game: str, teams: int, seed: int,
     return tid
 
 
-def play_match(api: Api, tid: str, match_id: str, rng: random.Random,
-               observe: Observer | None = None, setup: GameSetup = GAMES["sj2"],
-               bot_options: Mapping | None = None) -> dict:
-    """Starts the match and lets the bots play it out; returns its last referee view."""
+def play_match(api: Api, tid: str, match_id: str, next_action: Callable[..., Action | None],
+               rng: random.Random, observe: Observer | None = None,
+               bot_options: Mapping | None = None, max_moves: int | None = None) -> dict:
+    """Starts the match and lets the bots (``next_action``, from the referee's view) play it
+    out; returns its last referee view. Every game's simulation plays its matches here."""
     started = api.call("POST", f"/v1/tournaments/{tid}/matches", {"match_id": match_id})
-    stream, path = started["stream"], f"/v1/tournaments/{tid}/matches/{match_id}?view=referee"
-    while True:
+    stream, path = started["stream"], f"/v1/tournaments/{tid}/matches/{match_id}?as=referee"
+    moves = 0
+    while max_moves is None or moves < max_moves:
         view = api.call("GET", path)
         if observe is not None:
             observe(tid, match_id, view)
-        action = setup.next_action(view, rng, **(bot_options or {}))
+        action = next_action(view, rng, **(bot_options or {}))
         if action is None:
             return view
         event_type, data = action
         api.call("POST", f"/v1/tournaments/{tid}/events",
                  {"type": event_type, "stream": stream, "data": data,
-                  "meta": {"role": "system" if event_type in setup.system_events else "table",
-                           "source": "paiju simulate"}})
+                  "meta": {"source": "paiju simulate"}})
+        moves += 1
+    raise RuntimeError(f"match {match_id} did not end in {max_moves} moves")
 
 
 def _tribute_cases(history: list[dict]) -> Counter:
@@ -207,6 +211,7 @@ class Served:
     url: str
     database: str
     app: object  # the Flask app being served
+    token: str   # an admin token of the temporary deployment
 
 
 @contextmanager
@@ -220,11 +225,12 @@ def temporary_server(threads: int = 4, clock: Callable[[], str] | None = None) -
     with tempfile.TemporaryDirectory(prefix="paiju-simulate-") as folder:
         database = str(Path(folder) / "paiju.db")
         app = create_app({"DATABASE": database, "CLOCK": clock})
+        token, _ = app.extensions["paiju"].tokens.create("admin", name="paiju simulate")
         server = create_server(app, host="127.0.0.1", port=0, threads=threads)
         worker = threading.Thread(target=server.run, daemon=True)
         worker.start()
         try:
-            yield Served(f"http://127.0.0.1:{server.effective_port}", database, app)
+            yield Served(f"http://127.0.0.1:{server.effective_port}", database, app, token)
         finally:
             server.task_dispatcher.shutdown()  # let running requests finish, then stop
             server.close()

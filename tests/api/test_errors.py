@@ -1,6 +1,7 @@
 """Every error status of the API, each with a problem+json body that matches api_spec.yaml, and
 in every case nothing stored."""
 import pytest
+from clients import admin_client
 from marshmallow import Schema, fields
 from spec import assert_matches
 
@@ -162,7 +163,7 @@ class NoteData(Schema):
 def test_409_a_stream_that_belongs_to_another_tournament(tmp_path):
     """A stand-in event type whose streams do not name their tournament shows the guard."""
     catalogue = Catalogue(TOURNAMENT_EVENTS + (EventType("NoteTaken", NoteData, ("note",)),))
-    client = create_app(store=InMemoryEventStore(), catalogue=catalogue).test_client()
+    client = admin_client(create_app(store=InMemoryEventStore(), catalogue=catalogue))
     for tid in ("a", "b"):
         client.post("/v1/tournaments", json={"tournament_id": tid, "name": tid, "game": "SJ2", "format": "knockout"})
     note = {"type": "NoteTaken", "stream": "note-m1", "data": {"text": "x"}}
@@ -194,7 +195,7 @@ def test_413_oversized_body(client, app, unchanged):
 
 
 def test_413_limit_is_configurable():
-    small = create_app({"MAX_CONTENT_LENGTH": 100}, store=InMemoryEventStore()).test_client()
+    small = admin_client(create_app({"MAX_CONTENT_LENGTH": 100}, store=InMemoryEventStore()))
     problem(small.post("/v1/tournaments", json={"name": "x" * 200, "game": "SJ2", "format": "knockout"}),
             413, "payload-too-large")
 
@@ -219,7 +220,7 @@ def test_500_without_a_stack_trace():
         def last_position(self):
             raise RuntimeError("disk on fire: /secret/path")
 
-    response = create_app(store=BrokenStore()).test_client().get("/v1/health")
+    response = admin_client(create_app(store=BrokenStore())).get("/v1/health")
     problem(response, 500, "internal-error")
     text = response.get_data(as_text=True)
     assert "Traceback" not in text and "secret" not in text and "disk on fire" not in text

@@ -2,6 +2,8 @@
 import json
 import threading
 
+from clients import admin_client
+
 from events.envelope import GENESIS_HASH, canonical_json, chain_hash
 
 EVENT_ID = "5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c"
@@ -38,11 +40,12 @@ def test_create_tournament_answers_201_with_location_and_a_generated_id(client):
 
 
 def test_post_one_event_and_read_it_back_every_way(client, tournament):
-    response = post(client, team("a", meta={"actor": "scorer-1", "role": "scorer", "source": "tablet-3"}))
+    response = post(client, team("a", meta={"source": "tablet-3"}))
     assert response.status_code == 201
     stored = response.json
     assert (stored["position"], stored["version"], stored["type"]) == (2, 2, "TeamRegistered")
-    assert stored["meta"]["actor"] == "scorer-1" and stored["meta"]["correlation_id"]
+    assert stored["meta"]["source"] == "tablet-3" and stored["meta"]["correlation_id"]
+    assert stored["meta"]["role"] == "admin"  # who posted it: the token's, not the body's
     assert client.get(f"/v1/tournaments/{tournament}/events/{stored['id']}").json == stored
     assert log(client)[-1] == stored
     stream = client.get(f"/v1/tournaments/{tournament}/streams/tournament-{tournament}").json
@@ -106,7 +109,7 @@ def test_two_clients_with_the_same_expected_version_exactly_one_succeeds(app, to
     barrier, statuses = threading.Barrier(2), []
 
     def client_posts(team_id):
-        c = app.test_client()
+        c = admin_client(app)
         barrier.wait()
         r = post(c, {"events": [team(team_id, expected_version=1), team(team_id + "-2")]})
         statuses.append((r.status_code, r.json.get("current_version")))
@@ -117,7 +120,7 @@ def test_two_clients_with_the_same_expected_version_exactly_one_succeeds(app, to
     for t in threads:
         t.join()
     assert sorted(statuses, key=str) == [(201, None), (409, 3)]
-    assert len(log(app.test_client())) == 3  # one whole batch, nothing of the other
+    assert len(log(admin_client(app))) == 3  # one whole batch, nothing of the other
 
 
 def test_paging_through_the_log_with_next_links(client, tournament):
@@ -158,8 +161,9 @@ def test_export_is_the_canonical_log_and_verifies_offline(client, tournament):
     post(client, {"events": [team("a"), team("b")]})
     response = client.get(f"/v1/tournaments/{tournament}/export?format=jsonl")
     assert response.mimetype == "application/x-ndjson"
-    lines = response.get_data(as_text=True).splitlines()
+    *lines, manifest = response.get_data(as_text=True).splitlines()
     assert [json.loads(line) for line in lines] == log(client)
+    assert json.loads(manifest)["manifest"]["event_count"] == 3
     prev = GENESIS_HASH
     for line in lines:  # what an auditor does with the file alone
         envelope = json.loads(line)
@@ -205,7 +209,7 @@ def test_sixteen_clients_registering_at_once_all_succeed(app, tournament):
     barrier, statuses = threading.Barrier(16), []
 
     def client_registers(n):
-        c = app.test_client()
+        c = admin_client(app)
         barrier.wait()
         for k in range(10):
             statuses.append(post(c, team(f"c{n}-{k}")).status_code)
@@ -216,16 +220,16 @@ def test_sixteen_clients_registering_at_once_all_succeed(app, tournament):
     for t in threads:
         t.join()
     assert statuses == [201] * 160
-    stream = app.test_client().get(f"/v1/tournaments/{tournament}/streams/tournament-{tournament}").json
+    stream = admin_client(app).get(f"/v1/tournaments/{tournament}/streams/tournament-{tournament}").json
     assert stream["version"] == 161
-    assert len(app.test_client().get(f"/v1/tournaments/{tournament}").json["teams"]) == 160
+    assert len(admin_client(app).get(f"/v1/tournaments/{tournament}").json["teams"]) == 160
 
 
 def test_two_clients_registering_the_same_team_at_once_one_is_refused_by_the_rule(app, tournament):
     barrier, statuses = threading.Barrier(8), []
 
     def client_registers(players):
-        c = app.test_client()
+        c = admin_client(app)
         barrier.wait()
         r = post(c, team("same", *players))
         statuses.append((r.status_code, r.json.get("rule")))
@@ -236,16 +240,16 @@ def test_two_clients_registering_the_same_team_at_once_one_is_refused_by_the_rul
     for t in threads:
         t.join()
     assert sorted(statuses, key=str) == [(201, None)] + [(422, "T-1.3")] * 7
-    assert len(app.test_client().get(f"/v1/tournaments/{tournament}").json["teams"]) == 1
+    assert len(admin_client(app).get(f"/v1/tournaments/{tournament}").json["teams"]) == 1
 
 
 def test_export_is_the_log_as_it_stood_when_asked_and_names_its_last_event(app, client, tournament):
     post(client, {"events": [team("a"), team("b")]})
     response = client.get(f"/v1/tournaments/{tournament}/export", buffered=False)
     post(client, team("late"))  # appended while the export is under way
-    lines = b"".join(response.response).decode().splitlines()
+    *lines, manifest = b"".join(response.response).decode().splitlines()
     response.close()
     last = json.loads(lines[-1])
-    assert len(lines) == 3
+    assert len(lines) == 3 and json.loads(manifest)["manifest"]["last_hash"] == last["hash"]
     assert (response.headers["X-Paiju-Last-Position"], response.headers["X-Paiju-Last-Hash"]) == (
         str(last["position"]), last["hash"])

@@ -5,6 +5,7 @@ positions. The rules of each step are unit-tested in tests/unit/guandan; here th
 fold, its events and its reads are checked end to end."""
 from __future__ import annotations
 
+from clients import admin_client
 from gd_table import TID, Clock, Table, drawn_knockout
 
 from events.memory_store import InMemoryEventStore
@@ -12,7 +13,7 @@ from service import create_app
 
 
 def new_table(settings: dict | None = None, clock: Clock | None = None) -> Table:
-    return Table(create_app(store=InMemoryEventStore(clock=clock)).test_client(), settings)
+    return Table(admin_client(create_app(store=InMemoryEventStore(clock=clock))), settings)
 
 
 def levels(table: Table) -> dict:
@@ -304,7 +305,7 @@ def test_gd_11_2_limits_follow_the_match_settings():
 
 
 def test_gd_11_2_the_limits_must_fit_a_time_limit_event():
-    client = create_app(store=InMemoryEventStore()).test_client()
+    client = admin_client(create_app(store=InMemoryEventStore()))
     drawn_knockout(client)
     response = client.post(f"/v1/tournaments/{TID}/matches", json={
         "match_id": "R1-1", "settings": {"matchMinutes": 1400, "overtimeMinutes": 41}})

@@ -9,6 +9,7 @@ type, the rule and that the log did not grow."""
 from __future__ import annotations
 
 import pytest
+from clients import admin_client
 from gd_table import TID, Clock, Table, drawn_knockout, ok
 
 from events.memory_store import InMemoryEventStore
@@ -17,11 +18,11 @@ from service import create_app
 
 
 def new_client():
-    return create_app(store=InMemoryEventStore()).test_client()
+    return admin_client(create_app(store=InMemoryEventStore()))
 
 
 def new_table(settings: dict | None = None, clock: Clock | None = None) -> Table:
-    return Table(create_app(store=InMemoryEventStore(clock=clock)).test_client(), settings)
+    return Table(admin_client(create_app(store=InMemoryEventStore(clock=clock))), settings)
 
 
 def deal_body(fixed: dict | None = None) -> dict:

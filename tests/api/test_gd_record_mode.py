@@ -5,6 +5,7 @@ input — a wildcard used as a joker, a straight of 6, a tribute of a wildcard, 
 10, a play after a player has finished — and every other breach is 4xx with nothing stored."""
 from __future__ import annotations
 
+from clients import admin_client
 from gd_table import Table
 
 from events.memory_store import InMemoryEventStore
@@ -14,7 +15,7 @@ RECORD = {"enforcement": "record"}
 
 
 def new_table(settings: dict | None = None) -> Table:
-    return Table(create_app(store=InMemoryEventStore()).test_client(), {**RECORD, **(settings or {})})
+    return Table(admin_client(create_app(store=InMemoryEventStore())), {**RECORD, **(settings or {})})
 
 
 def test_record_refuses_a_wildcard_used_as_a_joker_and_a_straight_of_six():

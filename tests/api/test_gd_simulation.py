@@ -8,6 +8,7 @@ from collections import Counter
 from datetime import datetime, timedelta
 
 import pytest
+from clients import admin_client
 from replay import assert_past_reads_equal_live, knockout_reads, rebuilt_and_live
 from spec import assert_response
 
@@ -23,7 +24,7 @@ SECONDS_PER_MOVE = 20  # 60 simulated minutes ≈ 180 events: about two hands a 
 def played():
     seen = []
     with temporary_server(clock=SimulatedClock(SECONDS_PER_MOVE)) as server:
-        outcome = simulate(server.url, teams=TEAMS, seed=3, game="guandan",
+        outcome = simulate(server.url, token=server.token, teams=TEAMS, seed=3, game="guandan",
                            bot_options={"seconds_per_move": SECONDS_PER_MOVE},
                            observe=lambda tid, mid, view: seen.append((mid, view)))
         yield outcome, server.app, server.database, seen
@@ -54,13 +55,13 @@ def test_a_four_team_knockout_drawn_by_cards_ends_with_a_podium(played):
 
 def test_every_hand_keeps_the_108_cards_and_ends_with_a_full_finishing_order(played):
     outcome, app, _, _ = played
-    client = app.test_client()
+    client = admin_client(app)
     tid, hands = outcome.tournament_id, 0
     for mid in _matches(outcome):
-        match = client.get(f"/v1/tournaments/{tid}/matches/{mid}?view=referee").json
+        match = client.get(f"/v1/tournaments/{tid}/matches/{mid}?as=referee").json
         assert match["status"] == "completed"
         for n in range(1, match["hands_played"] + 1):
-            hand = client.get(f"/v1/tournaments/{tid}/matches/{mid}/hands/{n}?view=public").json
+            hand = client.get(f"/v1/tournaments/{tid}/matches/{mid}/hands/{n}?as=public").json
             dealt = Counter(c for s in hand["seats"] for c in s["dealt"])
             held = Counter(c for s in hand["seats"] for c in s["cards"])
             played_cards = Counter(c for t in hand["tricks"] for p in t["plays"]
@@ -80,7 +81,7 @@ def test_every_hand_keeps_the_108_cards_and_ends_with_a_full_finishing_order(pla
 
 def test_every_past_state_read_with_at_equals_what_was_live_then(played):
     outcome, app, _, seen = played
-    assert_past_reads_equal_live(app.test_client(), outcome.tournament_id, seen, 40, seed=1)
+    assert_past_reads_equal_live(admin_client(app), outcome.tournament_id, seen, 40, seed=1)
 
 
 def test_rebuilding_every_projection_from_the_log_gives_the_same_bytes(played):
@@ -94,18 +95,18 @@ def test_rebuilding_every_projection_from_the_log_gives_the_same_bytes(played):
 
 def test_guandan_reads_match_the_api_spec(played):
     outcome, app, _, seen = played
-    client = app.test_client()
+    client = admin_client(app)
     tid = outcome.tournament_id
     mid = _matches(outcome)[0]
     base = f"/v1/tournaments/{tid}/matches/{mid}"
     for view in ("referee", "public", "seat:0"):
-        assert_response(client.get(f"{base}?view={view}"), "get",
+        assert_response(client.get(f"{base}?as={view}"), "get",
                         "/v1/tournaments/{tid}/matches/{mid}")
-        assert_response(client.get(f"{base}/hands/1?view={view}"), "get",
+        assert_response(client.get(f"{base}/hands/1?as={view}"), "get",
                         "/v1/tournaments/{tid}/matches/{mid}/hands/{n}")
     for _, live in seen[::25]:  # views in every phase, as they were
         assert_response(client.get(f"/v1/tournaments/{tid}/matches/{live['match_id']}"
-                                   f"?view=public&at={live['position']}"),
+                                   f"?as=public&at={live['position']}"),
                         "get", "/v1/tournaments/{tid}/matches/{mid}")
     assert_response(client.get(f"/v1/tournaments/{tid}/matches"), "get",
                     "/v1/tournaments/{tid}/matches")
@@ -127,7 +128,7 @@ def test_the_referee_posts_a_limit_only_once_the_recorded_time_has_passed_it(pla
     """T-5.4 on the server's clock: every TimeLimitReached is recorded at or after the match's
     start plus its minutes (the server refuses it otherwise, so the run would have failed)."""
     outcome, app, _, _ = played
-    client = app.test_client()
+    client = admin_client(app)
     tid = outcome.tournament_id
     limits = client.get(f"/v1/tournaments/{tid}/events?type=TimeLimitReached&limit=1000").json
     assert limits["events"]

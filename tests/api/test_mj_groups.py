@@ -4,6 +4,7 @@ lots for a tie at a prize place (T-8.3) and at a qualifying place (T-7.2), stage
 final table whose order gives the podium (T-7.4)."""
 from __future__ import annotations
 
+from clients import admin_client
 from mj_table import deal_tiles, groups_tournament, ok
 
 from events.memory_store import InMemoryEventStore
@@ -19,7 +20,7 @@ def players(n: int) -> list[tuple[str, str]]:
 
 
 def tournament(n: int, settings: dict | None = None, match: dict | None = None):
-    client = create_app(store=InMemoryEventStore()).test_client()
+    client = admin_client(create_app(store=InMemoryEventStore()))
     groups_tournament(client, TID, {"sessionHands": 1, **(match or {})}, settings, players(n))
     return client
 
@@ -211,7 +212,7 @@ def test_t_8_3_coins_carry_over_to_the_next_stage_and_rank_by_final_balance():
 
 
 def test_t_1_1_a_game_is_created_only_in_a_format_it_is_played_in():
-    client = create_app(store=InMemoryEventStore()).test_client()
+    client = admin_client(create_app(store=InMemoryEventStore()))
     for k, (game, fmt, status) in enumerate((
             ("MJO", "knockout", 422), ("MJO", "swiss", 422), ("SJ2", "groups", 422),
             ("MJO", "groups", 201), ("SJ2", "knockout", 201), ("GD", "knockout", 201),

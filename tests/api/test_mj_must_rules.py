@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import mj_table
 import pytest
+from clients import admin_client
 from mj_table import (
     TID,
     Clock,
@@ -27,7 +28,7 @@ WAIT_5P = "1m 2m 3m 4m 5m 6m 7p 8p 9p E E E 5p"         # waits on 5p only
 
 
 def new_client():
-    return create_app(store=InMemoryEventStore()).test_client()
+    return admin_client(create_app(store=InMemoryEventStore()))
 
 
 def new_table(settings: dict | None = None) -> Table:

@@ -5,6 +5,7 @@ log, and 404s."""
 from __future__ import annotations
 
 import pytest
+from clients import admin_client
 from mj_table import TID, Table, opened
 
 from events.memory_store import InMemoryEventStore
@@ -17,7 +18,7 @@ BASE = f"/v1/tournaments/{TID}"
 
 def played(store=None):
     """A hand with a claim window, a pong and a win on a discard; yields at each stop."""
-    client = create_app(store=store or InMemoryEventStore()).test_client()
+    client = admin_client(create_app(store=store or InMemoryEventStore()))
     table = opened(client, {0: "5p 5p 5m", 1: "5p", 2: WAIT_5M}, wall="E")
     yield table, "after the dealer's first discard"
     table.ok("TileDrawn", seat=1, tile="E")
@@ -112,18 +113,18 @@ def test_every_read_at_a_past_position_equals_what_was_live_then():
 def test_reads_folded_afresh_from_the_log_are_byte_identical_to_the_live_ones():
     store = InMemoryEventStore()
     *_, (table, _) = played(store)
-    paths = [f"{BASE}/matches/S1-T1?view={v}" for v in VIEWERS] + \
-        [f"{BASE}/matches/S1-T1/hands/1?view={v}" for v in VIEWERS] + \
+    paths = [f"{BASE}/matches/S1-T1?as={v}" for v in VIEWERS] + \
+        [f"{BASE}/matches/S1-T1/hands/1?as={v}" for v in VIEWERS] + \
         [f"{BASE}/matches", f"{BASE}/groups", f"{BASE}/standings"]
     live = {p: table.client.get(p).data for p in paths}
-    fresh = create_app(store=store).test_client()          # another process: no cache at all
+    fresh = admin_client(create_app(store=store))          # another process: no cache at all
     assert {p: fresh.get(p).data for p in paths} == live
 
 
 # --- not found --------------------------------------------------------------------------------------
 
 def test_not_found_a_hand_not_dealt_a_table_not_started_or_not_yet_at_a_position():
-    client = create_app(store=InMemoryEventStore()).test_client()
+    client = admin_client(create_app(store=InMemoryEventStore()))
     table = Table(client)
     started_at = table.match()["position"]
     assert client.get(f"{BASE}/matches/S1-T1/hands/1").status_code == 404
@@ -133,4 +134,4 @@ def test_not_found_a_hand_not_dealt_a_table_not_started_or_not_yet_at_a_position
     dealt_at = table.match()["position"]
     assert client.get(f"{BASE}/matches/S1-T1/hands/1?at={dealt_at - 1}").status_code == 404
     assert client.get(f"{BASE}/matches/S1-T1/hands/2").status_code == 404
-    assert client.get(f"{BASE}/matches/S1-T1/hands/1?view=seat:4").status_code == 400
+    assert client.get(f"{BASE}/matches/S1-T1/hands/1?as=seat:4").status_code == 400

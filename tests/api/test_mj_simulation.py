@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from clients import admin_client
 from replay import assert_past_reads_equal_live, read_bytes, rebuilt_and_live
 
 from rules.mahjong.tiles import tile_set
@@ -21,7 +22,7 @@ FULL = Counter(tile_set(136))
 def played():
     seen = []
     with temporary_server() as server:
-        outcome = simulate(server.url, players=16, seed=11, advance=1,
+        outcome = simulate(server.url, token=server.token, players=16, seed=11, advance=1,
                            match_settings={"sessionHands": 2},
                            observe=lambda tid, mid, view: seen.append((mid, view)))
         yield outcome, server.app, server.database, seen
@@ -65,15 +66,15 @@ def test_every_state_holds_the_136_tiles_and_every_hand_pays_zero_in_all(played)
 
 def test_every_past_state_read_with_at_equals_what_was_live_then(played):
     outcome, app, _, seen = played
-    assert_past_reads_equal_live(app.test_client(), outcome.tournament_id, seen, 60, seed=2)
+    assert_past_reads_equal_live(admin_client(app), outcome.tournament_id, seen, 60, seed=2)
 
 
 def _reads(client, tid: str, tables: list[str]) -> dict[str, bytes]:
     base = f"/v1/tournaments/{tid}"
     paths = [f"{base}/groups", f"{base}/standings", f"{base}/matches"]
     for mid in tables:
-        paths += [f"{base}/matches/{mid}?view={v}" for v in ("referee", "public", "seat:1")]
-        paths += [f"{base}/matches/{mid}/hands/{n}?view={v}" for n in (1, 2)
+        paths += [f"{base}/matches/{mid}?as={v}" for v in ("referee", "public", "seat:1")]
+        paths += [f"{base}/matches/{mid}/hands/{n}?as={v}" for n in (1, 2)
                   for v in ("referee", "seat:3")]
     return read_bytes(client, paths)
 

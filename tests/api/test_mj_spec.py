@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from clients import admin_client
 from mj_table import TID, Clock, Table, clocked_client, deal_tiles, opened
 from spec import (
     SPEC,
@@ -143,7 +144,7 @@ def test_mahjong_data_schemas_accept_exactly_what_marshmallow_accepts(type_name)
 
 
 def test_the_event_request_schema_predicts_which_mahjong_events_get_400():
-    client = create_app(store=InMemoryEventStore()).test_client()
+    client = admin_client(create_app(store=InMemoryEventStore()))
     table = Table(client)
     validator = validator_for(SPEC["paths"]["/v1/tournaments/{tid}/events"]["post"][
         "requestBody"]["content"]["application/json"]["schema"])
@@ -179,8 +180,8 @@ def test_live_mahjong_answers_match_the_spec():
 
     def every_read():
         for view in ("public", "seat:1", "referee"):
-            check(f"{base}/matches/S1-T1?view={view}", "/v1/tournaments/{tid}/matches/{mid}")
-            check(f"{base}/matches/S1-T1/hands/1?view={view}",
+            check(f"{base}/matches/S1-T1?as={view}", "/v1/tournaments/{tid}/matches/{mid}")
+            check(f"{base}/matches/S1-T1/hands/1?as={view}",
                   "/v1/tournaments/{tid}/matches/{mid}/hands/{n}")
         check(f"{base}/matches", "/v1/tournaments/{tid}/matches")
         check(f"{base}/groups", "/v1/tournaments/{tid}/groups")
@@ -207,7 +208,7 @@ def test_live_mahjong_answers_match_the_spec():
 
 
 def test_the_groups_routes_answer_as_the_spec_says():
-    client = create_app(store=InMemoryEventStore()).test_client()
+    client = admin_client(create_app(store=InMemoryEventStore()))
     from mj_table import groups_tournament
     groups_tournament(client)
     base = f"/v1/tournaments/{TID}"

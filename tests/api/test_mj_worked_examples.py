@@ -4,6 +4,7 @@ of example 11 settled by priority whatever order they arrive in (MJO-4.2, 4.4, 4
 1, 5 and 12. (Every example is also a unit test of the engine: tests/unit/mahjong/.)"""
 from __future__ import annotations
 
+from clients import admin_client
 from mj_table import Table, opened
 
 from events.memory_store import InMemoryEventStore
@@ -15,7 +16,7 @@ WAIT_5P = "1m 2m 3m 4s 5s 6s 7s 8s 9s C C C 5p"
 
 
 def client():
-    return create_app(store=InMemoryEventStore()).test_client()
+    return admin_client(create_app(store=InMemoryEventStore()))
 
 
 def result(table: Table) -> tuple[list[int], list[int], int, int]:

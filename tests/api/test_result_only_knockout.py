@@ -7,7 +7,7 @@ T = "/v1/tournaments/go-2006"
 
 def post(client, event_type: str, data: dict):
     return client.post(f"{T}/events", json={"type": event_type, "stream": "tournament-go-2006",
-                                             "data": data, "meta": {"role": "referee"}})
+                                             "data": data})
 
 
 def result(client, match_id: str, winner: str, **extra):

@@ -3,6 +3,7 @@ redeal when nobody declares in hand 1, a referee's voided hand, the round's time
 20-hand limit and lots on equal levels, and the bracket following the match's result."""
 import random
 
+from clients import admin_client
 from sj2_table import Table, build_deal
 from tables import Clock
 
@@ -14,7 +15,7 @@ def new_table(settings: dict | None = None, clock: Clock | None = None) -> Table
     store = InMemoryEventStore()
     if clock is not None:
         store.clock = clock
-    return Table(create_app(store=store).test_client(), settings)
+    return Table(admin_client(create_app(store=store)), settings)
 
 
 def play_hand(table: Table, seed: int) -> dict:

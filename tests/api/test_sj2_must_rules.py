@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import pytest
+from clients import admin_client
 from sj2_table import TID, Table, build_deal, drawn_knockout, ok
 
 from events.memory_store import InMemoryEventStore
@@ -16,7 +17,7 @@ from service import create_app
 
 
 def new_client():
-    return create_app(store=InMemoryEventStore()).test_client()
+    return admin_client(create_app(store=InMemoryEventStore()))
 
 
 def new_table(settings: dict | None = None) -> Table:

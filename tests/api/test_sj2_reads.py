@@ -6,6 +6,7 @@ import json
 import random
 
 import pytest
+from clients import admin_client
 from sj2_table import TID, Table
 
 from events.memory_store import InMemoryEventStore
@@ -17,7 +18,7 @@ SEATS = ("seat:0", "seat:1", "seat:2", "seat:3")
 
 
 def new_table(settings: dict | None = None) -> Table:
-    return Table(create_app(store=InMemoryEventStore()).test_client(), settings)
+    return Table(admin_client(create_app(store=InMemoryEventStore())), settings)
 
 
 def hidden_everywhere(view: dict, but: int | None = None) -> None:
@@ -51,11 +52,13 @@ def at_each_step(table: Table):
 def test_public_view_shows_no_cards_and_no_kitty_during_the_hand():
     table = new_table()
     for phase in at_each_step(table):
-        for public in (table.hand_view(view="public"),
-                       ok_json(table.client.get(f"{MATCH}/hands/1")),  # public is the default
-                       table.match(view="public")["current_hand"]):
+        for public in (table.hand_view(view="public"), table.match(view="public")["current_hand"]):
             assert (public["phase"], public["viewer"]) == (phase, "public")
             hidden_everywhere(public)
+        # without a token (the public itself) a hand in play is not shown at all
+        anonymous = table.client.application.test_client()
+        assert anonymous.get(f"{MATCH}/hands/1").status_code == 401
+        assert anonymous.get(MATCH).json["current_hand"] is None
         # how many cards each holds is public
         counts = [s["card_count"] for s in table.hand_view(view="public")["seats"]]
         assert counts == [len(s["cards"]) for s in table.hand_view()["seats"]]
@@ -143,12 +146,12 @@ def test_a_finished_hand_is_public():
 def test_unknown_viewer_is_400(bad):
     table = new_table()
     table.to_play({0: "2S"}, card="2S")
-    for url in (f"{MATCH}/hands/1?view={bad}", f"{MATCH}?view={bad}"):
+    for url in (f"{MATCH}/hands/1?as={bad}", f"{MATCH}?as={bad}"):
         response = table.client.get(url)
         assert response.status_code == 400, (url, response.json)
         assert response.mimetype == "application/problem+json"
         assert response.json["type"] == "urn:paiju:problem:validation-failed"
-        assert [(e["path"], e["in"]) for e in response.json["errors"]] == [("view", "query")]
+        assert [(e["path"], e["in"]) for e in response.json["errors"]] == [("as", "query")]
 
 
 def test_a_flagged_follow_does_not_reveal_cards_still_held():
@@ -173,7 +176,7 @@ def test_a_flagged_follow_does_not_reveal_cards_still_held():
 def test_state_at_a_position_equals_a_fresh_fold(tmp_path):
     path = tmp_path / "events.db"
     store = SQLiteEventStore(path)
-    table = Table(create_app(store=store).test_client())
+    table = Table(admin_client(create_app(store=store)))
     live: dict[int, tuple[dict, dict]] = {}  # position -> (hand view, match view) read live
 
     def record(envelope: dict) -> None:
@@ -200,7 +203,7 @@ def test_state_at_a_position_equals_a_fresh_fold(tmp_path):
 
     positions = sorted(live)
     fresh_store = SQLiteEventStore(path)  # a new app on the same file: nothing cached
-    fresh = Table.attach(create_app(store=fresh_store).test_client())
+    fresh = Table.attach(admin_client(create_app(store=fresh_store)))
     try:
         for p in positions:
             hand_live, match_live = live[p]
@@ -209,7 +212,7 @@ def test_state_at_a_position_equals_a_fresh_fold(tmp_path):
                 assert reader.match(at=p) == match_live, p
         # hand 2 did not exist at the end of hand 1, and hand 1 not before its deal
         for reader in (table, fresh):
-            assert reader.client.get(f"{MATCH}/hands/2?at={last_of_hand_1}&view=referee") \
+            assert reader.client.get(f"{MATCH}/hands/2?at={last_of_hand_1}&as=referee") \
                 .status_code == 404
             assert reader.client.get(f"{MATCH}/hands/1?at={started}").status_code == 404
             assert reader.match(at=started)["current_hand"] is None
@@ -239,7 +242,7 @@ def test_at_filters_the_viewer_too():
 def test_reads_of_what_does_not_exist_are_404():
     table = new_table()
     table.to_play({0: "2S"}, card="2S")
-    for url in (f"{MATCH}/hands/9", f"{MATCH}/hands/2?view=referee",
+    for url in (f"{MATCH}/hands/9", f"{MATCH}/hands/2?as=referee",
                 f"/v1/tournaments/{TID}/matches/R9-9", f"/v1/tournaments/{TID}/matches/R9-9/hands/1",
                 "/v1/tournaments/nowhere/matches/R1-1", "/v1/tournaments/nowhere/matches/R1-1/hands/1"):
         response = table.client.get(url)

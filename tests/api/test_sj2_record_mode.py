@@ -12,6 +12,7 @@ import random
 from collections import Counter
 
 import pytest
+from clients import admin_client
 from sj2_table import Table
 
 from events.memory_store import InMemoryEventStore
@@ -23,7 +24,7 @@ POINT_VALUES = {"5": 5, "T": 10, "K": 10}
 
 
 def new_table(settings: dict | None = RECORD) -> Table:
-    return Table(create_app(store=InMemoryEventStore()).test_client(), settings)
+    return Table(admin_client(create_app(store=InMemoryEventStore())), settings)
 
 
 def held(table: Table, seat: int) -> list[str]:

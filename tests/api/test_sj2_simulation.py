@@ -4,6 +4,7 @@ position equals what was live then; and rebuilding every projection from the log
 bytes as the live, cached reads."""
 
 import pytest
+from clients import admin_client
 from replay import assert_past_reads_equal_live, knockout_reads, rebuilt_and_live
 
 from service.simulator.runner import simulate, temporary_server
@@ -15,7 +16,7 @@ TEAMS = 8
 def played():
     seen = []
     with temporary_server() as server:
-        outcome = simulate(server.url, teams=TEAMS, seed=5, match_settings={"maxHands": 2},
+        outcome = simulate(server.url, token=server.token, teams=TEAMS, seed=5, match_settings={"maxHands": 2},
                            observe=lambda tid, mid, view: seen.append((mid, view)))
         yield outcome, server.app, server.database, seen
 
@@ -46,7 +47,7 @@ def test_an_eight_team_knockout_ends_with_a_champion_and_a_consistent_bracket(pl
 
 def test_every_past_state_read_with_at_equals_what_was_live_then(played):
     outcome, app, _, seen = played
-    assert_past_reads_equal_live(app.test_client(), outcome.tournament_id, seen, 60, seed=1)
+    assert_past_reads_equal_live(admin_client(app), outcome.tournament_id, seen, 60, seed=1)
 
 
 def test_rebuilding_every_projection_from_the_log_gives_the_same_bytes(played):

@@ -11,6 +11,7 @@ import uuid
 from dataclasses import fields as dataclass_fields
 
 import pytest
+from clients import admin_client
 from openapi_spec_validator import OpenAPIV31SpecValidator, validate
 from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 from referencing.exceptions import PointerToNowhere
@@ -37,20 +38,21 @@ from rules.tournament import FORMATS, GAMES
 from service import create_app
 from service.app import DEFAULTS
 from service.problems import TITLES
-from service.schemas import CLIENT_ROLES, EventRequestSchema, MetaSchema
+from service.schemas import EventRequestSchema, FromToken, MetaSchema
+from service.tokens import ROLES
 
 SCHEMAS = SPEC["components"]["schemas"]
 METHODS = ("get", "post", "put", "patch", "delete")
 
 
 @pytest.fixture
-def app():
-    return create_app(store=InMemoryEventStore())
+def app(signer):
+    return create_app(store=InMemoryEventStore(), signer=signer)
 
 
 @pytest.fixture
 def client(app):
-    return app.test_client()
+    return admin_client(app)
 
 
 def create(client, **fields) -> dict:
@@ -220,8 +222,12 @@ def test_data_schemas_have_the_fields_of_the_marshmallow_schemas(event_type):
     ("EventRequest", EventRequestSchema), ("Meta", MetaSchema)], ids=["EventRequest", "Meta"])
 def test_request_schemas_have_the_fields_of_the_marshmallow_schemas(component, schema_class):
     names, required = _marshmallow_shape(schema_class)
+    # fields the code names only to refuse them: who posted comes from the token (StoredMeta)
+    refused = {name for name, f in schema_class._declared_fields.items()
+               if isinstance(f, FromToken)}
+    assert refused <= set(SCHEMAS["StoredMeta"]["properties"])
     spec = SCHEMAS[component]
-    assert set(spec["properties"]) == names
+    assert set(spec["properties"]) == names - refused
     assert set(spec.get("required", [])) == required
     assert spec["additionalProperties"] is False
 
@@ -248,7 +254,7 @@ def test_constants_of_the_code_appear_in_the_spec():
         assert SCHEMAS[name]["properties"]["team_id"]["pattern"] == ID_PATTERN
     for name in ("TournamentCreatedData", "TournamentCreateRequest", "Tournament"):
         assert SCHEMAS[name]["properties"]["date"]["pattern"] == DATE_PATTERN
-    assert tuple(SCHEMAS["Meta"]["properties"]["role"]["enum"]) == CLIENT_ROLES
+    assert tuple(SCHEMAS["StoredMeta"]["properties"]["role"]["enum"]) == ROLES
     for name in ("Tournament", "TournamentSummary"):
         assert tuple(SCHEMAS[name]["properties"]["game"]["enum"]) == GAMES
         assert tuple(SCHEMAS[name]["properties"]["format"]["enum"]) == FORMATS
@@ -336,8 +342,7 @@ def _create_samples() -> list[object]:
         base, {**base, "name": "n" * 200, "game": "g" * 20, "format": "f" * 20},
         {**base, "game": "chess"},  # matches the schema; a rule (T-1.1) refuses it: 422
         {**base, "tournament_id": "given-id.1", "settings": {"rounds": 7}, "date": "2025-04-05",
-         "venue": "上海", "meta": {"actor": "organiser@example.org", "role": "organiser",
-                                  "seat": 0, "source": "web", "correlation_id": "c",
+         "venue": "上海", "meta": {"source": "web", "correlation_id": "c",
                                   "causation_id": "d"}},
         {**base, "tournament_id": "given-id.1"},  # exists by now: 409
         {"game": "SJ2", "format": "swiss"}, {**base, "name": ""}, {**base, "name": "n" * 201},
@@ -346,7 +351,7 @@ def _create_samples() -> list[object]:
         {**base, "tournament_id": None}, {**base, "settings": {"": 1}}, {**base, "settings": []},
         {**base, "date": "05/04/2025"}, {**base, "date": None}, {**base, "venue": ""},
         {**base, "rounds": 7}, {**base, "meta": {"role": "king"}}, {**base, "meta": None},
-        {**base, "meta": {"seat": 4}}, {**base, "meta": {"seat": True}},
+        {**base, "meta": {"seat": 0}}, {**base, "meta": {"actor": "me"}},
         [base], "tournament", 7, None,
     ]
 
@@ -371,8 +376,7 @@ def _event_samples(tid: str) -> list[object]:
         ok,
         event(tid, data=team("west", organisation="Club"), id=str(uuid.uuid4()),
               expected_version="any",
-              meta={"actor": "a", "role": "referee", "seat": 3, "source": "s",
-                    "correlation_id": "c" * 100, "causation_id": "d"}),
+              meta={"source": "s", "correlation_id": "c" * 100, "causation_id": "d"}),
         event(tid, data=team("north"), expected_version=0),          # 409
         event(tid, data=team("south"), expected_version="no_stream"),  # 409
         event(tid, data={**team("five"), "players": ["p"] * 8}),      # 422 (T-1.2)
@@ -395,8 +399,9 @@ def _event_samples(tid: str) -> list[object]:
         {**ok, "id": "not-a-uuid"}, {**ok, "id": 7}, {**ok, "expected_version": -1},
         {**ok, "expected_version": "none"}, {**ok, "expected_version": True},
         {**ok, "expected_version": None}, {**ok, "expected_version": "1"},
-        {**ok, "meta": {"role": "king"}}, {**ok, "meta": {"seat": -1}},
-        {**ok, "meta": {"actor": ""}}, {**ok, "meta": {"token": "x"}}, {**ok, "meta": "x"},
+        {**ok, "meta": {"role": "referee"}}, {**ok, "meta": {"seat": 1}},
+        {**ok, "meta": {"actor": "a"}}, {**ok, "meta": {"token_id": "x"}},
+        {**ok, "meta": {"token": "x"}}, {**ok, "meta": "x"},
         {**ok, "meta": {"correlation_id": "c" * 101}}, {**ok, "extra": 1},
         [ok], "event", None,
     ]
@@ -446,14 +451,14 @@ def test_location_of_a_created_tournament_leads_to_it(client):
 def test_posting_events_answers_envelopes_and_a_retry_answers_the_same(client):
     tid = create(client)["id"]
     path = "/v1/tournaments/{tid}/events"
-    single = event(tid, id=str(uuid.uuid4()), meta={"actor": "referee-1", "role": "referee"})
+    single = event(tid, id=str(uuid.uuid4()), meta={"source": "tablet-1"})
     first = client.post(f"/v1/tournaments/{tid}/events", json=single)
     assert first.status_code == 201
     envelope = assert_response(first, "post", path)
     assert_matches("Envelope", envelope)
     assert envelope["meta"]["correlation_id"] == first.headers["X-Request-Id"]
 
-    retry = client.post(f"/v1/tournaments/{tid}/events", json={**single, "meta": {"seat": 1}})
+    retry = client.post(f"/v1/tournaments/{tid}/events", json={**single, "meta": {"source": "t2"}})
     assert retry.status_code == 200
     assert assert_response(retry, "post", path) == envelope
 
@@ -541,7 +546,14 @@ def test_verify_health_and_export_match_their_schemas(client):
     assert health["last_position"] == 2
     lines = assert_response(client.get(f"/v1/tournaments/{tid}/export"), "get",
                             "/v1/tournaments/{tid}/export")
-    assert len(lines) == 2
+    assert len(lines) == 3 and set(lines[-1]) == {"manifest", "signature"}
+    assert_matches("ExportManifestLine", lines[-1])
+    csv_export = client.get(f"/v1/tournaments/{tid}/export?format=csv")
+    assert csv_export.mimetype == "text/csv"
+    assert csv_export.get_data(as_text=True).splitlines()[-1].startswith("#paiju-manifest {")
+    key = assert_response(client.get("/.well-known/paiju-export-key"), "get",
+                          "/.well-known/paiju-export-key")
+    assert key["key_id"] == lines[-1]["signature"]["key_id"]
 
 
 def test_the_export_is_the_hash_chain_the_envelope_describes(client):
@@ -552,8 +564,8 @@ def test_the_export_is_the_hash_chain_the_envelope_describes(client):
         tid, "RulingRecorded", {"text": "line\none\ttab \u2028 é", "effect": {"ratio": 0.1}}))
     client.post(f"/v1/tournaments/{tid}/events", json=event(tid))
     response = client.get(f"/v1/tournaments/{tid}/export")
-    envelopes = assert_response(response, "get", "/v1/tournaments/{tid}/export")
-    lines = response.get_data(as_text=True).split("\n")[:-1]
+    *envelopes, _ = assert_response(response, "get", "/v1/tournaments/{tid}/export")
+    lines = response.get_data(as_text=True).split("\n")[:-2]  # the events, not the manifest
     assert len(lines) == len(envelopes) == 3
     prev = "0" * 64
     assert GENESIS_HASH == prev
@@ -702,7 +714,7 @@ def test_an_unexpected_failure_is_a_500_problem():
         def last_position(self) -> int:
             raise RuntimeError("disk on fire")
 
-    client = create_app(store=BrokenStore()).test_client()
+    client = admin_client(create_app(store=BrokenStore()))
     response = client.get("/v1/health")
     assert response.status_code == 500
     problem = assert_response(response, "get", "/v1/health")

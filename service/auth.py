@@ -1,0 +1,138 @@
+"""The request's bearer token, and the gate every route passes.
+
+Every route declares its action with :func:`allows`; the gate runs before the route's body, so a
+refused request touches nothing. 401: no token where one is needed, or a malformed, unknown,
+revoked or expired one (a bad token is never treated as no token). 403: a valid token outside
+its role or scope. Both are problem+json.
+"""
+from __future__ import annotations
+
+import functools
+
+from flask import current_app, g, request
+
+from events.envelope import NewEvent
+from projections.viewers import VIEWERS, Viewer
+
+from . import permissions
+from .problems import Problem
+from .tokens import Token, TokenRegistry
+
+
+def registry() -> TokenRegistry:
+    return current_app.extensions["paiju"].tokens
+
+
+def current_token() -> Token | None:
+    """The request's token; None without an Authorization header (the public)."""
+    if "paiju_token" not in g:
+        g.paiju_token = _authenticate(request.headers.get("Authorization"))
+    return g.paiju_token
+
+
+def _authenticate(header: str | None) -> Token | None:
+    if header is None:
+        return None
+    scheme, _, secret = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not secret.strip():
+        raise _unauthorized("the Authorization header must be 'Bearer <token>'")
+    token = registry().lookup(secret.strip())
+    if token is None:
+        raise _unauthorized("the bearer token is malformed or unknown")
+    if token.revoked_at:
+        raise _unauthorized(f"token {token.token_id} was revoked at {token.revoked_at}")
+    if token.expired(registry().clock()):
+        raise _unauthorized(f"token {token.token_id} expired at {token.expires_at}")
+    return token
+
+
+def _unauthorized(detail: str) -> Problem:
+    return Problem(401, "unauthorized", detail)
+
+
+def forbidden(detail: str) -> Problem:
+    return Problem(403, "forbidden", detail)
+
+
+def allows(action: str):
+    """Declare a route's action and check it first: the token's tournament (from the route's
+    ``tid``) and its role. ``action`` is a key of :data:`permissions.ACTIONS`."""
+    if action not in permissions.ACTIONS:
+        raise ValueError(f"unknown action {action!r}")
+
+    def decorate(view):
+        @functools.wraps(view)
+        def gated(*args, **kwargs):
+            require(action, kwargs.get("tid"))
+            return view(*args, **kwargs)
+        gated.paiju_action = action
+        return gated
+    return decorate
+
+
+def require(action: str, tournament_id: str | None = None) -> Token | None:
+    token = current_token()
+    if tournament_id is not None and (why := permissions.tournament_denied(token, tournament_id)):
+        raise forbidden(why)
+    if why := permissions.action_denied(token, action):
+        if token is None:
+            raise _unauthorized(f"a bearer token is needed: {why}")
+        raise forbidden(why)
+    return token
+
+
+def require_event(tournament_id: str, event_type: str, stream: str, data: dict,
+                  path: str) -> None:
+    token = current_token()
+    if token is None:
+        raise _unauthorized("posting events needs a bearer token")
+    if why := permissions.event_denied(token, tournament_id, event_type, stream, data):
+        raise Problem(403, "forbidden", why, path=path)
+
+
+def details_withheld(event: NewEvent) -> bool:
+    """Whether the rules' words on ``event`` must be kept from its poster: at a table they may
+    name what a seat holds, which only officials and that seat's own player may see."""
+    token = current_token()
+    if not event.stream.startswith("match-") or token.role in permissions.OFFICIALS:
+        return False
+    return token.seat is None or event.data.get("seat") != token.seat
+
+
+def request_actor() -> dict:
+    """What goes into an event's meta about who posted it: from the token, never the body."""
+    token = current_token()
+    actor = {"actor": token.actor, "role": token.role, "token_id": token.token_id}
+    if token.seat is not None:
+        actor["seat"] = token.seat
+    return actor
+
+
+def viewer_for(match_id: str | None) -> tuple[Viewer, bool]:
+    """Who the request sees a match as, and whether a hand in play is shown to it at all.
+
+    Officials see every card; a player its own seat in its own match; everyone else what the
+    table shows. ``?as=`` narrows that (an official checking what seat 2 saw), never widens it.
+    The public (no token) sees finished hands only."""
+    token = current_token()
+    if token is None:
+        natural = Viewer("public")
+    elif token.role in permissions.OFFICIALS:
+        natural = Viewer(token.role if token.role in VIEWERS else "referee")
+    elif token.role == "player" and token.match_id == match_id:
+        natural = Viewer("seat", token.seat)
+    else:
+        natural = Viewer("public")
+    wanted = request.args.get("as")
+    if wanted is None:
+        return natural, token is not None
+    if wanted not in VIEWERS:
+        raise Problem(400, "validation-failed", "invalid field(s): as",
+                      errors=[{"path": "as", "in": "query",
+                               "message": f"must be one of {', '.join(VIEWERS)}"}])
+    asked = Viewer.parse(wanted)
+    if asked != natural and not natural.privileged and asked != Viewer("public"):
+        if token is None:
+            raise _unauthorized(f"looking as {asked} needs an official's token")
+        raise forbidden(f"a {natural} viewer cannot look as {asked}")
+    return asked, token is not None

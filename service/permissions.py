@@ -1,0 +1,167 @@
+"""Who may do what: the roles, the families of event types, and the scope of a token.
+
+Pure policy, no HTTP: each check returns None when the action is allowed and otherwise the
+reason it is not, which the API turns into a 403. ``None`` as the token is the public (a request
+without one).
+
+    role        writes                                          reads
+    admin       everything                                      everything
+    organiser   tournament, registrations, draws, matches       state, verify
+    referee     table, play and officiating events              state (all cards), the log
+    committee   rulings                                         state (all cards), the log
+    table       table and play events of its match              state (its match as the table)
+    player      play events of its seat in its match            state (its own cards)
+    auditor     nothing                                         everything of its tournament
+    (public)    nothing                                         bracket, standings, finished hands
+"""
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Mapping
+
+from events.catalogue import match_stream
+
+from .tokens import Token
+
+# Each event type's family: who may post it. A mapping names the family by the kind of stream
+# the event is posted to (lots drawn for a bracket are the organiser's; at a table, the
+# referee's).
+FAMILIES: Mapping[str, str | Mapping[str, str]] = MappingProxyType({
+    # the tournament
+    "TournamentCreated": "organisation",
+    "TeamRegistered": "organisation",
+    "TeamWithdrawn": "organisation",
+    "LotsDrawn": MappingProxyType({"tournament": "organisation", "match": "officiating"}),
+    "ResultRecorded": "officiating",
+    "RulingRecorded": "ruling",
+    "MatchStarted": "organisation",
+    "RoundPaired": "pairing",  # the team event's pairing of a round (T-6.4)
+    # Shengji (SJ2, SJ3)
+    "HandDealt": "table",
+    "DealCompleted": "table",
+    "KittyTaken": "table",
+    "TrumpDeclared": "play",
+    "TrumpOvercalled": "play",
+    # the dealer's bury names no seat (the kitty holder is the state's): the table posts it
+    "KittyBuried": "table",
+    "CardsPlayed": "play",
+    "DeclarationWindowClosed": "officiating",
+    "KittyCorrected": "officiating",
+    "PlayCorrected": "officiating",
+    "PenaltyAssessed": "officiating",
+    "IrregularityReported": "officiating",
+    "HandVoided": "officiating",
+    "TimeLimitReached": "officiating",
+    # Shengji (SJ3)
+    "DrawingEnded": "table",
+    "ThrowPenaltyChoice": "play",
+    "SJ3TimeLimitExceeded": "officiating",
+    "LatenessRecorded": "officiating",
+    # Guandan
+    "GDHandDealt": "table",
+    "AntiTributeDeclared": "play",
+    "TributePaid": "play",
+    "TributeAssigned": "table",
+    "TributeReturned": "play",
+    "GDCardsPlayed": "play",
+    "Passed": "play",
+    "LevelPenaltyAssessed": "officiating",
+    # mahjong
+    "DiceRolled": "table",
+    "TilesDealt": "table",
+    "TileDrawn": "play",
+    "TileDiscarded": "play",
+    "Claim": "play",
+    "ClaimPassed": "play",
+    "Win": "play",
+    "KongDeclared": "play",
+    "ClaimWindowClosed": "officiating",
+    "ExhaustiveDrawDeclared": "officiating",
+    "TimeLimitExceeded": "officiating",
+    "CoinPenaltyAssessed": "officiating",
+    # Sichuan mahjong (MJS)
+    "ExchangeTilesSelected": "play",   # 换三张: the three tiles a seat passes
+    "VoidSuitDeclared": "play",        # 定缺
+    "WarningIssued": "officiating",
+    "FalseWinDeclared": "officiating",
+    "WrongTileCount": "officiating",
+    "ConductPenaltyAssessed": "officiating",
+    "TieDiceRolled": "organisation",   # dice for a tie in the groups (like LotsDrawn)
+})
+
+FAMILY_ROLES: Mapping[str, frozenset[str]] = MappingProxyType({
+    "organisation": frozenset({"admin", "organiser"}),
+    # the team event's rounds: the organiser pairs them, a referee by hand where the rules
+    # find no valid pairing (T-6.4)
+    "pairing": frozenset({"admin", "organiser", "referee"}),
+    "table": frozenset({"admin", "referee", "table"}),
+    "play": frozenset({"admin", "referee", "table", "player"}),
+    "officiating": frozenset({"admin", "referee"}),
+    "ruling": frozenset({"admin", "committee"}),
+})
+
+# What a route does, and who may do it (besides the event-by-event check of POST …/events).
+ACTIONS: Mapping[str, frozenset[str] | None] = MappingProxyType({
+    "read": None,  # anyone, the public included; what they see depends on who they are
+    "read-log": frozenset({"admin", "auditor", "committee", "referee"}),  # every card dealt
+    "verify": frozenset({"admin", "auditor", "committee", "referee", "organiser"}),
+    "export": frozenset({"admin", "auditor", "committee", "referee"}),
+    "organise": FAMILY_ROLES["organisation"],
+    "post-events": frozenset({"admin", "organiser", "referee", "committee", "table", "player"}),
+    "officiate": FAMILY_ROLES["officiating"],  # a route that posts officiating events for a round
+    "pair": FAMILY_ROLES["pairing"],
+})
+
+# Who sees every hidden card (the projections' privileged viewers).
+OFFICIALS = frozenset({"admin", "referee", "committee", "auditor"})
+
+
+def family_of(event_type: str, stream: str) -> str:
+    family = FAMILIES.get(event_type, "officiating")  # unknown to the policy: officials only
+    if isinstance(family, Mapping):
+        return family["match" if stream.startswith("match-") else "tournament"]
+    return family
+
+
+def tournament_denied(token: Token | None, tournament_id: str) -> str | None:
+    """A token acts within its own tournament only (an admin's, anywhere)."""
+    if token is None or token.role == "admin" or token.tournament_id == tournament_id:
+        return None
+    return (f"this {token.role} token is for tournament {token.tournament_id!r}, "
+            f"not {tournament_id!r}")
+
+
+def action_denied(token: Token | None, action: str) -> str | None:
+    allowed = ACTIONS[action]
+    if allowed is None:
+        return None
+    role = token.role if token else "public"
+    if role in allowed:
+        return None
+    return f"the {role} role may not {_ACTION_WORDS[action]}; allowed: {', '.join(sorted(allowed))}"
+
+
+_ACTION_WORDS = {
+    "read-log": "read the raw log (it holds every hidden card)",
+    "verify": "verify the log",
+    "export": "export the log",
+    "organise": "organise the tournament (register, draw, start matches)",
+    "post-events": "post events",
+    "officiate": "officiate (time, lateness)",
+    "pair": "pair a round",
+}
+
+
+def event_denied(token: Token, tournament_id: str, event_type: str, stream: str,
+                 data: dict) -> str | None:
+    """Why ``token`` may not post this event, or None: its role must hold the event's family,
+    a table or player token must post into its own match, and a player only for its seat."""
+    family = family_of(event_type, stream)
+    if token.role not in FAMILY_ROLES[family]:
+        return (f"{event_type} is a {family} event: the {token.role} role may not post it; "
+                f"allowed: {', '.join(sorted(FAMILY_ROLES[family]))}")
+    if token.match_id is not None and stream != match_stream(tournament_id, token.match_id):
+        return f"this {token.role} token is for match {token.match_id!r} only"
+    if token.role == "player" and data.get("seat") != token.seat:
+        return f"this player token acts for seat {token.seat} only"
+    return None

@@ -1,0 +1,215 @@
+"""Bearer tokens: who a request comes from, and within what it may act.
+
+A token is shown once, when it is created (``paiju token create``); the deployment keeps only
+its SHA-256, so a copied database gives no one a working token. Tokens are deployment
+configuration, not tournament facts: they live beside the log (a ``tokens`` table in the same
+SQLite file), never in it, and revoking one sets its ``revoked_at``.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import sqlite3
+import threading
+from abc import ABC, abstractmethod
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Callable, Iterable
+
+import sqlite_utils
+
+from events.envelope import utc_timestamp
+
+ROLES = ("admin", "organiser", "referee", "committee", "table", "player", "auditor")
+PREFIX = "pj_"
+_TOKEN = re.compile(r"pj_[A-Za-z0-9_-]{43}")  # the prefix and 32 random bytes, base64url
+
+
+class TokenError(ValueError):
+    """A token that cannot be created as asked (bad scope for its role)."""
+
+
+@dataclass(frozen=True)
+class Token:
+    """What a token allows: its role, and the tournament, match and seat it is bound to."""
+    token_id: str
+    role: str
+    tournament_id: str | None = None
+    match_id: str | None = None
+    seat: int | None = None
+    name: str | None = None          # who holds it: goes into meta.actor of what it posts
+    created_at: str = ""
+    expires_at: str | None = None    # UTC, as recorded_at
+    revoked_at: str | None = None
+
+    @property
+    def actor(self) -> str:
+        return self.name or f"token:{self.token_id}"
+
+    def expired(self, now: str) -> bool:
+        return self.expires_at is not None and now >= self.expires_at
+
+
+def check_scope(role: str, tournament_id: str | None, match_id: str | None,
+                seat: int | None) -> None:
+    """Each role is bound exactly as far as it acts: admin nowhere in particular, the officials
+    to one tournament, a table to one match, a player to one seat of one match."""
+    if role not in ROLES:
+        raise TokenError(f"role must be one of {', '.join(ROLES)}")
+    if role == "admin":
+        if tournament_id or match_id or seat is not None:
+            raise TokenError("an admin token is not bound to a tournament, match or seat")
+        return
+    if not tournament_id:
+        raise TokenError(f"a {role} token needs --tournament")
+    needs_match = role in ("table", "player")
+    if needs_match and not match_id:
+        raise TokenError(f"a {role} token needs --match")
+    if not needs_match and match_id:
+        raise TokenError(f"a {role} token is not bound to a match")
+    if (role == "player") != (seat is not None):
+        raise TokenError("a player token needs --seat" if role == "player"
+                         else f"a {role} token is not bound to a seat")
+    if seat is not None and not 0 <= seat <= 3:
+        raise TokenError("--seat must be 0, 1, 2 or 3")
+
+
+def digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def well_formed(secret: str) -> bool:
+    return bool(_TOKEN.fullmatch(secret))
+
+
+class TokenRegistry(ABC):
+    """The tokens of a deployment, kept by the hash of their secret."""
+
+    def __init__(self, clock: Callable[[], str] | None = None):
+        self.clock = clock or utc_timestamp
+
+    def create(self, role: str, tournament_id: str | None = None, match_id: str | None = None,
+               seat: int | None = None, name: str | None = None,
+               expires_at: str | None = None) -> tuple[str, Token]:
+        """A new token: its secret (shown once, never stored) and what it allows."""
+        check_scope(role, tournament_id, match_id, seat)
+        secret = PREFIX + secrets.token_urlsafe(32)
+        token = Token(secrets.token_hex(4), role, tournament_id, match_id, seat, name,
+                      self.clock(), expires_at)
+        self._insert(digest(secret), token)
+        return secret, token
+
+    def lookup(self, secret: str) -> Token | None:
+        """The token of ``secret`` (revoked and expired ones included), or None."""
+        return self._by_digest(digest(secret)) if well_formed(secret) else None
+
+    def revoke(self, token_id: str) -> Token | None:
+        """Revoke at once: the next request with it is refused. None if no such token."""
+        token = self._by_id(token_id)
+        if token is None or token.revoked_at:
+            return token
+        token = replace(token, revoked_at=self.clock())
+        self._set_revoked(token_id, token.revoked_at)
+        return token
+
+    # storage
+    @abstractmethod
+    def _insert(self, token_digest: str, token: Token) -> None:
+        ...
+
+    @abstractmethod
+    def _by_digest(self, token_digest: str) -> Token | None:
+        ...
+
+    @abstractmethod
+    def _by_id(self, token_id: str) -> Token | None:
+        ...
+
+    @abstractmethod
+    def _set_revoked(self, token_id: str, at: str) -> None:
+        ...
+
+    @abstractmethod
+    def all(self) -> list[Token]:
+        ...
+
+
+class InMemoryTokenRegistry(TokenRegistry):
+    """For an app on the in-memory event store (tests): tokens vanish with the process."""
+
+    def __init__(self, clock: Callable[[], str] | None = None):
+        super().__init__(clock)
+        self._tokens: dict[str, Token] = {}  # digest -> token
+        self._lock = threading.Lock()
+
+    def _insert(self, token_digest: str, token: Token) -> None:
+        with self._lock:
+            self._tokens[token_digest] = token
+
+    def _by_digest(self, token_digest: str) -> Token | None:
+        return self._tokens.get(token_digest)
+
+    def _by_id(self, token_id: str) -> Token | None:
+        return next((t for t in self._tokens.values() if t.token_id == token_id), None)
+
+    def _set_revoked(self, token_id: str, at: str) -> None:
+        with self._lock:
+            for key, token in self._tokens.items():
+                if token.token_id == token_id:
+                    self._tokens[key] = replace(token, revoked_at=at)
+
+    def all(self) -> list[Token]:
+        return sorted(self._tokens.values(), key=lambda t: (t.created_at, t.token_id))
+
+
+_FIELDS = ("token_id", "role", "tournament_id", "match_id", "seat", "name", "created_at",
+           "expires_at", "revoked_at")
+
+
+class SQLiteTokenRegistry(TokenRegistry):
+    """Tokens in the ``tokens`` table of the deployment's SQLite file. Every look-up reads the
+    table, so a revocation by ``paiju token revoke`` (another process) holds at once."""
+
+    def __init__(self, path: str | Path, clock: Callable[[], str] | None = None):
+        super().__init__(clock)
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
+                                     timeout=30)
+        self._lock = threading.Lock()
+        db = sqlite_utils.Database(self._conn)
+        if "tokens" not in db.table_names():
+            db["tokens"].create({"digest": str, **{f: str for f in _FIELDS}, "seat": int},
+                                pk="digest", not_null={"digest", "token_id", "role", "created_at"})
+            db["tokens"].create_index(["token_id"], unique=True)
+
+    def _rows(self, where: str, params: Iterable) -> list[Token]:
+        with self._lock:
+            rows = self._conn.execute(f"SELECT {', '.join(_FIELDS)} FROM tokens {where}",
+                                      tuple(params)).fetchall()
+        return [Token(*row) for row in rows]
+
+    def _insert(self, token_digest: str, token: Token) -> None:
+        values = asdict(token)
+        with self._lock:
+            self._conn.execute(
+                f"INSERT INTO tokens (digest, {', '.join(_FIELDS)}) "
+                f"VALUES ({', '.join('?' * (len(_FIELDS) + 1))})",
+                (token_digest, *(values[f] for f in _FIELDS)))
+
+    def _by_digest(self, token_digest: str) -> Token | None:
+        return next(iter(self._rows("WHERE digest = ?", (token_digest,))), None)
+
+    def _by_id(self, token_id: str) -> Token | None:
+        return next(iter(self._rows("WHERE token_id = ?", (token_id,))), None)
+
+    def _set_revoked(self, token_id: str, at: str) -> None:
+        with self._lock:
+            self._conn.execute("UPDATE tokens SET revoked_at = ? WHERE token_id = ?",
+                               (at, token_id))
+
+    def all(self) -> list[Token]:
+        return self._rows("ORDER BY created_at, token_id", ())
+
+    def close(self) -> None:
+        self._conn.close()

@@ -1,6 +1,10 @@
-"""The events of a Shengji (拖拉机 / 升级) match: shared/rules/shengji-2deck.md §16. They live in
-the match's stream, ``match-<tid>:<match id>``; every hand event names its hand number, so that
-an event meant for another hand than the one in play is refused (SJ2-16).
+"""The events of a Shengji (拖拉机 / 升级) match: shared/rules/shengji-2deck.md §16 and, for three
+decks, shengji-3deck.md §13. They live in the match's stream, ``match-<tid>:<match id>``; every
+hand event names its hand number, so that an event meant for another hand than the one in play
+is refused (SJ2-16, SJ3-13). SJ3 shares SJ2's types where the fact and its data are the same
+(a deal, a reveal is a declaration, a counter-reveal an overcall, a play) and adds its own:
+``DrawingEnded``, ``ThrowPenaltyChoice``, ``SJ3TimeLimitExceeded`` (MJO owns
+``TimeLimitExceeded`` with other data) and ``LatenessRecorded``.
 
 Only what people and devices do is an event. What follows from it — a trick's winner, a failed
 throw and its penalty, the hand's result, the match's winner — is derived by the projections
@@ -37,6 +41,9 @@ def cards(low: int = 1, high: int = 60, **kwargs) -> fields.List:
     return fields.List(card(), validate=validate.Length(min=low, max=high), **kwargs)
 
 
+_card_list = cards  # for schemas whose own field is named ``cards``
+
+
 def hand_no() -> fields.Integer:
     return fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=1000))
 
@@ -55,6 +62,9 @@ class HandDealtData(DataSchema):
     hand = hand_no()
     hands = fields.List(cards(1, 60), required=True, validate=validate.Length(equal=4))
     kitty = cards(1, 20, required=True)  # in dealt order: card #3 can fix trump (SJ2-4.9)
+    # SJ3-1.4: in the first deal, who turned up which card to count out the first drawer
+    turned_by = _optional(fields.Integer(strict=True, validate=validate.Range(min=0, max=3)))
+    turned_card = _optional(card())
 
 
 class TrumpDeclaredData(DataSchema):
@@ -72,8 +82,15 @@ class TrumpOvercalledData(DataSchema):
 
 
 class HandStepData(DataSchema):
-    """DealCompleted, DeclarationWindowClosed and KittyTaken: the hand number alone."""
+    """DealCompleted, DeclarationWindowClosed, DrawingEnded (SJ3-3.6): the hand number alone."""
     hand = hand_no()
+
+
+class KittyTakenData(DataSchema):
+    """KittyTaken: by the dealer; ``seat`` names who took it when it was not the dealer — in SJ3
+    that hands the deal over (SJ3-4.3)."""
+    hand = hand_no()
+    seat = _optional(fields.Integer(strict=True, validate=validate.Range(min=0, max=3)))
 
 
 class KittyBuriedData(DataSchema):
@@ -93,6 +110,15 @@ class CardsPlayedData(DataSchema):
     hand = hand_no()
     seat = seat()
     cards = cards(1, 60, required=True)
+    # SJ3-7.1: a throw states its structure, the components that partition its cards
+    structure = _optional(fields.List(_card_list(1, 60), validate=validate.Length(min=1, max=60)))
+
+
+class ThrowPenaltyChoiceData(DataSchema):
+    """SJ3-7.3: the failed thrower's next seat designates the component he plays."""
+    hand = hand_no()
+    seat = seat()
+    component = cards(1, 60, required=True)
 
 
 class PenaltyAssessedData(DataSchema):
@@ -108,6 +134,9 @@ class IrregularityReportedData(DataSchema):
     hand = hand_no()
     rule = fields.String(required=True, validate=_rule)
     seat = _optional(fields.Integer(strict=True, validate=validate.Range(min=0, max=3)))
+    # SJ3-11.6: the seats whose card count is wrong (both sides: the hand is replayed)
+    seats = _optional(fields.List(fields.Integer(strict=True, validate=validate.Range(min=0, max=3)),
+                                  validate=validate.Length(min=1, max=4)))
     detail = fields.String(required=True, validate=_text)
 
 
@@ -121,6 +150,27 @@ class TimeLimitReachedData(DataSchema):
     the levels decide."""
     limit_minutes = fields.Integer(required=True, strict=True,
                                    validate=validate.Range(min=1, max=24 * 60))
+
+
+SJ3_MOVE_KINDS = ("kitty", "lead", "follow", "throwChoice")
+
+
+class SJ3TimeLimitExceededData(DataSchema):
+    """SJ3-11.8 (timer): ``seat`` overran the time of a move — ``kitty`` (burying and the first
+    lead, 60 s), ``lead`` (15 s), ``follow`` (10 s) — or, as the designator of a failed throw,
+    ``throwChoice`` (SJ3-7.3). The engine derives the warning or the 20 points."""
+    hand = hand_no()
+    seat = seat()
+    kind = fields.String(required=True, validate=validate.OneOf(SJ3_MOVE_KINDS))
+
+
+class LatenessRecordedData(DataSchema):
+    """T-6.6 / SJ3-11.10: the started minutes side ``side``'s pair was late at the round's start;
+    the match derives the consequence. ``dealer``: with 16-20 minutes, the opponents' nominee to
+    deal hand 2 (default their lower seat)."""
+    side = fields.String(required=True, validate=_side)
+    minutes = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=24 * 60))
+    dealer = _optional(fields.Integer(strict=True, validate=validate.Range(min=0, max=3)))
 
 
 class MatchStartedData(DataSchema):
@@ -150,7 +200,7 @@ SHENGJI_EVENTS = (
     _hand("TrumpOvercalled", TrumpOvercalledData),
     _hand("DealCompleted"),
     _hand("DeclarationWindowClosed"),
-    _hand("KittyTaken"),
+    _hand("KittyTaken", KittyTakenData),
     _hand("KittyBuried", KittyBuriedData),
     _hand("KittyCorrected", KittyCorrectedData),
     _hand("CardsPlayed", CardsPlayedData),
@@ -159,6 +209,11 @@ SHENGJI_EVENTS = (
     _hand("IrregularityReported", IrregularityReportedData),
     _hand("HandVoided", HandVoidedData),
     EventType("TimeLimitReached", TimeLimitReachedData, ("match",)),
+    # SJ3 (shengji-3deck.md §13)
+    _hand("DrawingEnded"),
+    _hand("ThrowPenaltyChoice", ThrowPenaltyChoiceData),
+    _hand("SJ3TimeLimitExceeded", SJ3TimeLimitExceededData),
+    EventType("LatenessRecorded", LatenessRecordedData, ("match",)),
 )
 
 # Derived facts (rules README §5, SJ2-16 rows marked "derived"): computed by the projections
@@ -167,10 +222,11 @@ DERIVED = {
     "HandStarted": "GET /v1/tournaments/{tid}/matches/{mid} (current_hand)",
     "TrumpFixed": "GET …/matches/{mid}/hands/{n} (trump)",
     "ThrowFailed": "GET …/matches/{mid}/hands/{n} (tricks[].throw)",
+    "RenegeEstablished": "GET …/matches/{mid}/hands/{n} (follow_errors)",
     "FollowErrorEstablished": "GET …/matches/{mid}/hands/{n} (follow_errors)",
     "TrickCompleted": "GET …/matches/{mid}/hands/{n} (tricks)",
     "HandCompleted": "GET …/matches/{mid}/hands/{n} (result)",
-    "MatchCompleted": "GET /v1/tournaments/{tid}/matches/{mid} (status, winner)",
+    "MatchCompleted": "GET /v1/tournaments/{tid}/matches/{mid} (status, winner, result)",
     "PairingPublished": "GET /v1/tournaments/{tid}/bracket",
     "StandingsComputed": "GET /v1/tournaments/{tid}/standings",
 }

@@ -108,10 +108,12 @@ def _position_table(level: str, suit: str | None) -> dict[str, tuple[str, int]]:
 @dataclass(frozen=True)
 class Trump:
     """The trump of a hand (SJ2-3): the level rank and the trump suit, ``suit=None`` for a
-    no-trump hand (SJ2-3.2)."""
+    no-trump hand (SJ2-3.2). ``chain`` (SJ3-6.3 ``trumpChainAdjacency``; SJ2 always chains)
+    says whether jokers and level cards continue the runs of the trump class."""
 
     level: str
     suit: str | None
+    chain: bool = True
     _table: Mapping[str, tuple[str, int]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -139,6 +141,14 @@ class Trump:
     def pos(self, card: str) -> int:
         """SJ2-3.4: the card's position in its class (strength and adjacency)."""
         return self._entry(card)[1]
+
+    def run_pos(self, card: str) -> int:
+        """SJ2-7.2 / SJ3-6.3: the card's place on the line where consecutive places are adjacent
+        (tractors). It is :meth:`pos`, except that without ``chain`` the jokers and level cards
+        (positions 13–16) stand apart from each other and from the suit cards: the order is kept,
+        only the adjacency goes."""
+        pos = self._entry(card)[1]
+        return pos if self.chain or pos <= 12 else 2 * pos
 
     def sort_key(self, card: str) -> tuple[int, int, int]:
         """Display order: trumps first, then the plain suits S H D C; inside a class from the

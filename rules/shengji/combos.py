@@ -1,15 +1,19 @@
-"""Combinations, leads, throws, follows and trick winners of two-deck Shengji.
+"""Combinations, leads, throws, follows and trick winners of Shengji.
 
 Rules: shared/rules/shengji-2deck.md SJ2-7 (pairs, tractors, canonical decomposition, shape),
-SJ2-8 (leading and throwing), SJ2-9 (following) and SJ2-10 (winning the trick).
+SJ2-8 (leading and throwing), SJ2-9 (following) and SJ2-10 (winning the trick); and for three
+decks shengji-3deck.md SJ3-6 (triples, triple-tractors, 俘虏), SJ3-7 (throws with a stated
+structure) and SJ3-9 (winning the trick). The follow obligations of SJ3-8 are in
+``obligations.py``; the run searches both games share are in ``units.py``.
 
 A component is a run of ``length`` consecutive positions holding ``width`` identical cards each:
 a single has width 1 (length 0 by convention), a pair width 2 and length 1, a k-tractor width 2
-and length k. A three-deck variant (SJ3-6) can add triples and triple-tractors as width 3 with the
-same fields: ``width`` is derived from the cards and ``priority`` already orders triple-tractors >
-pair-tractors > triples > pairs > singles (SJ3-9.2).
+and length k, a triple width 3 and length 1, a triple-tractor width 3 and length k (SJ3-6).
+``width`` is derived from the cards and ``priority`` orders triple-tractors > pair-tractors >
+triples > pairs > singles (SJ3-9.2; SJ2 has no width 3). ``top`` is the highest run place
+(``Trump.run_pos``), which orders cards as their positions do.
 
-Everything here is pure; the two run searches are memoised on immutable arguments only.
+Everything here is pure; the run searches are memoised on immutable arguments only.
 """
 from __future__ import annotations
 
@@ -20,15 +24,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..violations import RuleViolation
+from . import units
 from .cards import TRUMP, Trump, class_name, missing_cards, remove_cards
 
 SINGLE, PAIR, TRACTOR = "single", "pair", "tractor"
+TRIPLE, TRIPLE_TRACTOR = "triple", "tripleTractor"  # SJ3-6.1 / 6.2
 
 
 @dataclass(frozen=True)
 class Component:
-    """One single, pair or tractor of one class (SJ2-7.1/7.2). ``top`` is its highest position,
-    ``length`` the number of pairs (0 for a single)."""
+    """One single, pair, tractor, triple or triple-tractor of one class (SJ2-7.1/7.2,
+    SJ3-6.1/6.2). ``top`` is its highest run place, ``length`` the number of places it spans
+    (0 for a single)."""
 
     kind: str
     cards: tuple[str, ...]
@@ -52,17 +59,37 @@ class Component:
 
     @property
     def priority(self) -> tuple[bool, int, int]:
-        """SJ2-10.2 (and SJ3-9.2) type order: tractors (longer first) > pair > single."""
+        """SJ2-10.2 (and SJ3-9.2) type order: tractors (longer first) > pair > single; with
+        three decks triple-tractors > pair-tractors > triples > pairs > singles."""
         return (self.length >= 2, self.width, self.length)
+
+    @property
+    def unit(self) -> units.Unit | None:
+        """(width, length) of a pair, triple or run; None for a single."""
+        return None if self.length == 0 else (self.width, self.length)
 
 
 @dataclass(frozen=True)
 class Shape:
-    """SJ2-7.4: the multiset of a play's component types."""
+    """SJ2-7.4: the multiset of a play's component types (SJ3-9.1: with triples and
+    triple-tractors)."""
 
     tractors: tuple[int, ...] = ()  # tractor lengths, longest first
     pairs: int = 0
     singles: int = 0
+    triples: int = 0
+    triple_tractors: tuple[int, ...] = ()  # longest first
+
+    @property
+    def units(self) -> tuple[units.Unit, ...]:
+        """The non-single components as units, in key order (SJ3-9.2, SJ2-10.2): triple-tractors,
+        pair-tractors (longest first), triples, pairs."""
+        return (tuple((3, k) for k in self.triple_tractors) + tuple((2, k) for k in self.tractors)
+                + ((3, 1),) * self.triples + ((2, 1),) * self.pairs)
+
+    @property
+    def size(self) -> int:
+        return sum(w * k for w, k in self.units) + self.singles
 
 
 @dataclass(frozen=True)
@@ -102,7 +129,7 @@ def _pair_cards(cards: Sequence[str], trump: Trump) -> dict[int, list[str]]:
     """pos -> one entry per pair held there (SJ2-7.1); several only at the 副级牌 position."""
     by_pos: dict[int, list[str]] = {}
     for card, count in sorted(Counter(cards).items(), key=lambda item: trump.sort_key(item[0])):
-        by_pos.setdefault(trump.pos(card), []).extend([card] * (count // 2))
+        by_pos.setdefault(trump.run_pos(card), []).extend([card] * (count // 2))
     return {pos: cards for pos, cards in by_pos.items() if cards}
 
 
@@ -224,7 +251,7 @@ def decompose(cards: Sequence[str], trump: Trump) -> tuple[Component, ...]:
                          length) for length, top in runs]
     paired = Counter(card for comp in grouped for card in comp.cards)
     loose = remove_cards(sorted(cards, key=trump.sort_key), list(paired.elements()))
-    singles = [Component(SINGLE, (card,), cls, trump.pos(card), 0) for card in loose]
+    singles = [Component(SINGLE, (card,), cls, trump.run_pos(card), 0) for card in loose]
     grouped.sort(key=lambda comp: (-comp.length, -comp.top, trump.sort_key(comp.cards[0])))
     return tuple(grouped + singles)
 
@@ -246,43 +273,46 @@ def pair_count(cards: Sequence[str], trump: Trump) -> int:
                for comp in decompose(group, trump))
 
 
-def _shape_of(components: Sequence[Component]) -> Shape:
-    return Shape(tractors=tuple(sorted((c.length for c in components if c.kind == TRACTOR), reverse=True)),
-                 pairs=sum(1 for c in components if c.kind == PAIR),
-                 singles=sum(1 for c in components if c.kind == SINGLE))
+def shape_of(components: Sequence[Component]) -> Shape:
+    """SJ2-7.4 / SJ3-9.1: the shape of a play read as ``components``."""
+    def lengths(kind: str) -> tuple[int, ...]:
+        return tuple(sorted((c.length for c in components if c.kind == kind), reverse=True))
+
+    return Shape(tractors=lengths(TRACTOR), pairs=sum(1 for c in components if c.kind == PAIR),
+                 singles=sum(1 for c in components if c.kind == SINGLE),
+                 triples=sum(1 for c in components if c.kind == TRIPLE),
+                 triple_tractors=lengths(TRIPLE_TRACTOR))
 
 
 def shape(cards: Sequence[str], trump: Trump) -> Shape:
     """SJ2-7.4: tractor lengths, number of pairs and of singles of the canonical decomposition
     (cards of one class; ValueError otherwise)."""
-    return _shape_of(decompose(cards, trump))
+    return shape_of(decompose(cards, trump))
 
 
 # --- leading and throwing (SJ2-8) -----------------------------------------------------------
 
-def check_lead(cards: Sequence[str], trump: Trump) -> None:
-    """SJ2-8.2: a lead is one or more cards, all of one class."""
+def check_lead(cards: Sequence[str], trump: Trump, rule: str = "SJ2-8.2") -> None:
+    """SJ2-8.2 (SJ3-7.1): a lead is one or more cards, all of one class."""
     cards = tuple(cards)
     if not cards:
-        raise RuleViolation("SJ2-8.2", "a lead must contain at least one card (SJ2-8.2)")
+        raise RuleViolation(rule, f"a lead must contain at least one card ({rule})")
     groups = _by_class(cards, trump)
     if len(groups) > 1:
         parts = "; ".join(f"{class_name(cls)} {trump.format_cards(held)}" for cls, held in groups.items())
-        raise RuleViolation("SJ2-8.2", f"the lead {trump.format_cards(cards)} mixes classes ({parts}); "
-                                       f"all cards of a lead must be of one class (SJ2-8.2)")
+        raise RuleViolation(rule, f"the lead {trump.format_cards(cards)} mixes classes ({parts}); "
+                                  f"all cards of a lead must be of one class ({rule})")
 
 
 def can_beat_component(holding: Sequence[str], component: Component, trump: Trump) -> bool:
-    """SJ2-8.4: one player's cards of the component's class hold a higher single, a higher pair,
-    or k consecutive pairs with a higher top."""
+    """SJ2-8.4 / SJ3-7.2: one player's cards of the component's class hold a higher single, or a
+    higher run of as many places with as many identical cards each — a higher pair (two of a
+    triple count), triple, tractor or triple-tractor of the same length."""
     own = [card for card in holding if trump.card_class(card) == component.cls]
     if component.kind == SINGLE:
-        return any(trump.pos(card) > component.top for card in own)
-    avail = _pair_positions(own, trump)
-    if component.kind == PAIR:
-        return any(pos > component.top for pos in avail)
-    return any(high - low + 1 >= component.length and high > component.top
-               for low, high in _segments(avail))
+        return any(trump.run_pos(card) > component.top for card in own)
+    width, length = component.unit
+    return any(top > component.top for top in units.tops(units.columns(own, trump), width, length))
 
 
 def forced_component(beaten: Sequence[Component], lead: Sequence[str]) -> Component:
@@ -341,32 +371,33 @@ def judge_mixed_lead(lead: Sequence[str], trump: Trump,
 
 # --- following (SJ2-9) ----------------------------------------------------------------------
 
-def must_play_lead_size(lead: Sequence[str], play: Sequence[str], trump: Trump, player: str) -> None:
-    """SJ2-9.1: each player plays exactly as many cards as were led."""
+def must_play_lead_size(lead: Sequence[str], play: Sequence[str], trump: Trump, player: str,
+                        rule: str = "SJ2-9.1") -> None:
+    """SJ2-9.1 / SJ3-8.1: each player plays exactly as many cards as were led."""
     if len(play) != len(lead):
-        raise RuleViolation("SJ2-9.1", f"{player} must play exactly {_count(len(lead), 'card')}, as many as "
-                                       f"the lead {trump.format_cards(lead)}, but played {len(play)} (SJ2-9.1)")
+        raise RuleViolation(rule, f"{player} must play exactly {_count(len(lead), 'card')}, as many as "
+                                  f"the lead {trump.format_cards(lead)}, but played {len(play)} ({rule})")
 
 
 def must_follow_class(cls: str, own: Sequence[str], n: int, play: Sequence[str], trump: Trump,
-                      player: str) -> None:
-    """SJ2-9.2: with at most n cards of the led class play all of them; otherwise play n cards
-    of that class."""
+                      player: str, rule: str = "SJ2-9.2") -> None:
+    """SJ2-9.2 / SJ3-8.1: with at most n cards of the led class play all of them; otherwise play
+    n cards of that class."""
     name = class_name(cls)
     if len(own) <= n:
         left_out = missing_cards(play, own)
         if left_out:
-            raise RuleViolation("SJ2-9.2", (
+            raise RuleViolation(rule, (
                 f"{player} holds only {_count(len(own), 'card')} in {name} ({trump.format_cards(own)}), "
                 f"no more than the {_count(n, 'card')} led, and must play all of them; the play "
-                f"{trump.format_cards(play)} leaves out {trump.format_cards(left_out)} (SJ2-9.2)"))
+                f"{trump.format_cards(play)} leaves out {trump.format_cards(left_out)} ({rule})"))
         return
     off = [card for card in play if trump.card_class(card) != cls]
     if off:
-        raise RuleViolation("SJ2-9.2", (
+        raise RuleViolation(rule, (
             f"{player} holds {_count(len(own), 'card')} in {name}, more than the {_count(n, 'card')} led, "
             f"and must play all {n} from {name}; the play {trump.format_cards(play)} includes "
-            f"{trump.format_cards(off)} (SJ2-9.2)"))
+            f"{trump.format_cards(off)} ({rule})"))
 
 
 def required_tractors(lead_components: Sequence[Component], own: Sequence[str],
@@ -448,38 +479,31 @@ def check_follow(lead: Sequence[str], hand: Sequence[str], play: Sequence[str], 
 # --- winning the trick (SJ2-10) -------------------------------------------------------------
 
 def arranged_key_top(cards: Sequence[str], lead_shape: Shape, trump: Trump) -> int | None:
-    """SJ2-10.1/10.2: if the cards (one class) can be arranged into the lead's shape — a tractor
-    serving as its pairs, a pair as two singles, never the reverse — the top position of the best
-    key component of such an arrangement; else None."""
-    if len(cards) != 2 * (sum(lead_shape.tractors) + lead_shape.pairs) + lead_shape.singles:
+    """SJ2-10.1/10.2, SJ3-9.1/9.2: if the cards (one class) can be arranged into the lead's
+    shape — a tractor serving as its pairs, a triple as a pair and a single, a pair as two
+    singles, never the reverse — the top place of the best key component (the first of
+    :attr:`Shape.units`, else the highest single) of such an arrangement; else None."""
+    if len(cards) != lead_shape.size:
         return None
-    avail = _pair_positions(cards, trump)
-    if sum(avail.values()) < sum(lead_shape.tractors) + lead_shape.pairs:
-        return None
-    if lead_shape.tractors:
-        key, rest = lead_shape.tractors[0], lead_shape.tractors[1:]
-        for top in _window_tops(avail, key):
-            _shift(avail, top, key, -1)
-            fits = _place_runs(avail, rest) is not None
-            _shift(avail, top, key, +1)
-            if fits:
-                return top
-        return None
-    if lead_shape.pairs:
-        return max(avail)
-    return max(trump.pos(card) for card in cards)
+    needed = lead_shape.units
+    if not needed:
+        return max(trump.run_pos(card) for card in cards)
+    return units.best_top(units.columns(cards, trump), needed[0], needed[1:])
 
 
-def trick_winner(plays: Sequence[Sequence[str]], trump: Trump) -> int:
-    """SJ2-10.1–10.3: index of the play that wins the trick; ``plays[0]`` is the effective lead.
-    A play competes only if it is all of the led class or all trump and fits the lead's shape;
-    it beats the winner if it is trump against a non-trump winner, or of the winner's class with
-    a strictly higher key component (equal: the earlier play keeps the trick)."""
+def trick_winner(plays: Sequence[Sequence[str]], trump: Trump,
+                 lead_components: Sequence[Component] | None = None) -> int:
+    """SJ2-10.1–10.3 / SJ3-9: index of the play that wins the trick; ``plays[0]`` is the
+    effective lead, read as ``lead_components`` (SJ3: the stated structure) or else by its
+    canonical decomposition (SJ2-7.3). A play competes only if it is all of the led class or all
+    trump and fits the lead's shape; it beats the winner if it is trump against a non-trump
+    winner, or of the winner's class with a strictly higher key component (equal: the earlier
+    play keeps the trick)."""
     lead = tuple(plays[0])
-    components = decompose(lead, trump)
+    components = tuple(lead_components) if lead_components else decompose(lead, trump)
     if not components:
         raise ValueError("a trick needs a lead")
-    led_cls, lead_shape = components[0].cls, _shape_of(components)
+    led_cls, lead_shape = components[0].cls, shape_of(components)
     winner, win_cls, win_top = 0, led_cls, arranged_key_top(lead, lead_shape, trump)
     for index, play in enumerate(plays[1:], start=1):
         classes = {trump.card_class(card) for card in play}
@@ -492,6 +516,106 @@ def trick_winner(plays: Sequence[Sequence[str]], trump: Trump) -> int:
         if (cls == TRUMP and win_cls != TRUMP) or (cls == win_cls and top > win_top):
             winner, win_cls, win_top = index, cls, top
     return winner
+
+
+# --- SJ3 leads: one component, or a throw with a stated structure (SJ3-6.4, 6.5, 7) ----------
+
+# SJ3-7.3: the component types, smallest first (the default choice takes the first present)
+KIND_ORDER = (SINGLE, PAIR, TRIPLE, TRACTOR, TRIPLE_TRACTOR)
+
+
+def single_component(cards: Sequence[str], trump: Trump) -> Component | None:
+    """SJ3-6.1/6.2 (SJ2-7.1/7.2): the one component the cards are — a single, pair, triple,
+    tractor or triple-tractor of one class, one card identity per run place — or None."""
+    cards = tuple(cards)
+    if not cards or len({trump.card_class(card) for card in cards}) != 1:
+        return None
+    counts = Counter(cards)
+    width = counts[cards[0]]
+    places = sorted({trump.run_pos(card) for card in counts})
+    if any(n != width for n in counts.values()) or width > 3 or len(places) != len(counts):
+        return None  # unequal sets, or two different cards at one place (副级牌)
+    if places != list(range(places[0], places[0] + len(places))):
+        return None
+    length = len(places)
+    if width == 1:
+        return Component(SINGLE, cards, trump.card_class(cards[0]), places[0], 0) \
+            if length == 1 else None
+    kind = {(2, False): PAIR, (2, True): TRACTOR, (3, False): TRIPLE,
+            (3, True): TRIPLE_TRACTOR}[(width, length >= 2)]
+    return Component(kind, tuple(sorted(cards, key=trump.sort_key)), trump.card_class(cards[0]),
+                     places[-1], length)
+
+
+def is_captive(cards: Sequence[str], trump: Trump) -> bool:
+    """SJ3-6.5 俘虏: cards of one class held as triples and pairs together — a triple and a pair
+    (「“三条”加一“对子”」), or chained ones like 44433."""
+    cards = tuple(cards)
+    return len({trump.card_class(card) for card in cards}) == 1 and \
+        set(Counter(cards).values()) == {2, 3}
+
+
+def lead_components(cards: Sequence[str], trump: Trump,
+                    structure: Sequence[Sequence[str]] | None = None) -> tuple[Component, ...]:
+    """SJ3-6.4, 6.5, 7.1: the components of an SJ3 lead, key component first. Without a stated
+    structure the cards must be one component (a 俘虏 is refused by SJ3-6.5, any other several
+    components by SJ3-7.1: a throw states its structure); with one, its parts must each be a
+    component and together be exactly the cards led, all of one class."""
+    cards = tuple(cards)
+    check_lead(cards, trump, rule="SJ3-7.1")
+    shown = trump.format_cards(cards)
+    if structure is None:
+        component = single_component(cards, trump)
+        if component is not None:
+            return (component,)
+        if is_captive(cards, trump):
+            raise RuleViolation("SJ3-6.5", f"{shown} is a 俘虏 (triples and pairs together): it may "
+                                           "not be led as a unit, only as a throw whose structure "
+                                           "is stated, e.g. triple + pair (SJ3-6.5)")
+        raise RuleViolation("SJ3-7.1", f"{shown} is not one single, pair, triple, tractor or "
+                                       "triple-tractor: a throw must state its structure (SJ3-7.1)")
+    parts = [tuple(part) for part in structure]
+    stated = [card for part in parts for card in part]
+    if Counter(stated) != Counter(cards):
+        raise RuleViolation("SJ3-7.1", f"the stated structure {' | '.join(map(' '.join, parts))} "
+                                       f"is not exactly the cards led, {shown} (SJ3-7.1)")
+    components = []
+    for part in parts:
+        component = single_component(part, trump)
+        if component is None:
+            raise RuleViolation("SJ3-7.1", f"{trump.format_cards(part)} in the stated structure is "
+                                           "not a single, pair, triple, tractor or triple-tractor "
+                                           "(SJ3-7.1)")
+        components.append(component)
+    return tuple(sorted(components, key=lambda c: (c.priority, c.top), reverse=True))
+
+
+def beatable_components(components: Sequence[Component], trump: Trump,
+                        opponent_hands: Sequence[Sequence[str]]) -> tuple[Component, ...]:
+    """SJ3-7.2: the components of a throw that one opponent's cards could beat (the cards of two
+    opponents never combine). A lead of one component is no throw: nothing to beat."""
+    if len(components) < 2:
+        return ()
+    return tuple(comp for comp in components
+                 if any(can_beat_component(hand, comp, trump) for hand in opponent_hands))
+
+
+def throw_options(components: Sequence[Component]) -> tuple[Component, ...]:
+    """SJ3-7.3 (「由甩错者的下家指定出其中的一种最小的单张或组合」): for each type of component in
+    the stated structure, its lowest one (a shorter tractor before a longer), smallest type
+    first. With one type there is nothing to choose."""
+    options = []
+    for kind in KIND_ORDER:
+        of_kind = [comp for comp in components if comp.kind == kind]
+        if of_kind:
+            options.append(min(of_kind, key=lambda comp: (comp.length, comp.top)))
+    return tuple(options)
+
+
+def default_throw_choice(options: Sequence[Component]) -> Component:
+    """SJ3-7.3 **Interpretation**: a designator who does not choose in time gets the lowest
+    single, else the smallest component — the first option."""
+    return options[0]
 
 
 # --- random legal moves for bots and property tests ----------------------------------------
@@ -539,3 +663,26 @@ def random_follow(lead: Sequence[str], hand: Sequence[str], trump: Trump,
         chosen += extra
         rest = list(remove_cards(rest, extra))
     return tuple(chosen + rng.sample(rest, n - len(chosen)))
+
+
+def random_component(hand: Sequence[str], trump: Trump, rng: random.Random) -> tuple[str, ...]:
+    """A random one-component lead (SJ3-6.4) from ``hand``: a single, pair, triple, tractor or
+    triple-tractor of one randomly chosen class."""
+    hand = tuple(hand)
+    if not hand:
+        raise ValueError("an empty hand cannot lead")
+    groups = _by_class(hand, trump)
+    own = groups[rng.choice(sorted(groups))]
+    state = units.columns(own, trump)
+    shapes = [(1, 1)] + [(width, length) for width in (2, 3)
+                         for length in range(1, units.longest(state, width) + 1)]
+    width, length = rng.choice(shapes)
+    if width == 1:
+        return (rng.choice(own),)
+    top = rng.choice(units.tops(state, width, length))
+    held = dict(state)
+    cards: list[str] = []
+    for place in range(top, top - length, -1):
+        card = rng.choice([card for card, n in held[place] if n >= width])
+        cards += [card] * width
+    return tuple(cards)

@@ -1,6 +1,8 @@
-"""SJ2 declaring trump (定主), overcalling (反主) and the declaration window (SJ2-4, SJ2-5.1/5.2).
+"""Declaring trump (定主 / 揭牌), overcalling (反主 / 反揭) and the window for it: SJ2-4, SJ2-5.1/5.2
+and, with three decks, SJ3-3 (reveals by one card, counter-reveals by more identical level cards,
+until the dealer takes the kitty after a 5-second pause).
 
-Rule IDs refer to ``shared/rules/shengji-2deck.md``. :class:`Bidding` is the state of the
+Rule IDs refer to ``shared/rules/shengji-2deck.md`` and ``shengji-3deck.md``. :class:`Bidding` is the state of the
 declaration phase of one hand; each function takes it and one event's data and returns the next
 state, or raises :class:`RuleViolation`. Times are passed in (the events' ``at``); nothing here
 reads a clock.
@@ -76,8 +78,8 @@ def _iso(moment: datetime | None) -> str | None:
 
 @dataclass(frozen=True)
 class Bid:
-    """An accepted declaration (one card, SJ2-4.1) or overcall (a pair, SJ2-4.3).
-    ``suit`` None = no-trump (a joker pair)."""
+    """An accepted declaration (one card, SJ2-4.1, SJ3-3.1) or overcall (a pair, SJ2-4.3; two or
+    three identical level cards, SJ3-3.2). ``suit`` None = no-trump (a joker pair, SJ2 only)."""
     seat: int
     cards: tuple[str, ...]
     suit: str | None
@@ -113,6 +115,10 @@ class Bidding:
     window_seconds: int = 15
     first_declaration_restarts_window: bool = True
     nt_overcallable_by_level_pair: bool = True
+    # SJ3-3: reveals and counter-reveals by count; the window is the dealer's pause after
+    # DrawingEnded, restarted by a counter-reveal only with counterRevealRestartsPause (SJ3-3.6)
+    reveals: bool = False
+    overcall_restarts_window: bool = True
 
     def to_dict(self) -> dict:
         return {
@@ -127,6 +133,9 @@ class Bidding:
             "closed": self.closed,
             "lots_pending": lots_pending(self),
             "settings": {
+                "pauseSeconds": self.window_seconds,
+                "counterRevealRestartsPause": self.overcall_restarts_window,
+            } if self.reveals else {
                 "declarationWindowSeconds": self.window_seconds,
                 "firstDeclarationAfterDealRestartsWindow": self.first_declaration_restarts_window,
                 "ntOvercallableByLevelPair": self.nt_overcallable_by_level_pair,
@@ -146,6 +155,18 @@ def bidding_for_hand(level: str, settings: Mapping | None = None) -> Bidding:
         first_declaration_restarts_window=settings.get("firstDeclarationAfterDealRestartsWindow", True),
         nt_overcallable_by_level_pair=settings.get("ntOvercallableByLevelPair", True),
     )
+
+
+# SJ3-3.6 (「当庄家示意摸牌结束，应停顿5秒钟才能拿底牌」): the dealer's pause, fixed by the seed
+PAUSE_SECONDS = 5
+
+
+def bidding_for_reveals(level: str, counter_reveal_restarts_pause: bool = False) -> Bidding:
+    """SJ3-3: a fresh reveal phase at ``level``; the window is the 5-second pause after
+    DrawingEnded (setting ``counterRevealRestartsPause``)."""
+    return replace(bidding_for_hand(level), window_seconds=PAUSE_SECONDS, reveals=True,
+                   first_declaration_restarts_window=False,
+                   overcall_restarts_window=counter_reveal_restarts_pause)
 
 
 # ---------------------------------------------------------------- derived facts
@@ -189,12 +210,12 @@ def must_be_open(b: Bidding, at: datetime) -> None:
                                        f"this came at {_iso(at)}")
 
 
-def must_be_before_the_kitty(b: Bidding) -> None:
+def must_be_before_the_kitty(b: Bidding, rule: str = "SJ2-4.8") -> None:
     """SJ2-4.8 (seed 000/002 rule 4: 「一方反牌后，继续等待15秒，其他人可以继续反牌；庄家拿起底牌后，
     任何人不得再反牌」): an overcall may come until the dealer takes the kitty — the 15 s are the
     least wait before he may, not a cut-off. The hand reopens a closed window for it."""
     if b.closed:
-        raise RuleViolation("SJ2-4.8", "the dealer has taken the kitty; no one may overcall any more")
+        raise RuleViolation(rule, "the dealer has taken the kitty; no one may overcall any more")
 
 
 def reopen(b: Bidding) -> Bidding:
@@ -211,13 +232,14 @@ def must_not_await_lots(b: Bidding) -> None:
                                        "lots must decide before anything else is declared")
 
 
-def must_be_held_level_card(b: Bidding, card: str, hand: Sequence[str]) -> None:
-    """SJ2-4.1: a declaration shows one level card that the player holds (a joker is not one)."""
+def must_be_held_level_card(b: Bidding, card: str, hand: Sequence[str], rule: str = "SJ2-4.1") -> None:
+    """SJ2-4.1 / SJ3-3.1: a declaration shows one level card that the player holds (a joker is
+    not one)."""
     if not is_level_card(card, b.level):
-        raise RuleViolation("SJ2-4.1", f"{card} is not a level card: a declaration shows one card "
-                                       f"of rank {b.level} (jokers do not count)")
+        raise RuleViolation(rule, f"{card} is not a level card: a declaration shows one card "
+                                  f"of rank {b.level} (jokers do not count)")
     if not holds(hand, [card]):
-        raise RuleViolation("SJ2-4.1", f"the player does not hold {card}")
+        raise RuleViolation(rule, f"the player does not hold {card}")
 
 
 def must_have_no_standing(b: Bidding) -> None:
@@ -234,11 +256,12 @@ def must_have_standing(b: Bidding) -> None:
                                        "declare with one level card instead")
 
 
-def must_not_overcall_self(b: Bidding, seat: int) -> None:
-    """SJ2-4.5: the player whose declaration or overcall stands may not overcall it (his partner may)."""
+def must_not_overcall_self(b: Bidding, seat: int, rule: str = "SJ2-4.5") -> None:
+    """SJ2-4.5 / SJ3-3.5: the player whose declaration or overcall stands may not overcall it
+    (his partner may)."""
     if b.standing is not None and b.standing.seat == seat:
-        raise RuleViolation("SJ2-4.5", f"seat {seat}'s own declaration stands; a player may not "
-                                       "overcall himself until someone else has overcalled him")
+        raise RuleViolation(rule, f"seat {seat}'s own declaration stands; a player may not "
+                                  "overcall himself until someone else has overcalled him")
 
 
 def must_be_overcall_pair(b: Bidding, cards: Sequence[str], hand: Sequence[str]) -> None:
@@ -393,3 +416,105 @@ def first_hand_dealer(b: Bidding) -> int | None:
     is the dealer; None if no one declared (the caller applies ``firstHandNoDeclaration``, SJ2-5.2).
     Before the close it names the dealer-to-be."""
     return b.standing.seat if b.standing is not None else None
+
+
+# ---------------------------------------------------------------- SJ3: reveals by count (SJ3-3)
+
+def reveal(b: Bidding, seat: int, card: str, hand: Sequence[str], at: datetime) -> Bidding:
+    """SJ3-3.1 (揭牌): with nothing revealed, until the dealer takes the kitty (SJ3-3.6), a player
+    shows one level card he holds; its suit becomes trump (in hand 1 he becomes the dealer)."""
+    _check_seat(seat)
+    must_be_before_the_kitty(b, rule="SJ3-3.6")
+    if b.standing is not None:
+        raise RuleViolation("SJ3-3.2", f"seat {b.standing.seat}'s reveal stands; only a "
+                                       "counter-reveal with more identical level cards can "
+                                       "change trump now")
+    must_be_held_level_card(b, card, hand, rule="SJ3-3.1")
+    bid = Bid(seat, (card,), card_suit(card), at)
+    return replace(b, standing=bid, history=b.history + (bid,), first_declarer=seat)
+
+
+def must_be_identical_level_cards(b: Bidding, cards: Sequence[str], hand: Sequence[str]) -> None:
+    """SJ3-3.2 (「持两张相同点数反揭…持3张相同的点数再反揭」): a counter-reveal shows two or three
+    identical level cards, all held (jokers never: there is no no-trump hand, SJ3-2.2)."""
+    shown = " ".join(cards)
+    if len(cards) not in (2, 3) or len(set(cards)) != 1:
+        raise RuleViolation("SJ3-3.2", f"a counter-reveal shows two or three identical level "
+                                       f"cards, not {shown!r}")
+    if not is_level_card(cards[0], b.level):
+        raise RuleViolation("SJ3-3.2", f"{shown} are not level cards (rank {b.level}; jokers never "
+                                       "reveal: there is no no-trump hand, SJ3-2.2)")
+    if not holds(hand, cards):
+        raise RuleViolation("SJ3-3.2", f"the player does not hold {len(cards)} × {cards[0]}")
+
+
+def must_outnumber(b: Bidding, cards: Sequence[str]) -> None:
+    """SJ3-3.4 (反揭原则〈1〉〈2〉): only more cards overturn a reveal; at an equal count the earlier
+    stands — a player may not reinforce his card to the count someone else has shown."""
+    count = len(b.standing.cards)
+    if len(cards) <= count:
+        raise RuleViolation("SJ3-3.4", f"seat {b.standing.seat}'s reveal of {count} card(s) "
+                                       f"stands: {len(cards)} card(s) do not outnumber it, and at "
+                                       "an equal count the earlier reveal stands")
+
+
+def must_change_suit(b: Bidding, suit: str, seize: bool) -> None:
+    """SJ3-3.3: a counter-reveal names another suit than the current trump — except in hand 1,
+    where the same suit seizes the deal (「第一副牌打2时，还可抢庄，同一门花色也可以」).
+    **Interpretation:** for three cards as for two."""
+    if not seize and suit == b.standing.suit:
+        raise RuleViolation("SJ3-3.3", f"{suit} is already trump: after hand 1 a counter-reveal "
+                                       "must be of another suit")
+
+
+def counter_reveal(b: Bidding, seat: int, cards: Sequence[str], hand: Sequence[str], at: datetime,
+                   seize: bool) -> Bidding:
+    """SJ3-3.2–3.6 (反揭): until the dealer takes the kitty, a player other than the one whose
+    reveal stands (SJ3-3.5; his partner may, and so may he once overturned) shows more identical
+    level cards than stand (SJ3-3.4), of another suit unless the deal can be seized (hand 1,
+    SJ3-3.3). Restarts the pause only with ``counterRevealRestartsPause`` (SJ3-3.6)."""
+    _check_seat(seat)
+    must_be_before_the_kitty(b, rule="SJ3-3.6")
+    if b.standing is None:
+        raise RuleViolation("SJ3-3.2", "nothing has been revealed yet, so there is nothing to "
+                                       "counter; reveal with one level card instead")
+    must_not_overcall_self(b, seat, rule="SJ3-3.5")
+    must_be_identical_level_cards(b, cards, hand)
+    must_outnumber(b, cards)
+    suit = card_suit(cards[0])
+    must_change_suit(b, suit, seize)
+    bid = Bid(seat, tuple(cards), suit, at)
+    return replace(b, standing=bid, history=b.history + (bid,),
+                   last_accepted_at=at if b.overcall_restarts_window else b.last_accepted_at)
+
+
+def must_have_paused(b: Bidding, at: datetime | None) -> None:
+    """SJ3-3.6 (反揭原则〈4〉): the dealer takes the kitty only after DrawingEnded and a pause of
+    5 s (counted again from each counter-reveal with ``counterRevealRestartsPause``)."""
+    limit = deadline(b)
+    if limit is None:
+        raise RuleViolation("SJ3-3.6", "drawing has not ended (DrawingEnded): the kitty cannot be "
+                                       "taken yet")
+    if at is not None and at < limit:
+        raise RuleViolation("SJ3-3.6", f"the dealer must pause {b.window_seconds} s after the end "
+                                       f"of drawing, until {_iso(limit)}, before taking the kitty; "
+                                       f"this came at {_iso(at)}")
+
+
+def close_at_kitty(b: Bidding) -> Bidding:
+    """SJ3-3.6: once the dealer has taken the kitty no one may reveal or counter-reveal."""
+    return replace(b, closed=True)
+
+
+def trump_at_kitty(b: Bidding, kitty: Sequence[str], first_deal: bool,
+                   no_reveal_rule: str) -> tuple[str, str] | None:
+    """SJ3-3.1 / 3.7: trump when the kitty is taken — the standing reveal's suit, source
+    "reveal"; with no reveal (**Interpretation**, setting ``noRevealRule``) the suit of the
+    first non-joker kitty card in dealt order, source "kittyFirstNonJoker" — except in hand 1,
+    or under ``redeal``, where there is no trump and the hand is dealt again (None)."""
+    if b.standing is not None:
+        return b.standing.suit, "reveal"
+    if first_deal or no_reveal_rule == "redeal":
+        return None
+    suits = [card_suit(card) for card in kitty if not is_joker(card)]
+    return (suits[0], "kittyFirstNonJoker") if suits else None

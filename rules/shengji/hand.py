@@ -1,52 +1,102 @@
-"""One hand of Shengji, event by event (shengji-2deck.md §16): deal, declarations, the kitty,
-twenty-five tricks and the hand's result.
+"""One hand of Shengji, event by event (shengji-2deck.md §16, shengji-3deck.md §13): deal,
+declarations, the kitty, the tricks and the hand's result.
 
 A :class:`Hand` is a frozen value; each function here takes it and one event's data and returns
 the next value, or raises :class:`RuleViolation` naming the rule broken. The same functions judge
 a new event and replay a stored one. Everything the spec calls *derived* (a failed throw and its
 penalty, a trick's winner, a follow error established, the result row) is computed here from the
 events, never received.
+
+The games differ as data (:class:`Variant`): the decks and sizes, the rule IDs cited, the
+result table, and a few named switches for the rules SJ3 puts differently — reveals by count
+until the kitty (SJ3-3), throws with a stated structure judged at 20 points with the next seat
+designating (SJ3-7), the follow obligations of SJ3-8, reneges open until the next lead and
+punished by the outcome (SJ3-11.2), the kitty hidden from the dealer once buried (SJ3-5.1).
 """
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
-from datetime import datetime
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from types import MappingProxyType
 from typing import Mapping
 
 from ..violations import RuleViolation
-from . import declaring, scoring
-from .cards import Trump, deck, missing_cards, points, remove_cards
+from . import declaring, obligations, scoring
+from .cards import JOKERS, Trump, deck, missing_cards, points, remove_cards
 from .combos import (
+    Component,
+    beatable_components,
     check_follow,
     check_lead,
     decompose,
+    default_throw_choice,
     judge_mixed_lead,
     judge_throw,
+    lead_components,
+    must_play_lead_size,
     pair_count,
+    shape_of,
+    throw_options,
     trick_winner,
 )
 from .declaring import Bidding
-from .settings import Settings
+from .scoring import SJ2_RESULT_SCALE, SJ3_RESULT_SCALE, ResultScale
+
+SJ2_RULES = MappingProxyType({
+    "deck": "SJ2-1.1", "deal": "SJ2-1.3", "lifecycle": "SJ2-16", "lead_turn": "SJ2-8.1",
+    "follow_turn": "SJ2-9.1", "follow_count": "SJ2-9.1", "bury": "SJ2-6.1",
+    "kitty_cut_off": "SJ2-4.8", "renege": "SJ2-12.4", "first_drawer": "SJ2-16",
+})
+SJ3_RULES = MappingProxyType({
+    "deck": "SJ3-1.1", "deal": "SJ3-1.3", "lifecycle": "SJ3-13", "lead_turn": "SJ3-11.7",
+    "follow_turn": "SJ3-11.7", "follow_count": "SJ3-8.1", "bury": "SJ3-5.1",
+    "kitty_cut_off": "SJ3-3.6", "renege": "SJ3-11.2", "first_drawer": "SJ3-1.4",
+})
 
 
 @dataclass(frozen=True)
 class Variant:
-    """What differs between the Shengji games as data: SJ2 plays two decks, 25 cards each and
-    an 8-card kitty (SJ2-1.1, SJ2-1.3)."""
+    """What differs between the Shengji games, as data: SJ2 plays two decks, 25 cards each and
+    an 8-card kitty (SJ2-1.1, SJ2-1.3); SJ3 three decks, 39 each and 6 (SJ3-1.1, SJ3-1.3)."""
     name: str = "SJ2"
     decks: int = 2
     hand_size: int = 25
     kitty_size: int = 8
+    rules: Mapping[str, str] = field(default_factory=lambda: SJ2_RULES, hash=False)
+    result_scale: ResultScale = SJ2_RESULT_SCALE
+    reveals_by_count: bool = False          # SJ3-3 (SJ2-4: pairs overcall, a window, lots)
+    stated_throws: bool = False             # SJ3-7, SJ3-8 (SJ2-8, SJ2-9: canonical reading)
+    renege_until_next_lead: bool = False    # SJ3-11.2 (SJ2-12.4: until the next card)
+    outcome_penalties: bool = False         # SJ3-10, SJ3-11.2 (SJ2-11, SJ2-12.6: points)
+    kitty_correction: bool = True           # SJ2-12.3 (SJ3: a wrong kitty is refused)
+    dealer_sees_buried_kitty: bool = True   # SJ2-6.3 (SJ3-5.1: 「此后庄家不得查看」)
+    own_tricks_visible: str = "all"         # SJ2-15.2 (SJ3-5.3: "last", 「可以查看自己上一圈的牌」)
+    no_trump: bool = True                   # SJ2-3.2 (SJ3-2.2: 「不打无将牌」)
+    counts_first_drawer: bool = False       # SJ3-1.3 / 1.4 (SJ2 records no drawing order)
+    forfeit_by_ruling: bool = False         # SJ3-11.9: a disqualification forfeits the round
+
+    def rule(self, key: str) -> str:
+        return self.rules[key]
 
 
 SJ2 = Variant()
+SJ3 = Variant(name="SJ3", decks=3, hand_size=39, kitty_size=6, rules=SJ3_RULES,
+              result_scale=SJ3_RESULT_SCALE, reveals_by_count=True, stated_throws=True,
+              renege_until_next_lead=True, outcome_penalties=True, kitty_correction=False,
+              dealer_sees_buried_kitty=False, own_tricks_visible="last", no_trump=False,
+              counts_first_drawer=True, forfeit_by_ruling=True)
 
 # Phases of a hand, in order. "awaiting_dealer" only in hand 1 without a declaration under
 # firstHandNoDeclaration=lotDealer (SJ2-5.2); "correcting_kitty" only after a kitty error in
-# record mode (SJ2-12.3).
+# record mode (SJ2-12.3). SJ3 goes from "declaring" straight to "burying" (SJ3-3.6).
 PHASES = ("declaring", "awaiting_dealer", "kitty", "burying", "correcting_kitty", "playing",
           "completed", "voided")
+
+POINTS_PENALTY = 20  # SJ3-7.3, 11.5, 11.7, 11.8: 「一次扣罚20分」
+# SJ3-11.8 (seed 二十三): burying and the first lead 60 s from KittyTaken, a lead 15 s from the
+# end of the trick before, a follow, discard or trump 10 s from the play before
+MOVE_SECONDS = MappingProxyType({"kitty": 60, "lead": 15, "follow": 10})
 
 
 @dataclass(frozen=True)
@@ -55,9 +105,10 @@ class Trick:
     leader: int
     plays: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (seat, cards) in order of play
     throw: Mapping | None = None     # a failed throw: attempt, beaten, penalty, forced (SJ2-8.5)
-    flagged: tuple[Mapping, ...] = ()  # record mode: follows that broke SJ2-9 (SJ2-12.4)
+    flagged: tuple[Mapping, ...] = ()  # record mode: follows that broke SJ2-9 / SJ3-8
     winner: int | None = None
     points: int = 0
+    components: tuple[Component, ...] | None = None  # SJ3: the lead as stated (SJ3-6.6)
 
     @property
     def lead(self) -> tuple[str, ...]:
@@ -67,13 +118,18 @@ class Trick:
     def complete(self) -> bool:
         return len(self.plays) == 4
 
+    @property
+    def awaiting_choice(self) -> bool:
+        """SJ3-7.3: a failed throw waits for the thrower's next seat to designate the play."""
+        return not self.plays and self.throw is not None
+
 
 @dataclass(frozen=True)
 class Hand:
     number: int
     level: str                       # the level rank L of this hand (SJ2-2.2)
-    dealer: int | None               # None in hand 1 until the window closes (SJ2-5.1)
-    settings: Settings
+    dealer: int | None               # None in a first deal until the bids decide (SJ2-5.1, SJ3-4.1)
+    settings: object                 # the game's settings (settings.py)
     variant: Variant
     dealt: tuple[tuple[str, ...], ...]   # the four hands as dealt
     dealt_kitty: tuple[str, ...]         # in dealt order (SJ2-1.4)
@@ -82,21 +138,20 @@ class Hand:
     bidding: Bidding
     phase: str = "declaring"
     trump: Trump | None = None
-    trump_source: str | None = None      # "declaration" | "kitty3" (SJ2-4.9)
+    trump_source: str | None = None      # "declaration" | "kitty3" (SJ2-4.9); "reveal" | "kittyFirstNonJoker" (SJ3-3.7)
     tricks: tuple[Trick, ...] = ()       # completed tricks
     trick: Trick | None = None           # the trick in play
-    pending: Mapping | None = None       # the last play, if it broke SJ2-9 and may be corrected
+    pending: tuple[Mapping, ...] = ()    # plays that broke SJ2-9 / SJ3-8 and may still be corrected
     penalties: tuple[Mapping, ...] = ()
-    follow_errors: tuple[Mapping, ...] = ()  # established (SJ2-12.4)
+    follow_errors: tuple[Mapping, ...] = ()  # established (SJ2-12.4, SJ3-11.2)
     irregularities: tuple[Mapping, ...] = ()
     kitty_error: bool = False
     result: Mapping | None = None
     void_reason: str | None = None
-
-    @property
-    def bid_decides_dealer(self) -> bool:
-        """Hand 1: the standing bid at the window's close makes the dealer (SJ2-5.1)."""
-        return self.number == 1
+    first_deal: bool = False             # the bids make the dealer (hand 1: SJ2-5.1, SJ3-4.1)
+    first_drawer: int | None = None      # SJ3-1.3 / 1.4
+    clock: datetime | None = None        # the last move a time limit counts from (SJ3-11.8)
+    overrun_at: datetime | None = None   # the clock of the last wait reported overrun
 
     @property
     def dealer_side(self) -> str | None:
@@ -111,33 +166,41 @@ class Hand:
         return self.phase not in ("completed", "voided")
 
     def turn(self) -> int | None:
-        """Whose play it is (SJ2-8.1, SJ2-9.1), in the playing phase."""
+        """Whose play it is (SJ2-8.1, SJ2-9.1), in the playing phase; None while a failed throw
+        waits for its designator (SJ3-7.3)."""
         if self.phase != "playing":
             return None
         if self.trick is None:
             return self.tricks[-1].winner if self.tricks else self.dealer
+        if self.trick.awaiting_choice:
+            return None
         return scoring.next_seat(self.trick.plays[-1][0])
 
 
-# --- the deal (SJ2-1) -----------------------------------------------------------------------
+# --- the deal (SJ2-1, SJ3-1) ------------------------------------------------------------------
 
-def deal(number: int, level: str, dealer: int | None, settings: Settings, variant: Variant,
+def deal(number: int, level: str, dealer: int | None, settings, variant: Variant,
          data: Mapping) -> Hand:
     """HandDealt: four hands and the ordered kitty, together exactly the decks of the variant
-    (SJ2-1.1), 25 cards each and 8 in the kitty (SJ2-1.3)."""
+    (SJ2-1.1 / SJ3-1.1), 25 cards each and 8 in the kitty (SJ2-1.3), 39 and 6 (SJ3-1.3)."""
     hands = tuple(tuple(cards) for cards in data["hands"])
     kitty = tuple(data["kitty"])
+    rule = variant.rule("deal")
     for seat, cards in enumerate(hands):
         if len(cards) != variant.hand_size:
-            raise RuleViolation("SJ2-1.3", f"seat {seat} is dealt {len(cards)} cards; each player "
-                                           f"receives {variant.hand_size}")
+            raise RuleViolation(rule, f"seat {seat} is dealt {len(cards)} cards; each player "
+                                      f"receives {variant.hand_size}")
     if len(kitty) != variant.kitty_size:
-        raise RuleViolation("SJ2-1.3", f"the kitty is dealt {len(kitty)} cards; it holds "
-                                       f"{variant.kitty_size}")
+        raise RuleViolation(rule, f"the kitty is dealt {len(kitty)} cards; it holds "
+                                  f"{variant.kitty_size}")
     _must_be_the_decks([card for cards in hands for card in cards] + list(kitty), variant)
-    bidding = declaring.bidding_for_hand(level, settings.to_dict())
+    if variant.reveals_by_count:
+        bidding = declaring.bidding_for_reveals(level, settings.counterRevealRestartsPause)
+    else:
+        bidding = declaring.bidding_for_hand(level, settings.to_dict())
     return Hand(number=number, level=level, dealer=dealer, settings=settings, variant=variant,
-                dealt=hands, dealt_kitty=kitty, hands=hands, kitty=kitty, bidding=bidding)
+                dealt=hands, dealt_kitty=kitty, hands=hands, kitty=kitty, bidding=bidding,
+                first_deal=dealer is None, first_drawer=_first_drawer(variant, dealer, data))
 
 
 def _must_be_the_decks(cards: list[str], variant: Variant) -> None:
@@ -149,8 +212,8 @@ def _must_be_the_decks(cards: list[str], variant: Variant) -> None:
             parts.append("too many " + _counted(surplus, wanted))
         if missing:
             parts.append("missing " + " ".join(sorted(missing.elements())))
-        raise RuleViolation("SJ2-1.1", f"the deal is not exactly {variant.decks} decks of 54 cards: "
-                                       + "; ".join(parts))
+        raise RuleViolation(variant.rule("deck"), f"the deal is not exactly {variant.decks} "
+                                                  "decks of 54 cards: " + "; ".join(parts))
 
 
 def _counted(surplus, wanted) -> str:
@@ -158,49 +221,91 @@ def _counted(surplus, wanted) -> str:
                      for card in sorted(surplus))
 
 
-# --- declarations and the kitty (SJ2-4, SJ2-5, SJ2-6) ----------------------------------------
+# SJ3-1.4 Interpretation: the number a turned card counts (A = 1 … K = 13; a joker is turned again)
+_COUNTS = {rank: n for n, rank in enumerate("A23456789TJQK", start=1)}
+
+
+def first_drawer(turner: int, card: str) -> int:
+    """SJ3-1.4 (「任意一家翻牌点，自他开始按逆时针方向来决定由谁先摸第一张牌」): counting from the
+    player who turned up ``card`` as 1, the card's number names the first drawer —
+    ``(turner + number − 1) mod 4``. A joker has no number: it is turned again."""
+    if card in JOKERS:
+        raise RuleViolation("SJ3-1.4", "a joker has no number: it is turned again")
+    return (turner + _COUNTS[card[0]] - 1) % 4
+
+
+def _first_drawer(variant: Variant, dealer: int | None, data: Mapping) -> int | None:
+    """SJ3-1.3 / 1.4: the dealer draws first; in a first deal the card turned up decides
+    (``turned_by`` and ``turned_card`` of HandDealt, informational)."""
+    turned = [key for key in ("turned_by", "turned_card") if key in data]
+    if turned and not variant.counts_first_drawer:
+        raise RuleViolation(variant.rule("first_drawer"), f"{variant.name} deals have no card "
+                                                          "turned up for the first drawer")
+    if turned and dealer is not None:
+        raise RuleViolation("SJ3-1.4", f"the dealer, seat {dealer}, draws first: a card is turned "
+                                       "up only for the first deal of a match")
+    if len(turned) == 1:
+        raise RuleViolation("SJ3-1.4", "turned_by and turned_card come together: who turned up "
+                                       "which card")
+    if turned:
+        return first_drawer(data["turned_by"], data["turned_card"])
+    return dealer if variant.counts_first_drawer else None
+
+
+# --- declarations and the kitty (SJ2-4, SJ2-5, SJ2-6; SJ3-3, SJ3-4, SJ3-5) -------------------
 
 def _in_phase(h: Hand, event: str, *phases: str) -> None:
     if h.phase not in phases:
-        raise RuleViolation("SJ2-16", f"{event} cannot come now: hand {h.number} is in the "
-                                      f"{h.phase.replace('_', ' ')} phase")
+        raise RuleViolation(h.variant.rule("lifecycle"),
+                            f"{event} cannot come now: hand {h.number} is in the "
+                            f"{h.phase.replace('_', ' ')} phase")
 
 
 _BEFORE_THE_KITTY = ("declaring", "awaiting_dealer", "kitty")
 
 
 def _before_the_kitty(h: Hand, event: str) -> None:
-    """SJ2-4.8: once the dealer has taken the kitty no one may declare or overcall."""
+    """SJ2-4.8 / SJ3-3.6: once the dealer has taken the kitty no one may declare or overcall."""
     if h.phase not in _BEFORE_THE_KITTY and h.in_play:
-        raise RuleViolation("SJ2-4.8", f"the dealer has taken the kitty of hand {h.number}; "
-                                       f"{event} is no longer possible")
+        raise RuleViolation(h.variant.rule("kitty_cut_off"),
+                            f"the dealer has taken the kitty of hand {h.number}; "
+                            f"{event} is no longer possible")
     _in_phase(h, event, *_BEFORE_THE_KITTY)
 
 
 def declare(h: Hand, data: Mapping, at: datetime) -> Hand:
-    """TrumpDeclared (SJ2-4.1), or a declaration made at the same time as the standing one and
-    disputed (SJ2-4.2: ``simultaneous``, then lots decide). Once the window has closed without a
-    declaration, none is possible (SJ2-4.9)."""
+    """TrumpDeclared (SJ2-4.1, SJ3-3.1), or a declaration made at the same time as the standing
+    one and disputed (SJ2-4.2: ``simultaneous``, then lots decide). Once the window has closed
+    without a declaration, none is possible (SJ2-4.9)."""
     _before_the_kitty(h, "a declaration")
+    seat, card = data["seat"], data["card"]
+    if h.variant.reveals_by_count:
+        if data.get("simultaneous"):
+            raise RuleViolation("SJ3-3.1", "the first to show a level card reveals "
+                                           "(「谁先揭出该点数的牌」): there are no simultaneous reveals")
+        return _bid(h, declaring.reveal(h.bidding, seat, card, h.hands[seat], at))
     if h.phase != "declaring" and h.bidding.standing is None:
         raise RuleViolation("SJ2-4.9", f"the window of hand {h.number} closed without a "
                                        "declaration: kitty card #3 fixed trump")
-    seat, card = data["seat"], data["card"]
     decide = declaring.declare_simultaneous if data.get("simultaneous") else declaring.declare
     return _bid(h, decide(h.bidding, seat, card, h.hands[seat], at))
 
 
 def overcall(h: Hand, data: Mapping, at: datetime) -> Hand:
-    """TrumpOvercalled (SJ2-4.3 – 4.8): until the dealer takes the kitty, even after the window
-    has closed (seed rule 4: the 15 s are the least wait, the kitty the cut-off), which opens it
-    again — trump, and in hand 1 the dealer, are fixed at its next close."""
+    """TrumpOvercalled (SJ2-4.3 – 4.8; SJ3-3.2 – 3.5): until the dealer takes the kitty. In SJ2
+    even after the window has closed (seed rule 4: the 15 s are the least wait, the kitty the
+    cut-off), which opens it again — trump, and in hand 1 the dealer, are fixed at its next
+    close."""
     _before_the_kitty(h, "an overcall")
-    seat, bidding = data["seat"], h.bidding
+    seat, cards, bidding = data["seat"], tuple(data["cards"]), h.bidding
+    if h.variant.reveals_by_count:
+        return _bid(h, declaring.counter_reveal(bidding, seat, cards, h.hands[seat], at,
+                                                seize=h.first_deal))
     if h.phase == "kitty" and bidding.standing is not None:
         bidding = declaring.reopen(bidding)
         h = replace(h, phase="declaring", trump=None, trump_source=None,
-                    dealer=None if h.bid_decides_dealer else h.dealer)
-    return _bid(h, declaring.overcall(bidding, seat, tuple(data["cards"]), h.hands[seat], at))
+                    dealer=None if h.first_deal else h.dealer)
+    return _bid(h, declaring.overcall(bidding, seat, cards, h.hands[seat], at))
 
 
 def _bid(h: Hand, bidding: Bidding) -> Hand:
@@ -208,10 +313,13 @@ def _bid(h: Hand, bidding: Bidding) -> Hand:
 
 
 def deal_completed(h: Hand, at: datetime) -> Hand:
-    """DealCompleted starts the declaration window's clock (SJ2-4.7); while lots between
-    simultaneous declarations are pending, drawing is paused (SJ2-4.2)."""
-    _in_phase(h, "DealCompleted", "declaring")
+    """DealCompleted (SJ2-4.7) starts the declaration window's clock; while lots between
+    simultaneous declarations are pending, drawing is paused (SJ2-4.2). DrawingEnded (SJ3-3.6)
+    starts the dealer's 5-second pause."""
+    _in_phase(h, "the end of the deal", "declaring")
     declaring.must_not_await_lots(h.bidding)
+    if h.variant.reveals_by_count and h.bidding.deal_completed_at is not None:
+        raise RuleViolation("SJ3-3.6", "drawing has already ended")
     return _bid(h, declaring.deal_completed(h.bidding, at))
 
 
@@ -246,28 +354,78 @@ def lots(h: Hand, data: Mapping, at: datetime) -> Hand:
     return replace(h, dealer=data["winner"], phase="kitty")
 
 
-def take_kitty(h: Hand) -> Hand:
-    """KittyTaken: the dealer picks up the kitty, only once the window has closed (SJ2-4.8)."""
-    declaring.must_be_closed_for_kitty(h.bidding)
-    _in_phase(h, "KittyTaken", "kitty")
+def take_kitty(h: Hand, data: Mapping, at: datetime | None = None) -> Hand:
+    """KittyTaken: the dealer picks up the kitty, only once the window has closed (SJ2-4.8), or
+    in SJ3 after the 5-second pause, which fixes trump and, in a first deal, the dealer
+    (SJ3-3.6, 3.7, 4.1). ``seat`` (default the dealer) names who took it: in SJ3 anyone else
+    hands the deal over (SJ3-4.3)."""
+    if h.variant.reveals_by_count:
+        h = _fix_at_kitty(h, at)
+    else:
+        declaring.must_be_closed_for_kitty(h.bidding)
+        _in_phase(h, "KittyTaken", "kitty")
+    taker = data.get("seat", h.dealer)
+    if taker != h.dealer:
+        if not h.variant.reveals_by_count:
+            raise RuleViolation(h.variant.rule("lifecycle"), f"the dealer, seat {h.dealer}, "
+                                                             f"takes the kitty, not seat {taker}")
+        return _deal_transferred(h, taker)
     hands = _with(h.hands, h.dealer, h.hands[h.dealer] + h.kitty)
     return replace(h, hands=hands, kitty=(), phase="burying")
 
 
+def _fix_at_kitty(h: Hand, at: datetime | None) -> Hand:
+    """SJ3-3.6, 3.7, 4.1: after the pause the reveals end; the standing reveal fixes trump and,
+    in a first deal, the dealer; with none, the kitty's first non-joker card fixes trump — or,
+    in a first deal (or under ``noRevealRule: redeal``), the hand must be dealt again."""
+    _in_phase(h, "KittyTaken", "declaring")
+    # the pause is judged on the server's clock when it is the table's (strict); a scorer
+    # transcribing a physical table records at his own pace
+    declaring.must_have_paused(h.bidding, at if h.settings.strict else None)
+    fixed = declaring.trump_at_kitty(h.bidding, h.dealt_kitty, h.first_deal, h.settings.noRevealRule)
+    if fixed is None:
+        raise RuleViolation("SJ3-3.7", f"no one has revealed trump in hand {h.number}: there is "
+                                       "no dealer or trump, and the hand is dealt again "
+                                       "(HandVoided)")
+    suit, source = fixed
+    dealer = h.dealer if h.dealer is not None else h.bidding.standing.seat
+    return replace(h, bidding=declaring.close_at_kitty(h.bidding), dealer=dealer,
+                   trump=Trump(h.level, suit, h.settings.trumpChainAdjacency),
+                   trump_source=source)
+
+
+def _deal_transferred(h: Hand, taker: int) -> Hand:
+    """SJ3-4.3 (「庄家不能让庄给其同伴…有意或无意让庄（拿完底牌为准）一旦成立，防家自动上台」):
+    established when another seat has taken the kitty — refused in strict mode; in record mode
+    the hand ends there (**Interpretation**): the defenders take the deal, no level changes."""
+    if h.settings.strict:
+        raise RuleViolation("SJ3-4.3", f"the dealer, seat {h.dealer}, takes the kitty; the deal "
+                                       f"cannot be handed to seat {taker}")
+    entry = {"rule": "SJ3-4.3", "seat": taker,
+             "detail": f"seat {taker} took the kitty of dealer seat {h.dealer}: the defenders "
+                       "take the deal"}
+    result = {"ended": "dealTransfer", "rule": "SJ3-4.3", "final_outcome": 0,
+              "result": scoring.result_of(0)}
+    return replace(h, irregularities=h.irregularities + (entry,), phase="completed",
+                   result=result)
+
+
 def bury_kitty(h: Hand, data: Mapping) -> Hand:
-    """KittyBuried: the dealer buries 8 of his 33 cards (SJ2-6.1; any cards, SJ2-6.2). Another
-    count is rejected in strict mode; in record mode it is a kitty error (SJ2-12.3), to be put
-    right by KittyCorrected before play."""
+    """KittyBuried: the dealer buries 8 of his 33 cards (SJ2-6.1; any cards, SJ2-6.2), 6 of 45
+    in SJ3 (SJ3-5.1). Another count is rejected in strict mode — and always in SJ3, which has no
+    rule to correct it; in SJ2's record mode it is a kitty error (SJ2-12.3), to be put right by
+    KittyCorrected before play."""
     _in_phase(h, "KittyBuried", "burying")
     cards = tuple(data["cards"])
     _must_hold(h, h.dealer, cards, "bury")
     size = h.variant.kitty_size
+    if len(cards) != size and (h.settings.strict or not h.variant.kitty_correction):
+        raise RuleViolation(h.variant.rule("bury"),
+                            f"the dealer must bury exactly {size} cards, not {len(cards)}")
     h = replace(h, hands=_with(h.hands, h.dealer, remove_cards(h.hands[h.dealer], cards)),
                 kitty=cards)
     if len(cards) == size:
         return replace(h, phase="playing")
-    if h.settings.strict:
-        raise RuleViolation("SJ2-6.1", f"the dealer must bury exactly {size} cards, not {len(cards)}")
     flag = {"rule": "SJ2-12.3", "seat": h.dealer, "detail": f"the dealer buried {len(cards)} "
                                                             f"cards instead of {size}"}
     return replace(h, kitty_error=True, irregularities=h.irregularities + (flag,),
@@ -291,27 +449,52 @@ def correct_kitty(h: Hand, data: Mapping) -> Hand:
     return replace(h, kitty=kitty, hands=_with(h.hands, h.dealer, held), phase="playing")
 
 
-# --- play (SJ2-8, SJ2-9, SJ2-10) --------------------------------------------------------------
+# --- play (SJ2-8, SJ2-9, SJ2-10; SJ3-6 – SJ3-9) ----------------------------------------------
 
 def play(h: Hand, data: Mapping) -> Hand:
-    """CardsPlayed by the seat on turn: a lead (SJ2-8) or a follow (SJ2-9). A follow error left
-    uncorrected is established when the next card is played (SJ2-12.4)."""
+    """CardsPlayed by the seat on turn: a lead (SJ2-8, SJ3-6/7) or a follow (SJ2-9, SJ3-8). A
+    follow error left uncorrected is established when the next card is played (SJ2-12.4), or in
+    SJ3 when the next trick is led (SJ3-11.2)."""
     _in_phase(h, "a play", "playing")
     seat, cards = data["seat"], tuple(data["cards"])
+    _must_not_await_choice(h)
     _must_be_on_turn(h, seat)
     _must_hold(h, seat, cards, "play")
-    h = _establish_pending(h)
+    structure = data.get("structure")
+    _must_state_structure_only_when_leading(h, structure)
+    if h.trick is None or not h.variant.renege_until_next_lead:
+        h = _establish_pending(h)
     if h.trick is None:
-        h = _lead(h, seat, cards)
+        h = _lead(h, seat, cards, structure)
     else:
         h = _follow(h, seat, cards)
-    return _after_play(replace(h))
+    return _after_play(h)
+
+
+def _must_state_structure_only_when_leading(h: Hand, structure) -> None:
+    """SJ3-6.6: only a lead states its structure (a follow is read by its best arrangement);
+    SJ2-7.3: an SJ2 lead is read by its canonical decomposition."""
+    if structure is None or (h.variant.stated_throws and h.trick is None):
+        return
+    if h.variant.stated_throws:
+        raise RuleViolation("SJ3-6.6", "only a lead states a structure: a follow is read by its "
+                                       "best arrangement")
+    raise RuleViolation("SJ2-7.3", "an SJ2 lead is read by its canonical decomposition; it "
+                                   "states no structure")
+
+
+def _must_not_await_choice(h: Hand) -> None:
+    if h.trick is not None and h.trick.awaiting_choice:
+        throw = h.trick.throw
+        raise RuleViolation("SJ3-7.3", f"seat {throw['designator']} must first designate what "
+                                       f"seat {throw['seat']} plays for his failed throw "
+                                       "(ThrowPenaltyChoice)")
 
 
 def _must_be_on_turn(h: Hand, seat: int) -> None:
     turn = h.turn()
     if seat != turn:
-        rule = "SJ2-8.1" if h.trick is None else "SJ2-9.1"
+        rule = h.variant.rule("lead_turn" if h.trick is None else "follow_turn")
         doing = "lead" if h.trick is None else "play"
         raise RuleViolation(rule, f"it is seat {turn}'s turn to {doing}, not seat {seat}'s")
 
@@ -324,16 +507,19 @@ def _must_hold(h: Hand, seat: int, cards: tuple[str, ...], doing: str) -> None:
     most = h.variant.decks
     over = [card for card, n in Counter(cards).items() if n > most]
     if over:
-        raise RuleViolation("SJ2-1.1", f"{over[0]} appears {Counter(cards)[over[0]]} times; "
-                                       f"{most} decks hold only {most}")
-    raise RuleViolation("SJ2-16", f"seat {seat} does not hold {' '.join(missing)} and cannot "
-                                  f"{doing} it")
+        raise RuleViolation(h.variant.rule("deck"), f"{over[0]} appears {Counter(cards)[over[0]]} "
+                                                    f"times; {most} decks hold only {most}")
+    raise RuleViolation(h.variant.rule("lifecycle"), f"seat {seat} does not hold "
+                                                     f"{' '.join(missing)} and cannot {doing} it")
 
 
-def _lead(h: Hand, seat: int, cards: tuple[str, ...]) -> Hand:
+def _lead(h: Hand, seat: int, cards: tuple[str, ...], structure) -> Hand:
     """SJ2-8.2 one class; SJ2-8.3 – 8.5 a throw that fails is penalised and replaced by its
     lowest beatable component. A released lead is not taken back (SJ2-12.5): in record mode a
-    lead that mixes classes is judged as a failed throw; in strict mode it is refused."""
+    lead that mixes classes is judged as a failed throw; in strict mode it is refused. SJ3:
+    :func:`_stated_lead`."""
+    if h.variant.stated_throws:
+        return _stated_lead(h, seat, cards, structure)
     number = len(h.tricks) + 1
     trick, played = Trick(number, seat), cards
     rule, verdict = _judge_lead(h, seat, cards)
@@ -358,7 +544,7 @@ def _judge_lead(h: Hand, seat: int, cards: tuple[str, ...]):
 
 
 def _throw_checkers(h: Hand, seat: int) -> list[tuple[str, ...]]:
-    """SJ2-8.4: the hands a throw is checked against (setting throwCheckAgainst)."""
+    """SJ2-8.4 / SJ3-7.2: the hands a throw is checked against (setting throwCheckAgainst)."""
     others = [s for s in range(4) if s != seat]
     if h.settings.throwCheckAgainst == "opponents":
         others = [s for s in others if scoring.side_of(s) != scoring.side_of(seat)]
@@ -380,26 +566,107 @@ def _throw_penalty(seat: int, verdict, trick_no: int, rule: str) -> dict:
             "reason": f"seat {seat}'s {what}: {len(verdict.beaten)} component(s) beatable"}
 
 
+def _stated_lead(h: Hand, seat: int, cards: tuple[str, ...], structure) -> Hand:
+    """SJ3-6.4, 6.5, 7: a lead is one component, or a throw whose structure is stated. A throw
+    with a component an opponent could beat fails (甩错牌): 20 points against the thrower's side
+    whatever its size, and the thrower's next seat designates, among the lowest component of each
+    type stated, what he plays (SJ3-7.3); with one type there is no choice. Judged by the backend
+    in both modes."""
+    components = lead_components(cards, h.trump, structure)
+    number = len(h.tricks) + 1
+    beaten = beatable_components(components, h.trump, _throw_checkers(h, seat))
+    if not beaten:
+        trick = Trick(number, seat, plays=((seat, cards),), components=components)
+        return replace(h, trick=trick, hands=_with(h.hands, seat, remove_cards(h.hands[seat], cards)))
+    options = throw_options(components)
+    designator = scoring.next_seat(seat)
+    penalty = {"rule": "SJ3-7.3", "side": scoring.side_of(seat), "points": POINTS_PENALTY,
+               "trick": number, "source": "engine",
+               "reason": f"seat {seat}'s throw failed: {len(beaten)} component(s) beatable"}
+    throw = {"rule": "SJ3-7.3", "seat": seat, "attempt": list(cards),
+             "structure": [list(c.cards) for c in components],
+             "beaten": [list(c.cards) for c in beaten], "penalty": POINTS_PENALTY,
+             "options": [list(o.cards) for o in options], "designator": designator,
+             "forced": None, "chosen": None}
+    h = replace(h, penalties=h.penalties + (penalty,), trick=Trick(number, seat, throw=throw))
+    if len(options) == 1:
+        return _forced_lead(h, options[0], "only")
+    return h
+
+
+def _forced_lead(h: Hand, component: Component, how: str) -> Hand:
+    """SJ3-7.3: the failed throw's designated component is led; the other cards stay in the
+    thrower's hand."""
+    trick, seat = h.trick, h.trick.throw["seat"]
+    throw = {**trick.throw, "forced": list(component.cards), "chosen": how}
+    trick = replace(trick, plays=((seat, component.cards),), components=(component,), throw=throw)
+    return replace(h, trick=trick,
+                   hands=_with(h.hands, seat, remove_cards(h.hands[seat], component.cards)))
+
+
+def _options_of(h: Hand) -> tuple[Component, ...]:
+    throw = h.trick.throw
+    return throw_options(lead_components(throw["attempt"], h.trump, throw["structure"]))
+
+
+def choose_throw_component(h: Hand, data: Mapping) -> Hand:
+    """ThrowPenaltyChoice (SJ3-7.3): the thrower's next seat designates one of the options — the
+    lowest component of a type stated in the failed throw."""
+    _in_phase(h, "ThrowPenaltyChoice", "playing")
+    if h.trick is None or not h.trick.awaiting_choice:
+        raise RuleViolation("SJ3-7.3", "no failed throw is waiting for a designation")
+    throw, seat = h.trick.throw, data["seat"]
+    if seat != throw["designator"]:
+        raise RuleViolation("SJ3-7.3", f"seat {throw['designator']}, the thrower's next seat, "
+                                       f"designates the play, not seat {seat}")
+    wanted = Counter(data["component"])
+    for option in _options_of(h):
+        if Counter(option.cards) == wanted:
+            return _forced_lead(h, option, "designator")
+    raise RuleViolation("SJ3-7.3", f"{' '.join(data['component'])} is not one of the options: "
+                                   + "; ".join(" ".join(o) for o in throw["options"]))
+
+
+def default_throw_component(h: Hand) -> Hand:
+    """SJ3-7.3 **Interpretation**: the designator did not choose in time — the lowest single,
+    else the smallest component, is led."""
+    return _forced_lead(h, default_throw_choice(_options_of(h)), "default")
+
+
 def _follow(h: Hand, seat: int, cards: tuple[str, ...]) -> Hand:
-    """SJ2-9: a non-compliant follow is refused in strict mode; in record mode it is stored,
-    flagged, and may be corrected before the next card is played (SJ2-12.4)."""
-    flagged, pending = h.trick.flagged, None
+    """SJ2-9 / SJ3-8: a non-compliant follow is refused in strict mode; in record mode it is
+    stored, flagged, and may be corrected before the next card is played (SJ2-12.4) or the next
+    trick is led (SJ3-11.2). A wrong number of cards is refused in both modes."""
+    flagged, pending = h.trick.flagged, h.pending
+    must_play_lead_size(h.trick.lead, cards, h.trump, f"seat {seat}",
+                        rule=h.variant.rule("follow_count"))
     try:
-        check_follow(h.trick.lead, h.hands[seat], cards, h.trump, player=f"seat {seat}")
+        _check_follow(h, h.trick, h.hands[seat], seat, cards)
     except RuleViolation as violation:
-        if h.settings.strict or violation.rule == "SJ2-9.1":
+        if h.settings.strict:
             raise
-        pending = {"seat": seat, "trick": h.trick.number,
-                   "rule": violation.rule, "message": violation.message}
-        flagged = flagged + (pending,)
+        entry = {"seat": seat, "trick": h.trick.number,
+                 "rule": violation.rule, "message": violation.message}
+        flagged, pending = flagged + (entry,), pending + (entry,)
     trick = replace(h.trick, plays=h.trick.plays + ((seat, cards),), flagged=flagged)
     return replace(h, trick=trick, pending=pending,
                    hands=_with(h.hands, seat, remove_cards(h.hands[seat], cards)))
 
 
+def _check_follow(h: Hand, trick: Trick, hand: tuple[str, ...], seat: int,
+                  cards: tuple[str, ...]) -> None:
+    player = f"seat {seat}"
+    must_play_lead_size(trick.lead, cards, h.trump, player, rule=h.variant.rule("follow_count"))
+    if h.variant.stated_throws:
+        obligations.check_follow(trick.components, hand, cards, h.trump, player=player)
+    else:
+        check_follow(trick.lead, hand, cards, h.trump, player=player)
+
+
 def _after_play(h: Hand) -> Hand:
-    """SJ2-10: when the fourth play is in, the trick is won; after the last trick, the hand ends."""
-    if not h.trick.complete:
+    """SJ2-10 / SJ3-9: when the fourth play is in, the trick is won; after the last trick, the
+    hand ends."""
+    if h.trick is None or not h.trick.complete:
         return h
     trick = _judged(h.trick, h.trump)
     h = replace(h, trick=None, tricks=h.tricks + (trick,))
@@ -409,44 +676,56 @@ def _after_play(h: Hand) -> Hand:
 
 
 def _judged(trick: Trick, trump: Trump) -> Trick:
-    """SJ2-10.1 – 10.4: the winner and the trick's point cards."""
-    index = trick_winner([cards for _, cards in trick.plays], trump)
+    """SJ2-10.1 – 10.4 / SJ3-9: the winner and the trick's point cards."""
+    index = trick_winner([cards for _, cards in trick.plays], trump, trick.components)
     return replace(trick, winner=trick.plays[index][0],
                    points=points(card for _, cards in trick.plays for card in cards))
 
 
-def winning_so_far(trick: Trick, trump: Trump) -> int:
+def winning_so_far(trick: Trick, trump: Trump) -> int | None:
     """SJ2-10.3, §17: the seat whose play holds the trick in play so far."""
-    return trick.plays[trick_winner([cards for _, cards in trick.plays], trump)][0]
+    if not trick.plays:
+        return None
+    return trick.plays[trick_winner([cards for _, cards in trick.plays], trump,
+                                    trick.components)][0]
 
 
 def _establish_pending(h: Hand) -> Hand:
-    """SJ2-12.4: a follow error not corrected before the next play is established."""
-    if h.pending is None:
+    """SJ2-12.4 / SJ3-11.2: follow errors not corrected in time are established."""
+    if not h.pending:
         return h
-    error = {**h.pending, "side": scoring.side_of(h.pending["seat"])}
-    return replace(h, pending=None, follow_errors=h.follow_errors + (error,))
+    errors = tuple({**entry, "side": scoring.side_of(entry["seat"])} for entry in h.pending)
+    return replace(h, pending=(), follow_errors=h.follow_errors + errors)
 
 
 def correct_play(h: Hand, data: Mapping) -> Hand:
-    """PlayCorrected (SJ2-12.4, record mode): the last follow, replaced by a legal one before the
-    next card is played; the flagged error then carries no penalty."""
+    """PlayCorrected (SJ2-12.4, SJ3-11.2; record mode): a flagged follow, replaced by a legal one
+    before the next card is played (SJ2) or the next trick is led (SJ3); the error then carries
+    no penalty."""
+    rule = h.variant.rule("renege")
     if h.settings.strict:
-        raise RuleViolation("SJ2-12.4", "in strict mode an illegal play is refused when posted; "
-                                        "there is nothing to correct")
+        raise RuleViolation(rule, "in strict mode an illegal play is refused when posted; "
+                                  "there is nothing to correct")
     _in_phase(h, "PlayCorrected", "playing")
+    if data.get("structure") is not None:
+        raise RuleViolation(rule, "a correction replaces a follow; it states no structure")
     trick, reopened = _last_trick(h)
     seat, cards = data["seat"], tuple(data["cards"])
-    if h.pending is None or h.pending["seat"] != seat:
-        raise RuleViolation("SJ2-12.4", f"only a follow error can be corrected, before the next "
-                                        f"card is played; seat {seat}'s last play is not one")
-    before = _with(h.hands, seat, h.hands[seat] + trick.plays[-1][1])
+    entry = next((p for p in h.pending if p["seat"] == seat), None)
+    if entry is None:
+        when, which = ("the next trick is led", "play in this trick") \
+            if h.variant.renege_until_next_lead else ("the next card is played", "last play")
+        raise RuleViolation(rule, f"only a follow error can be corrected, before {when}; "
+                                  f"seat {seat}'s {which} is not one")
+    index = next(i for i, (s, _) in enumerate(trick.plays) if s == seat)
+    before = _with(h.hands, seat, h.hands[seat] + trick.plays[index][1])
     _must_hold(replace(h, hands=before), seat, cards, "play")
-    check_follow(trick.lead, before[seat], cards, h.trump, player=f"seat {seat}")
-    flagged = tuple(f if f is not h.pending else {**f, "corrected": True} for f in trick.flagged)
-    trick = replace(trick, plays=trick.plays[:-1] + ((seat, cards),), flagged=flagged,
-                    winner=None, points=0)
-    h = replace(h, hands=_with(before, seat, remove_cards(before[seat], cards)), pending=None)
+    _check_follow(h, trick, before[seat], seat, cards)
+    flagged = tuple(f if f is not entry else {**f, "corrected": True} for f in trick.flagged)
+    plays = trick.plays[:index] + ((seat, cards),) + trick.plays[index + 1:]
+    trick = replace(trick, plays=plays, flagged=flagged, winner=None, points=0)
+    h = replace(h, hands=_with(before, seat, remove_cards(before[seat], cards)),
+                pending=tuple(p for p in h.pending if p is not entry))
     if reopened:  # the correction may change who won the trick just completed
         return replace(h, tricks=h.tricks[:-1] + (_judged(trick, h.trump),))
     return replace(h, trick=trick)
@@ -454,36 +733,149 @@ def correct_play(h: Hand, data: Mapping) -> Hand:
 
 def _last_trick(h: Hand) -> tuple[Trick | None, bool]:
     """The trick holding the last play: the one in play, or the one just completed."""
-    if h.trick is not None:
+    if h.trick is not None and h.trick.plays:
         return h.trick, False
     return (h.tricks[-1], True) if h.tricks else (None, False)
+
+
+# --- time limits (SJ3-11.8, SJ3-7.3) ----------------------------------------------------------
+
+def move_clock(h: Hand, at: datetime | None) -> Hand:
+    """The time a move's limit counts from: KittyTaken (burying and the first lead), each play
+    (the next follow, or the lead after a trick), a failed throw and its designation."""
+    return replace(h, clock=at)
+
+
+def waiting_for(h: Hand) -> tuple[str, int, int] | None:
+    """SJ3-11.8 / 7.3: the wait in progress — (kind, seat, seconds): "kitty" (the dealer buries
+    and leads, 60 s), "lead" (15 s), "follow" (10 s), "throwChoice" (the designator,
+    ``throwChoiceSeconds``); None when nobody is being waited for."""
+    if h.phase == "burying" or (h.phase == "playing" and h.trick is None and not h.tricks):
+        return "kitty", h.dealer, MOVE_SECONDS["kitty"]
+    if h.phase != "playing":
+        return None
+    if h.trick is None:
+        return "lead", h.turn(), MOVE_SECONDS["lead"]
+    if h.trick.awaiting_choice:
+        return "throwChoice", h.trick.throw["designator"], h.settings.throwChoiceSeconds
+    return "follow", h.turn(), MOVE_SECONDS["follow"]
+
+
+def overrun(h: Hand, data: Mapping, at: datetime | None) -> Hand:
+    """SJ3TimeLimitExceeded: only a true report — the seat and kind of the wait in progress, once
+    per wait, and in strict mode (the server's clock is the table's) not before the limit has
+    passed. A designator's overrun plays the default (SJ3-7.3); the warning or penalty of a
+    move's overrun is the match's (it counts per side, SJ3-11.8)."""
+    kind, seat = data["kind"], data["seat"]
+    rule = "SJ3-7.3" if kind == "throwChoice" else "SJ3-11.8"
+    waiting = waiting_for(h)
+    if waiting is None or waiting[:2] != (kind, seat):
+        now = "nobody is being waited for" if waiting is None else \
+            f"the wait in progress is seat {waiting[1]}'s {waiting[0]}"
+        raise RuleViolation(rule, f"seat {seat} has no {kind} wait running: {now}")
+    if h.overrun_at is not None and h.overrun_at == h.clock:
+        raise RuleViolation(rule, f"seat {seat}'s overrun of this {kind} has already been "
+                                  "reported")
+    if h.settings.strict and at is not None and h.clock is not None and \
+            at < h.clock + timedelta(seconds=waiting[2]):
+        raise RuleViolation(rule, f"seat {seat} has {waiting[2]} s for the {kind}, until "
+                                  f"{declaring._iso(h.clock + timedelta(seconds=waiting[2]))}")
+    h = replace(h, overrun_at=h.clock)
+    if kind == "throwChoice":
+        return move_clock(default_throw_component(h), at)
+    return h
 
 
 # --- penalties, irregularities, voiding -------------------------------------------------------
 
 def assess_penalty(h: Hand, data: Mapping) -> Hand:
-    """PenaltyAssessed by a referee: N points against a side (SJ2-12.1)."""
+    """PenaltyAssessed by a referee: N points against a side (SJ2-12.1, SJ3-11.1)."""
     _in_phase(h, "a penalty", *PHASES[:6])
-    penalty = {"rule": data["rule"], "side": data["side"], "points": data["points"],
-               "trick": len(h.tricks) + (h.trick is not None), "source": "referee",
-               "reason": data.get("reason")}
+    return add_penalty(h, data["rule"], data["side"], data["points"], "referee",
+                       data.get("reason"))
+
+
+def add_penalty(h: Hand, rule: str, side: str, amount: int, source: str,
+                reason: str | None) -> Hand:
+    """A point penalty against ``side`` in this hand (SJ2-12.1, SJ3-11.1)."""
+    penalty = {"rule": rule, "side": side, "points": amount,
+               "trick": len(h.tricks) + (h.trick is not None), "source": source,
+               "reason": reason}
     return replace(h, penalties=h.penalties + (penalty,))
 
 
+# SJ3 irregularities with a fixed consequence (SJ3-11): -20 points, or the outcome floor
+_POINTS_IRREGULARITIES = ("SJ3-11.5", "SJ3-11.7")   # exposed card, out-of-turn play
+_OUTCOME_IRREGULARITIES = ("SJ3-11.9",)              # light illicit signals
+
+
 def report_irregularity(h: Hand, data: Mapping) -> Hand:
-    """IrregularityReported: recorded with the hand; a kitty error (SJ2-12.3) also sets the
+    """IrregularityReported: recorded with the hand. SJ2: a kitty error (SJ2-12.3) also sets the
     end-of-hand adjustment — only in record mode, since in strict mode the kitty is checked when
-    it is buried; communication (SJ2-12.7) is left to the committee."""
+    it is buried; communication (SJ2-12.7) is left to the committee. SJ3 (in both modes: the
+    referee saw it): an exposed card (SJ3-11.5) or an out-of-turn play (SJ3-11.7) costs 20
+    points; light illicit signals (SJ3-11.9) put the offender's outcome floor on the hand; a card
+    count mismatch (SJ3-11.6) stops the hand."""
     _in_phase(h, "an irregularity", *PHASES[:6])
-    if data["rule"] == "SJ2-12.3" and h.settings.strict:
+    rule = data["rule"]
+    if h.variant.outcome_penalties:
+        return _sj3_irregularity(h, data)
+    if rule == "SJ2-12.3" and h.settings.strict:
         raise RuleViolation("SJ2-12.3", "in strict mode the kitty is checked when it is buried; "
                                         "a kitty error cannot arise")
-    if data["rule"] == "SJ2-12.3" and h.phase not in ("correcting_kitty", "playing"):
+    if rule == "SJ2-12.3" and h.phase not in ("correcting_kitty", "playing"):
         raise RuleViolation("SJ2-12.3", "a kitty error is found in a buried kitty; this hand's "
                                         "kitty has not been buried yet")
-    entry = {"rule": data["rule"], "seat": data.get("seat"), "detail": data["detail"]}
+    entry = {"rule": rule, "seat": data.get("seat"), "detail": data["detail"]}
     return replace(h, irregularities=h.irregularities + (entry,),
-                   kitty_error=h.kitty_error or data["rule"] == "SJ2-12.3")
+                   kitty_error=h.kitty_error or rule == "SJ2-12.3")
+
+
+def _sj3_irregularity(h: Hand, data: Mapping) -> Hand:
+    rule, seat = data["rule"], data.get("seat")
+    if rule == "SJ3-4.3":
+        raise RuleViolation("SJ3-4.3", "a deal handed over is established by KittyTaken with the "
+                                       "seat that took the kitty")
+    if rule == "SJ3-11.6":
+        return count_mismatch(h, data)
+    if rule in _POINTS_IRREGULARITIES + _OUTCOME_IRREGULARITIES and seat is None:
+        raise RuleViolation(rule, f"an irregularity of {rule} names the seat that committed it")
+    entry = {"rule": rule, "seat": seat, "detail": data["detail"]}
+    h = replace(h, irregularities=h.irregularities + (entry,))
+    if rule in _POINTS_IRREGULARITIES:
+        what = "exposed a card" if rule == "SJ3-11.5" else "played out of turn"
+        h = add_penalty(h, rule, scoring.side_of(seat), POINTS_PENALTY, "engine",
+                        f"seat {seat} {what}")
+    return h
+
+
+def count_mismatch(h: Hand, data: Mapping) -> Hand:
+    """SJ3-11.6 (「牌张数目不符，当比赛中途发现某家牌张数目不符，无错方升级。如双方均错，则重新该局比赛」):
+    the hand stops; the side without fault levels up (**Interpretation:** +1 — dealer side at
+    fault: the defenders take the deal and +1; defenders at fault: the dealer side +1); both at
+    fault: the hand is void and dealt again, dealer and levels kept. **Interpretation:** in a
+    first deal before the reveals have made a dealer there is no dealer side to level, so the
+    deal is void and dealt again too. ``seats`` (or ``seat``) are the players whose count is
+    wrong."""
+    seats = sorted(set(data.get("seats") or ([data["seat"]] if data.get("seat") is not None else [])))
+    if not seats:
+        raise RuleViolation("SJ3-11.6", "a card count mismatch names the seat(s) whose count is "
+                                        "wrong")
+    entry = {"rule": "SJ3-11.6", "seat": seats[0] if len(seats) == 1 else None, "seats": seats,
+             "detail": data["detail"]}
+    h = replace(h, irregularities=h.irregularities + (entry,))
+    at_fault = sorted({scoring.side_of(s) for s in seats})
+    if len(at_fault) == 2:
+        return replace(h, phase="voided", void_reason="SJ3-11.6: both sides' card counts are wrong")
+    if h.dealer is None:
+        return replace(h, phase="voided", void_reason="SJ3-11.6: a card count is wrong before "
+                                                      "the first dealer is known")
+    faultless = scoring.other_side(at_fault[0])
+    result = {"ended": "countMismatch", "rule": "SJ3-11.6", "sides_at_fault": at_fault,
+              "faultless_side": faultless}
+    final = 1 if faultless == h.dealer_side else -1
+    return replace(h, phase="completed", result={**result, "final_outcome": final,
+                                                 "result": scoring.result_of(final)})
 
 
 def void(h: Hand, data: Mapping) -> Hand:
@@ -492,21 +884,21 @@ def void(h: Hand, data: Mapping) -> Hand:
     return replace(h, phase="voided", void_reason=data["reason"])
 
 
-# --- the end of the hand (SJ2-11, SJ2-12.6, SJ2-13) ----------------------------------------------
+# --- the end of the hand (SJ2-11, SJ2-12.6, SJ2-13; SJ3-10, SJ3-11) ----------------------------
 
 def _finish(h: Hand) -> Hand:
     """SJ2-12.6: P = trick points + kitty capture + point penalties; then the follow-error and
-    kitty-error adjustments; then the table of SJ2-13.1."""
+    kitty-error adjustments; then the table of SJ2-13.1. SJ3: :func:`_finish_by_outcome`."""
+    if h.variant.outcome_penalties:
+        return _finish_by_outcome(h)
     defenders = h.defenders
-    trick_points = sum(t.points for t in h.tricks if scoring.side_of(t.winner) == defenders)
+    trick_points = _defender_trick_points(h)
     last = h.tricks[-1]
     captured = scoring.side_of(last.winner) == defenders
-    winning_play = next(cards for seat, cards in last.plays if seat == last.winner)
-    pairs = pair_count(winning_play, h.trump) if captured else 0
+    pairs = pair_count(_winning_play(last), h.trump) if captured else 0
     kitty_points = points(h.kitty)
     capture = scoring.kitty_capture(kitty_points, pairs, captured)
-    penalty_points = sum(p["points"] if p["side"] != defenders else -p["points"]
-                         for p in h.penalties)
+    penalty_points = _penalty_points(h)
     raw = trick_points + capture + penalty_points
     errors = [e["side"] for e in h.follow_errors]
     final, adjustments = scoring.final_points(raw, errors.count(defenders),
@@ -517,6 +909,62 @@ def _finish(h: Hand) -> Hand:
               if captured else 0, "kitty_capture": capture, "penalty_points": penalty_points,
               "raw_points": raw, "adjustments": list(adjustments), "final_points": final,
               "result": outcome}
+    return replace(h, phase="completed", result=result)
+
+
+def _defender_trick_points(h: Hand) -> int:
+    """SJ2-11.1 / SJ3-10.1: point cards in the tricks the defenders won."""
+    return sum(t.points for t in h.tricks if scoring.side_of(t.winner) == h.defenders)
+
+
+def _penalty_points(h: Hand) -> int:
+    """SJ2-12.1 / SJ3-11.1: against the defenders subtracts from P, against the dealer side adds."""
+    return sum(p["points"] if p["side"] != h.defenders else -p["points"] for p in h.penalties)
+
+
+def _winning_play(trick: Trick) -> tuple[str, ...]:
+    return next(cards for seat, cards in trick.plays if seat == trick.winner)
+
+
+def _capture_multiplier(h: Hand) -> int:
+    """SJ3-10.2: only a defender winning the last trick with trump captures (「主牌才可以抠底」),
+    multiplied by the type of the winning play's key component — the lead's key component, which
+    the winning play was arranged into (SJ3-9.1); 0 when nothing is captured."""
+    last = h.tricks[-1]
+    play = _winning_play(last)
+    if scoring.side_of(last.winner) != h.defenders or not all(map(h.trump.is_trump, play)):
+        return 0
+    key = shape_of(last.components).units
+    return scoring.sj3_kitty_multiplier(*key[0]) if key else scoring.sj3_kitty_multiplier(1, 0)
+
+
+def offending_sides(h: Hand) -> set[str]:
+    """SJ3-11.2 / 11.9: the sides whose established renege or light illicit signals floor the
+    outcome."""
+    sides = {e["side"] for e in h.follow_errors}
+    sides |= {scoring.side_of(i["seat"]) for i in h.irregularities
+              if i["rule"] in _OUTCOME_IRREGULARITIES}
+    return sides
+
+
+def _finish_by_outcome(h: Hand) -> Hand:
+    """SJ3-10, SJ3-11.2: P = the defenders' trick points + the kitty captured × its multiplier +
+    point penalties (no floor); the normal outcome by the table of SJ3-10.3, then the renege
+    floors (the hand is scored normally, 「比赛仍需继续（按正常计分法）」)."""
+    trick_points = _defender_trick_points(h)
+    multiplier = _capture_multiplier(h)
+    kitty_points = points(h.kitty)
+    penalty_points = _penalty_points(h)
+    total = trick_points + kitty_points * multiplier + penalty_points
+    normal = scoring.outcome(scoring.hand_result(total, h.variant.result_scale))
+    offenders = offending_sides(h)
+    final, floors = scoring.floored_outcome(normal, h.dealer_side in offenders,
+                                            h.defenders in offenders)
+    result = {"trick_points": trick_points, "kitty_points": kitty_points,
+              "kitty_captured": multiplier > 0, "multiplier": multiplier,
+              "kitty_capture": kitty_points * multiplier, "penalty_points": penalty_points,
+              "points": total, "normal_outcome": normal, "outcome_floors": floors,
+              "final_outcome": final, "result": scoring.result_of(final)}
     return replace(h, phase="completed", result=result)
 
 

@@ -1,9 +1,11 @@
 """A Shengji match, event by event: hands one after another, levels, dealers and the match result
-(shengji-2deck.md SJ2-2, SJ2-5, SJ2-13, SJ2-14).
+(shengji-2deck.md SJ2-2, SJ2-5, SJ2-13, SJ2-14; shengji-3deck.md SJ3-4, SJ3-10, SJ3-12 and, for
+seed 004's team event, lateness and the round's time, tournaments.md T-6.5, T-6.6).
 
 :func:`apply` is the fold step of a match stream: ``(match, event type, data, recorded_at)`` →
 the next :class:`Match`, or :class:`RuleViolation`. Every hand event names its hand; an event for
-a hand that has not been dealt, or has ended, is refused (SJ2-16).
+a hand that has not been dealt, or has ended, is refused (SJ2-16, SJ3-13). ``MatchStarted``
+names the game, SJ2 or SJ3, which picks the variant (``hand.Variant``) and its settings.
 """
 from __future__ import annotations
 
@@ -14,12 +16,19 @@ from typing import Mapping
 
 from ..violations import RuleViolation
 from . import hand as hands
-from . import scoring
-from .hand import SJ2, Hand, Variant
-from .settings import Settings, parse_settings
+from . import lateness, scoring
+from .hand import SJ2, SJ3, Hand, Variant
+from .settings import Settings, SJ3Settings, parse_settings
 
-VARIANTS: Mapping[str, Variant] = MappingProxyType({"SJ2": SJ2})
-START_LEVELS = MappingProxyType({"A": 2, "B": 2})  # SJ2-2.1
+VARIANTS: Mapping[str, Variant] = MappingProxyType({"SJ2": SJ2, "SJ3": SJ3})
+SETTINGS: Mapping[str, type] = MappingProxyType({"SJ2": Settings, "SJ3": SJ3Settings})
+START_LEVELS = MappingProxyType({"A": 2, "B": 2})  # SJ2-2.1, SJ3-2.1
+# per game: the rule of the sides (SJ2-1.2 / SJ3-1.2), of the match's end (SJ2-14 / SJ3-12)
+# and of the round's time (SJ2-14.4 / SJ3-12.1)
+_MATCH_RULES = MappingProxyType({
+    "SJ2": {"sides": "SJ2-1.2", "end": "SJ2-14", "time": "SJ2-14.4"},
+    "SJ3": {"sides": "SJ3-1.2", "end": "SJ3-12", "time": "SJ3-12.1"},
+})
 
 
 @dataclass(frozen=True)
@@ -29,28 +38,36 @@ class Match:
     round: int | None
     teams: Mapping[str, str]            # side -> team id
     seats: tuple[str, ...]              # the players at seats 0-3
-    settings: Settings
+    settings: Settings | SJ3Settings
     variant: Variant
     levels: Mapping[str, int] = field(default_factory=lambda: START_LEVELS)
     hand: Hand | None = None            # the hand in play, or the last one played
-    next_dealer: int | None = None      # the dealer of the next hand (None before hand 2)
-    history: tuple[Mapping, ...] = ()   # one result row per completed hand
+    next_dealer: int | None = None      # the dealer of the next hand (None: the bids decide)
+    history: tuple[Mapping, ...] = ()   # one result row per completed (or forfeited) hand
     finished: tuple[Hand, ...] = ()     # completed and voided hands, in order
-    time_called: int | None = None      # minutes of a time limit reached (SJ2-14.4)
+    time_called: int | None = None      # minutes of a time limit reached (SJ2-14.4, SJ3-12.1)
     status: str = "playing"             # "playing" | "awaiting_lots" | "completed"
-    winner: str | None = None           # side
-    reason: str | None = None           # "target" | "maxHands" | "time" | "lots"
+    winner: str | None = None           # side; None when completed = a draw (SJ3-12.2)
+    reason: str | None = None           # "target" | "maxHands" | "time" | "lots" | "forfeit" | "disqualified"
     rulings: tuple[Mapping, ...] = ()
     started_at: datetime | None = None  # MatchStarted's recorded time: the round's clock
+    lateness: tuple[Mapping, ...] = ()  # LatenessRecorded, with its consequence (T-6.6)
+    forfeited_by: str | None = None     # "A" | "B" | "both": the round forfeited (T-6.5)
+    first_hand_penalties: tuple[Mapping, ...] = ()  # lateness points for the first hand played
+    time_breaches: tuple[Mapping, ...] = ()         # SJ3-11.8 overruns, warning or penalty
 
     @property
     def hands_played(self) -> int:
-        """Completed hands: a voided deal does not count (SJ2-14.1)."""
+        """Completed hands: a voided deal does not count (SJ2-14.1); a hand forfeited for
+        lateness does (T-6.6)."""
         return len(self.history)
 
     @property
     def next_hand(self) -> int:
         return self.hands_played + 1
+
+    def rule(self, key: str) -> str:
+        return _MATCH_RULES[self.game][key]
 
     def hand_number(self, number: int) -> Hand | None:
         """Hand ``number`` as it stands: in play, or as it ended (the last deal of that number)."""
@@ -61,34 +78,38 @@ class Match:
 
 def check_settings(raw: Mapping) -> None:
     """SJ2-18: the match settings a tournament gives its matches."""
-    parse_settings(raw)
+    parse_settings(raw, Settings)
 
 
-def seat_players(players: Mapping[str, list[str]]) -> list[str]:
-    """SJ2-1.2: partners sit opposite — side A at seats 0 and 2, side B at 1 and 3."""
+def seat_players(players: Mapping[str, list[str]], rule: str = "SJ2-1.2") -> list[str]:
+    """SJ2-1.2 / SJ3-1.2: partners sit opposite — side A at seats 0 and 2, side B at 1 and 3."""
     for side, names in players.items():
         if len(names) != 2:
-            raise RuleViolation("SJ2-1.2", f"side {side} has {len(names)} players; a side is "
-                                           "two partners")
+            raise RuleViolation(rule, f"side {side} has {len(names)} players; a side is "
+                                      "two partners")
     return [players["A"][0], players["B"][0], players["A"][1], players["B"][1]]
 
 
 def start(data: Mapping, at: datetime | None = None) -> Match:
     """MatchStarted: the two teams (side A at seats 0 and 2, side B at 1 and 3, SJ2-1.2), the
-    players and the settings (SJ2-18); its time starts the round's clock (SJ2-14.4)."""
-    variant = VARIANTS.get(data["game"])
+    players and the settings (SJ2-18, SJ3-15); its time starts the round's clock (SJ2-14.4,
+    SJ3-12.1)."""
+    game = data["game"]
+    variant = VARIANTS.get(game)
     if variant is None:
-        raise RuleViolation("T-1.1", f"{data['game']} matches are not played by this engine")
+        raise RuleViolation("T-1.1", f"{game} matches are not played by this engine")
     if sorted(data["teams"]) != ["A", "B"] or data["teams"]["A"] == data["teams"]["B"]:
-        raise RuleViolation("SJ2-1.2", "a match is between two different teams, sides A and B")
-    return Match(match_id=data["match_id"], game=data["game"], round=data.get("round"),
+        raise RuleViolation(_MATCH_RULES[game]["sides"], "a match is between two different "
+                                                         "teams, sides A and B")
+    return Match(match_id=data["match_id"], game=game, round=data.get("round"),
                  teams=MappingProxyType(dict(data["teams"])), seats=tuple(data["seats"]),
-                 settings=parse_settings(data.get("settings", {})), variant=variant,
-                 started_at=at)
+                 settings=parse_settings(data.get("settings", {}), SETTINGS[game]),
+                 variant=variant, started_at=at)
 
 
 def play_level(m: Match) -> str:
-    """SJ2-2.2: a hand is played at the dealer side's level; hand 1 at 2 (both sides start at 2)."""
+    """SJ2-2.2 / SJ3-2.1: a hand is played at the dealer side's level; a first deal at the level
+    both sides share (2 in hand 1)."""
     if m.next_dealer is None:
         return scoring.level_name(m.levels["A"])
     return scoring.level_name(m.levels[scoring.side_of(m.next_dealer)])
@@ -97,100 +118,116 @@ def play_level(m: Match) -> str:
 # --- events of the match ---------------------------------------------------------------------
 
 def deal(m: Match, data: Mapping) -> Match:
-    """HandDealt: the next hand, or a new deal of a voided hand (SJ2-5.2)."""
+    """HandDealt: the next hand, or a new deal of a voided hand (SJ2-5.2, SJ3-3.7, SJ3-11.6).
+    The first hand played carries the lateness points (T-6.6)."""
     _must_be_playing(m)
     number = data["hand"]
+    lifecycle = m.variant.rule("lifecycle")
     if m.hand is not None and m.hand.in_play:
-        raise RuleViolation("SJ2-16", f"hand {m.hand.number} is still being played; it must end "
-                                      "before the next deal")
+        raise RuleViolation(lifecycle, f"hand {m.hand.number} is still being played; it must "
+                                       "end before the next deal")
     redeal = m.hand is not None and m.hand.phase == "voided" and m.hand.number == number
     if number != m.next_hand and not redeal:
-        raise RuleViolation("SJ2-16", f"the next hand to deal is hand {m.next_hand}, not {number}")
+        raise RuleViolation(lifecycle, f"the next hand to deal is hand {m.next_hand}, not {number}")
     if m.time_called is not None:
-        raise RuleViolation("SJ2-14.4", "the round's time limit has passed; no new hand is dealt")
+        raise RuleViolation(m.rule("time"), "the round's time limit has passed; no new hand is "
+                                            "dealt")
     dealt = hands.deal(number, play_level(m), m.next_dealer, m.settings, m.variant, data)
+    if all(h.phase == "voided" for h in m.finished):  # no hand has been played yet
+        for penalty in m.first_hand_penalties:
+            dealt = hands.add_penalty(dealt, lateness.RULE, penalty["side"], penalty["points"],
+                                      "engine", penalty["reason"])
     return replace(m, hand=dealt)
 
 
 def _must_be_playing(m: Match) -> None:
     if m.status == "completed":
-        raise RuleViolation("SJ2-14", f"the match is over: side {m.winner} won ({m.reason})")
+        how = f"side {m.winner} won" if m.winner else "it ended"
+        raise RuleViolation(m.rule("end"), f"the match is over: {how} ({m.reason})")
     if m.status == "awaiting_lots":
         raise RuleViolation("SJ2-14.3", "the levels are equal after the last hand: lots must "
                                         "decide the match (LotsDrawn, purpose matchTie)")
 
 
 def current_hand(m: Match, number: int) -> Hand:
-    """The hand an event names must be the one in play (SJ2-16)."""
+    """The hand an event names must be the one in play (SJ2-16, SJ3-13)."""
     _must_be_playing(m)
-    h = m.hand
+    h, lifecycle = m.hand, m.variant.rule("lifecycle")
     if h is None or number > h.number:
-        raise RuleViolation("SJ2-16", f"hand {number} has not been dealt")
+        raise RuleViolation(lifecycle, f"hand {number} has not been dealt")
     if number < h.number or not h.in_play:
         how = "was voided and must be dealt again" if h.phase == "voided" else "has ended"
-        raise RuleViolation("SJ2-16", f"hand {number} {how}")
+        raise RuleViolation(lifecycle, f"hand {number} {how}")
     return h
 
 
 def with_hand(m: Match, h: Hand) -> Match:
-    """The match after its hand changed: a completed hand moves levels and dealer on (SJ2-13)
-    and may end the match (SJ2-14); a voided one waits for a new deal."""
+    """The match after its hand changed: a completed hand moves levels and dealer on (SJ2-13,
+    SJ3-4.2) and may end the match (SJ2-14, SJ3-12); a voided one waits for a new deal."""
     if h.phase == "voided":  # dealt again, unless the time is up: then the levels decide
         m = replace(m, hand=h, finished=m.finished + (h,))
         return _decided(m) if m.time_called is not None else m
     if h.phase != "completed":
         return replace(m, hand=h)
     outcome = h.result["result"]
-    levels = scoring.apply_result(dict(m.levels), h.dealer, outcome)
+    levels = scoring.apply_result(dict(m.levels), h.dealer, outcome, m.settings.level_cap)
     row = _result_row(m, h, levels)
     h = replace(h, result=row)
     m = replace(m, hand=h, finished=m.finished + (h,), history=m.history + (row,),
-                levels=MappingProxyType(levels),
-                next_dealer=row["next_dealer"])
+                levels=MappingProxyType(levels), next_dealer=row["next_dealer"])
     return _decided(m)
 
 
 def _result_row(m: Match, h: Hand, levels: Mapping[str, int]) -> dict:
-    """The full result row of a hand (SJ2-16 HandCompleted, derived)."""
+    """The full result row of a hand (SJ2-16 / SJ3-13 HandCompleted, derived)."""
     outcome = h.result["result"]
+    trump = None if h.trump is None else (h.trump.suit or "NT")
     return {**h.result, "result": outcome.to_dict(), "hand": h.number, "dealer": h.dealer,
-            "dealer_side": h.dealer_side, "level": h.level,
-            "trump": h.trump.suit if h.trump.suit else "NT",
-            "levels_before": {side: scoring.level_name(v) for side, v in m.levels.items()},
-            "levels": {side: scoring.level_name(v) for side, v in levels.items()},
+            "dealer_side": h.dealer_side, "level": h.level, "trump": trump,
+            "levels_before": _names(m.levels), "levels": _names(levels),
             "leveling_side": scoring.leveling_side(h.dealer, outcome) if outcome.levels else None,
             "next_dealer": scoring.next_dealer(h.dealer, outcome.deal_passes)}
 
 
+def _names(levels: Mapping[str, int]) -> dict:
+    return {side: scoring.level_name(v) for side, v in levels.items()}
+
+
 def _decided(m: Match) -> Match:
-    """SJ2-14: past the target level wins at once; otherwise after maxHands (or once a time
-    limit has passed, SJ2-14.4) the higher level wins and equal levels go to lots."""
-    target = scoring.level_value(m.settings.targetLevel)
-    winner, reason = scoring.match_winner(dict(m.levels), m.hands_played, target,
-                                          m.settings.maxHands)
+    """SJ2-14 / SJ3-12: past the target level wins at once (SJ2: ``targetLevel``; SJ3: past A);
+    otherwise after ``maxHands`` (SJ2), or once a time limit has passed and the hand in play is
+    finished (SJ2-14.4, SJ3-12.1), the higher level wins; equal levels go to lots (SJ2-14.3) or
+    are a draw (SJ3-12.2)."""
+    settings = m.settings
+    winner, reason = scoring.match_winner(dict(m.levels), m.hands_played, settings.target_level,
+                                          settings.max_hands)
     if reason is None and m.time_called is not None:
         winner, reason = scoring.time_limit_winner(dict(m.levels))
     if reason is None:
         return m
-    if winner is None:
+    if winner is None and settings.equal_levels == "lots":
         return replace(m, status="awaiting_lots")
+    if winner is None:
+        reason = "time" if reason == "lots" else reason
     return replace(m, status="completed", winner=winner, reason=reason)
 
 
 def time_limit(m: Match, data: Mapping, at: datetime | None) -> Match:
-    """TimeLimitReached (SJ2-14.4): only with a time limit set, once, and not before it has
-    passed on the server's clock; the hand in play is finished, then SJ2-14.3 decides."""
+    """TimeLimitReached (SJ2-14.4; SJ3-12.1: the chief referee's alert at ``alertAtMinute``,
+    「自宣布之时起手中正在打的这副牌打完结束比赛」): only with a time limit set, once, and not before it
+    has passed on the server's clock since MatchStarted; the hand in play is finished, then the
+    levels decide (a hand is in play once dealt; between hands the match ends at once)."""
     _must_be_playing(m)
-    limit = m.settings.timeLimitMinutes
+    limit, rule = m.settings.time_limit_minutes, m.rule("time")
     if limit is None or data["limit_minutes"] != limit:
-        raise RuleViolation("SJ2-14.4", f"this match's time limit is {limit} minutes"
+        raise RuleViolation(rule, f"this match's time limit is {limit} minutes"
                             if limit else "this match has no time limit (timeLimitMinutes)")
     if m.time_called is not None:
-        raise RuleViolation("SJ2-14.4", "the time limit has already been reached")
-    ends = m.started_at + timedelta(minutes=limit)
-    if at is not None and at < ends:
-        raise RuleViolation("SJ2-14.4", f"the {limit} minutes end at "
-                                        f"{ends.strftime('%Y-%m-%dT%H:%M:%S.%fZ')}, not before")
+        raise RuleViolation(rule, "the time limit has already been reached")
+    ends = m.started_at + timedelta(minutes=limit) if m.started_at else None
+    if at is not None and ends is not None and at < ends:
+        raise RuleViolation(rule, f"the {limit} minutes end at "
+                                  f"{ends.strftime('%Y-%m-%dT%H:%M:%S.%fZ')}, not before")
     m = replace(m, time_called=limit)
     if m.hand is not None and m.hand.in_play:
         return m
@@ -208,8 +245,138 @@ def match_lots(m: Match, data: Mapping) -> Match:
 
 
 def record_ruling(m: Match, data: Mapping) -> Match:
-    """RulingRecorded on this match (SJ2-15.3)."""
-    return replace(m, rulings=m.rulings + ({"text": data["text"], "effect": data.get("effect")},))
+    """RulingRecorded on this match (SJ2-15.3). In SJ3 an effect
+    ``{"kind": "disqualify", "side": "A"}`` (serious illicit signals, SJ3-11.9) forfeits the
+    round for that side (T-6.5)."""
+    m = replace(m, rulings=m.rulings + ({"text": data["text"], "effect": data.get("effect")},))
+    effect = data.get("effect") or {}
+    if not m.variant.forfeit_by_ruling or effect.get("kind") != "disqualify":
+        return m
+    if effect.get("side") not in ("A", "B"):
+        raise RuleViolation("SJ3-11.9", "a disqualification names the side, A or B")
+    _must_be_playing(m)
+    return _forfeit(m, effect["side"], "disqualified")
+
+
+def _forfeit(m: Match, side: str, reason: str) -> Match:
+    """T-6.5: the round forfeited by ``side`` — the opponents win; the result block records
+    levels 4 : 2. A second side forfeiting too leaves no winner."""
+    if m.forfeited_by is not None and m.forfeited_by != side:
+        return replace(m, forfeited_by="both", winner=None, status="completed", reason=reason)
+    return replace(m, forfeited_by=side, winner=scoring.other_side(side), status="completed",
+                   reason=reason)
+
+
+# --- SJ3: lateness (T-6.6) and move times (SJ3-11.8) -----------------------------------------
+
+def record_lateness(m: Match, data: Mapping) -> Match:
+    """LatenessRecorded (T-6.6, SJ3-11.10): the referee's count of the started minutes a pair was
+    late, once per side, before the first deal. Its consequence is derived (``lateness.py``):
+    a warning; 20 or 30 points off the late side in the first hand played; hand 1 forfeited
+    (the opponents go up one level and deal hand 2, their dealer nominated by them — ``dealer``,
+    default their lower seat); the round forfeited."""
+    side, minutes = data["side"], data["minutes"]
+    if any(entry["side"] == side for entry in m.lateness):
+        raise RuleViolation(lateness.RULE, f"side {side}'s lateness is already recorded")
+    if m.status == "completed" and m.reason != "forfeit":
+        _must_be_playing(m)
+    if m.hand is not None:
+        raise RuleViolation(lateness.RULE, "lateness is recorded before the first deal of the "
+                                           "round")
+    result = lateness.consequence(minutes)
+    if "dealer" in data and result.kind != lateness.FIRST_HAND:
+        raise RuleViolation(lateness.RULE, "the opponents nominate hand 2's dealer only when "
+                                           "hand 1 is forfeited (16-20 minutes late)")
+    entry = {"side": side, "minutes": minutes, "rule": lateness.RULE, **result.to_dict()}
+    m = replace(m, lateness=m.lateness + (entry,))
+    if m.status == "completed" and result.kind != lateness.ROUND:
+        return m  # the other side's forfeit has decided the round
+    if result.kind == lateness.POINTS:
+        penalty = {"side": side, "points": result.points,
+                   "reason": f"side {side} was {minutes} minutes late"}
+        return replace(m, first_hand_penalties=m.first_hand_penalties + (penalty,))
+    if result.kind == lateness.FIRST_HAND:
+        return _forfeit_first_hand(m, side, data.get("dealer"))
+    if result.kind == lateness.ROUND:
+        return _forfeit(m, side, "forfeit")
+    return m
+
+
+def _forfeit_first_hand(m: Match, side: str, dealer: int | None) -> Match:
+    """T-6.6 (「首局自动放弃，对手自动升级」): hand 1 is not played; the opponents go up one level and
+    deal hand 2 (**Interpretation**: their dealer nominated by them, by default their lower seat).
+    If both sides forfeit hand 1, both go up and hand 2's reveals decide the dealer."""
+    winners = scoring.other_side(side)
+    seats = [seat for seat in range(4) if scoring.side_of(seat) == winners]
+    if dealer is not None and dealer not in seats:
+        raise RuleViolation(lateness.RULE, f"side {winners} nominates hand 2's dealer from its "
+                                           f"own seats {seats}, not seat {dealer}")
+    levels = dict(m.levels)
+    levels[winners] += 1
+    if m.history:  # the other side forfeited hand 1 too
+        row = {**m.history[0], "forfeited_by": "both", "leveling_side": None,
+               "levels": _names(levels), "next_dealer": None}
+        return replace(m, levels=MappingProxyType(levels), history=(row,), next_dealer=None)
+    nominated = seats[0] if dealer is None else dealer
+    row = {"hand": 1, "forfeited_by": side, "rule": lateness.RULE,
+           "levels_before": _names(m.levels), "levels": _names(levels),
+           "leveling_side": winners, "next_dealer": nominated}
+    return replace(m, levels=MappingProxyType(levels), history=(row,), next_dealer=nominated)
+
+
+def time_overrun(m: Match, data: Mapping, at: datetime | None) -> Match:
+    """SJ3TimeLimitExceeded (SJ3-11.8, 「第一次警告，以后每次扣20分」): a move's overrun, reported by the
+    timer; the side's first breach (per match, or per hand with ``timeWarningScope:
+    sidePerHand``) is a warning, each later one costs it 20 points in the hand in play. A
+    designator's overrun (SJ3-7.3) plays the default choice and counts no breach."""
+    h = hands.overrun(current_hand(m, data["hand"]), data, at)
+    if data["kind"] == "throwChoice":
+        return with_hand(m, h)
+    seat = data["seat"]
+    side = scoring.side_of(seat)
+    earlier = [b for b in m.time_breaches if b["side"] == side and
+               (m.settings.timeWarningScope == "sidePerMatch" or b["hand"] == h.number)]
+    breach = {"hand": h.number, "seat": seat, "side": side, "kind": data["kind"],
+              "consequence": "penalty" if earlier else "warning"}
+    detail = f"seat {seat} overran the {data['kind']} time"
+    if earlier:
+        h = hands.add_penalty(h, "SJ3-11.8", side, hands.POINTS_PENALTY, "engine",
+                              f"{detail} again: 20 points")
+    else:
+        warning = {"rule": "SJ3-11.8", "seat": seat, "detail": f"{detail}: warning"}
+        h = replace(h, irregularities=h.irregularities + (warning,))
+    return with_hand(replace(m, time_breaches=m.time_breaches + (breach,)), h)
+
+
+# --- the result the team event reads (T-6.5, SJ3-12.2) --------------------------------------
+
+def match_result(m: Match) -> dict | None:
+    """SJ3-12.2 / 12.4, T-6.5: the result of a completed match — the winning side (None: a draw,
+    or both forfeited), the levels as recorded (a forfeit: 4 : 2), each side's level difference
+    and match points (``matchPoints``), the forfeit and the lateness recorded. None while the
+    match is being played."""
+    if m.status != "completed":
+        return None
+    points = m.settings.match_points
+    forfeit = m.forfeited_by is not None
+    levels = dict(m.levels)
+    if m.forfeited_by in ("A", "B"):
+        levels = {m.winner: lateness.FORFEIT_LEVELS["winner"],
+                  m.forfeited_by: lateness.FORFEIT_LEVELS["loser"]}
+    if m.forfeited_by == "both":
+        match_points = {"A": points["loss"], "B": points["loss"]}
+        levels = dict(START_LEVELS)
+    elif m.winner is None:
+        match_points = {"A": points["draw"], "B": points["draw"]}
+    else:
+        match_points = {m.winner: points["win"], scoring.other_side(m.winner): points["loss"]}
+    return {"winner": m.winner, "winner_team": m.teams[m.winner] if m.winner else None,
+            "draw": m.winner is None and not forfeit, "reason": m.reason,
+            "forfeit": forfeit, "forfeited_by": m.forfeited_by, "teams": dict(m.teams),
+            "levels": levels,
+            "level_difference": {"A": levels["A"] - levels["B"], "B": levels["B"] - levels["A"]},
+            "match_points": match_points, "hands_played": m.hands_played,
+            "lateness": [dict(entry) for entry in m.lateness]}
 
 
 # --- the fold step -----------------------------------------------------------------------------
@@ -218,22 +385,41 @@ _HAND_EVENTS = {
     "TrumpDeclared": hands.declare,
     "TrumpOvercalled": hands.overcall,
     "DealCompleted": lambda h, data, at: hands.deal_completed(h, at),
+    "DrawingEnded": lambda h, data, at: hands.deal_completed(h, at),
     "DeclarationWindowClosed": lambda h, data, at: hands.close_window(h, at),
-    "KittyTaken": lambda h, data, at: hands.take_kitty(h),
+    "KittyTaken": hands.take_kitty,
     "KittyBuried": lambda h, data, at: hands.bury_kitty(h, data),
     "KittyCorrected": lambda h, data, at: hands.correct_kitty(h, data),
     "CardsPlayed": lambda h, data, at: hands.play(h, data),
     "PlayCorrected": lambda h, data, at: hands.correct_play(h, data),
+    "ThrowPenaltyChoice": lambda h, data, at: hands.choose_throw_component(h, data),
     "PenaltyAssessed": lambda h, data, at: hands.assess_penalty(h, data),
     "IrregularityReported": lambda h, data, at: hands.report_irregularity(h, data),
     "HandVoided": lambda h, data, at: hands.void(h, data),
+    "LotsDrawn": hands.lots,
 }
+# the moves a time limit counts from (SJ3-11.8, SJ3-7.3)
+_MOVES = ("KittyTaken", "CardsPlayed", "ThrowPenaltyChoice")
 
 _MATCH_EVENTS = {
     "HandDealt": lambda m, data, at: deal(m, data),
     "TimeLimitReached": time_limit,
     "RulingRecorded": lambda m, data, at: record_ruling(m, data),
+    "LatenessRecorded": lambda m, data, at: record_lateness(m, data),
+    "SJ3TimeLimitExceeded": time_overrun,
 }
+
+_COMMON = {"HandDealt", "TimeLimitReached", "RulingRecorded", "TrumpDeclared", "TrumpOvercalled",
+           "KittyTaken", "KittyBuried", "CardsPlayed", "PlayCorrected", "PenaltyAssessed",
+           "IrregularityReported", "HandVoided"}
+EVENTS: Mapping[str, frozenset[str]] = MappingProxyType({
+    "SJ2": frozenset(_COMMON | {"DealCompleted", "DeclarationWindowClosed", "KittyCorrected",
+                                "LotsDrawn"}),
+    # SJ3-13: DrawingEnded for the end of the deal, KittyTaken closes the reveals; throws are
+    # designated; lateness and move times are the referee's and the timer's
+    "SJ3": frozenset(_COMMON | {"DrawingEnded", "ThrowPenaltyChoice", "LatenessRecorded",
+                                "SJ3TimeLimitExceeded"}),
+})
 
 
 def apply(m: Match | None, event_type: str, data: dict, at: str | None = None) -> Match:
@@ -244,19 +430,22 @@ def apply(m: Match | None, event_type: str, data: dict, at: str | None = None) -
         return start(data, _moment(at))
     if m is None:
         raise RuleViolation("SJ2-16", "the match has not started (MatchStarted comes first)")
+    if event_type not in EVENTS[m.game]:
+        raise RuleViolation(m.variant.rule("lifecycle"),
+                            f"{event_type} is not an event of a {m.game} match")
+    moment = _moment(at)
     if event_type in _MATCH_EVENTS:
-        return _MATCH_EVENTS[event_type](m, data, _moment(at))
+        return _MATCH_EVENTS[event_type](m, data, moment)
     if event_type == "LotsDrawn":
         if data["purpose"] == "matchTie":
             return match_lots(m, data)
         if data["purpose"] not in ("declaration", "dealer"):
             raise RuleViolation("T-1.4", f"lots for {data['purpose']} are drawn in the "
                                          "tournament's stream, not a match's")
-    step = _HAND_EVENTS.get(event_type, hands.lots if event_type == "LotsDrawn" else None)
-    if step is None:
-        raise RuleViolation("SJ2-16", f"{event_type} is not an event of a {m.game} match")
-    h = current_hand(m, data["hand"])
-    return with_hand(m, step(h, data, _moment(at)))
+    h = _HAND_EVENTS[event_type](current_hand(m, data["hand"]), data, moment)
+    if event_type in _MOVES:
+        h = hands.move_clock(h, moment)
+    return with_hand(m, h)
 
 
 def _moment(at: str | None) -> datetime | None:

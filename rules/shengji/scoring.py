@@ -1,13 +1,14 @@
-"""SJ2 end of hand and end of match: kitty capture, adjustments, result, levels, next dealer, winner.
+"""End of hand and end of match: kitty capture, adjustments, result, levels, next dealer, winner.
 
-Rule IDs refer to ``shared/rules/shengji-2deck.md``. Everything here is pure arithmetic on
-numbers the caller has already folded from the events (trick points, penalties, error counts).
+Rule IDs refer to ``shared/rules/shengji-2deck.md`` and ``shengji-3deck.md``. Everything here is
+pure arithmetic on numbers the caller has already folded from the events (trick points,
+penalties, error counts).
 
-Variant data: the result table (SJ2-13.1) is a :class:`ResultScale` value and the level ladder is
-``LEVEL_RANKS``; a three-deck variant passes its own scale (SJ3-10.4: 120 / 60 / extra dealer
-levels below 0) to :func:`hand_result` instead of copying this module. The kitty multiplier and
-the follow/kitty-error adjustments are SJ2-only functions (SJ3 multiplies by component type and
-punishes reneges by outcome, not points).
+Variant data: the result table (SJ2-13.1, SJ3-10.3) is a :class:`ResultScale` value and the level
+ladder is ``LEVEL_RANKS``; SJ3 passes its own scale (SJ3-10.4: 120 / 60 / extra dealer levels
+below 0) to :func:`hand_result`. The kitty multiplier and the follow/kitty-error adjustments of
+SJ2 are points; SJ3 multiplies by the winning component's type (:func:`sj3_kitty_multiplier`)
+and punishes reneges by the outcome, not points (:func:`floored_outcome`).
 
 Seats 0–3 in order of play; side "A" = seats 0 and 2, side "B" = seats 1 and 3 (README §4).
 Levels are ints 2..14 ("2".."A"); 15 and above only appear as the level of a side that has won.
@@ -181,6 +182,10 @@ class ResultScale:
 
 
 SJ2_RESULT_SCALE = ResultScale()
+# SJ3-10.3/10.4: 120 and up the defenders take the deal, +1 per 60; 60–115 dealer +1, 5–55 +2,
+# 0 and below +3 and one more per full 60 below 0 (「以后防家每多负60分，庄家多升一级」)
+SJ3_RESULT_SCALE = ResultScale(take_threshold=120, level_step=60, dealer_bands=((60, 1), (5, 2)),
+                               dealer_floor_levels=3, dealer_extra_step=60)
 
 
 @dataclass(frozen=True)
@@ -214,6 +219,45 @@ def hand_result(points: int, scale: ResultScale = SJ2_RESULT_SCALE) -> HandResul
     return HandResult("dealer", dealer_levels(points, scale), False)
 
 
+# ---------------------------------------------------------------- SJ3 outcomes (SJ3-10.5, 11.2)
+
+def outcome(result: HandResult) -> int:
+    """SJ3-10.5: the outcome scale — dealer side +k → k; defenders take the deal and gain k → −k."""
+    return result.levels if result.winner_side_role == "dealer" else -result.levels
+
+
+def result_of(outcome_value: int) -> HandResult:
+    """SJ3-10.5 read back: o ≥ 1 → the dealer side gains o; o ≤ 0 → the defenders take the deal
+    and gain −o."""
+    if outcome_value >= 1:
+        return HandResult("dealer", outcome_value, False)
+    return HandResult("defenders", -outcome_value, True)
+
+
+def floored_outcome(normal: int, dealer_offended: bool, defenders_offended: bool) -> tuple[int, list[dict]]:
+    """SJ3-11.2 (「判自动下台或别人自动升级（只作下台或升级，不累计分）」): an offending dealer side
+    gets at most o = 0 (the defenders take the deal at least), offending defenders give at least
+    o = 1 (dealer +1). **Interpretation:** the worse outcome for the offender stands; offences of
+    one side count once; if both sides offended the floors cancel. Returns the final outcome and
+    the steps applied ``{"side_role", "before", "after"}``."""
+    if dealer_offended == defenders_offended:
+        return normal, []
+    if dealer_offended:
+        return min(normal, 0), [{"side_role": "dealer", "before": normal, "after": min(normal, 0)}]
+    return max(normal, 1), [{"side_role": "defenders", "before": normal, "after": max(normal, 1)}]
+
+
+def sj3_kitty_multiplier(width: int, length: int) -> int:
+    """SJ3-10.2 (seed 十七): single ×2, pair ×3, triple ×4, a tractor of k pairs ×(k + 3)
+    (「二连对5倍，以后每多连一对加1倍」), a triple-tractor of k ×(2k + 2)
+    (「二连刻6倍，以后每多连一刻加2倍」). ``width`` 1 is a single."""
+    if width == 1:
+        return 2
+    if length == 1:
+        return {2: 3, 3: 4}[width]
+    return length + 3 if width == 2 else 2 * length + 2
+
+
 def next_dealer(dealer: int, deal_passes: bool) -> int:
     """SJ2-5.3: the deal kept → the dealer's partner opp(dealer) deals next; the deal lost →
     next(dealer), the first defender after him."""
@@ -230,15 +274,20 @@ def leveling_side(dealer: int, result: HandResult) -> str:
     raise ValueError(f"winner_side_role must be 'dealer' or 'defenders', not {result.winner_side_role!r}")
 
 
-def apply_result(levels: dict[str, int], dealer: int, result: HandResult) -> dict[str, int]:
+def apply_result(levels: dict[str, int], dealer: int, result: HandResult,
+                 cap: int | None = None) -> dict[str, int]:
     """SJ2-13.3 / SJ2-2.3: the side that levels adds its gain; the other side's level is unchanged.
-    Returns a new dict; ``levels`` is not modified."""
+    ``cap`` (SJ3-12.3) is the highest level recorded. Returns a new dict; ``levels`` is not
+    modified."""
     if set(levels) != set(SIDES):
         raise ValueError(f"levels must have exactly the keys 'A' and 'B', not {sorted(levels)}")
     if result.levels < 0:
         raise ValueError("levels never go down in SJ2 (SJ2-2.3)")
     updated = dict(levels)
-    updated[leveling_side(dealer, result)] += result.levels
+    side = leveling_side(dealer, result)
+    updated[side] += result.levels
+    if cap is not None:
+        updated[side] = min(updated[side], cap)
     return updated
 
 
@@ -251,8 +300,8 @@ def higher_side(levels: dict[str, int]) -> str | None:
     return "A" if levels["A"] > levels["B"] else "B"
 
 
-def match_winner(levels: dict[str, int], hands_played: int, target_level: int = 10,
-                 max_hands: int = 20) -> tuple[str | None, str | None]:
+def match_winner(levels: dict[str, int], hands_played: int, target_level: int | None = 10,
+                 max_hands: int | None = 20) -> tuple[str | None, str | None]:
     """SJ2-14.1–14.3: (winner side, reason) after a hand.
 
     - a side whose level is above ``target_level`` (SJ2-14.2; setting ``targetLevel``, default
@@ -261,12 +310,15 @@ def match_winner(levels: dict[str, int], hands_played: int, target_level: int = 
     - else after ``max_hands`` hands (SJ2-14.1, setting ``maxHands``) the higher level wins:
       reason "maxHands"; equal levels → ``(None, "lots")``, a LotsDrawn{purpose:"matchTie"} decides;
     - else ``(None, None)``: the match goes on.
+
+    ``None`` for either limit: the match has no such limit (SJ3: no hand limit; without
+    ``endOnPassingA`` no target).
     """
-    above = [side for side in SIDES if levels[side] > target_level]
+    above = [side for side in SIDES if target_level is not None and levels[side] > target_level]
     if above:
         winner = above[0] if len(above) == 1 else higher_side(levels)
         return (winner, "target") if winner else (None, "lots")
-    if hands_played >= max_hands:
+    if max_hands is not None and hands_played >= max_hands:
         return time_or_hands_winner(levels, "maxHands")
     return None, None
 

@@ -1,0 +1,125 @@
+"""Runs of identical cards at consecutive places (SJ2-7.1/7.2, SJ3-6.1/6.2): where a pair, a
+triple, a tractor or a triple-tractor can be taken from cards of one class, and whether several
+can be taken at once, disjointly.
+
+A *unit* is ``(width, length)``: ``length`` consecutive run places (``Trump.run_pos``), each
+holding ``width`` identical cards — a pair ``(2, 1)``, a triple ``(3, 1)``, a k-tractor
+``(2, k)``, a triple-tractor ``(3, k)``. Cards of one class are searched as *columns*: each run
+place with the identical cards held there and their counts, an immutable value so that the
+searches can be memoised. Several different cards share a place only at the 副级牌 position
+(SJ2-3.4); cards of one place with equal counts are interchangeable, so the search tries one of
+them.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from itertools import product
+
+from .cards import Trump
+
+Columns = tuple[tuple[int, tuple[tuple[str, int], ...]], ...]
+Unit = tuple[int, int]
+
+
+def columns(cards: Sequence[str], trump: Trump) -> Columns:
+    """The cards (of one class) by run place: ((place, ((card, count), ...)), ...), sorted."""
+    by_place: dict[int, list[tuple[str, int]]] = {}
+    for card, count in sorted(Counter(cards).items()):
+        by_place.setdefault(trump.run_pos(card), []).append((card, count))
+    return tuple(sorted((place, tuple(held)) for place, held in by_place.items()))
+
+
+def unit_counts(state: Columns, width: int) -> Counter:
+    """place -> how many disjoint sets of ``width`` identical cards the place holds."""
+    return Counter({place: sum(n // width for _, n in held) for place, held in state
+                    if any(n >= width for _, n in held)})
+
+
+def tops(state: Columns, width: int, length: int) -> list[int]:
+    """The top places of every run of ``length`` consecutive places each holding ``width``
+    identical cards, highest first."""
+    held = set(unit_counts(state, width))
+    return sorted((top for top in held
+                   if all(top - step in held for step in range(length))), reverse=True)
+
+
+def longest(state: Columns, width: int) -> int:
+    """The longest run of places each holding ``width`` identical cards (0 if none)."""
+    best = run = 0
+    previous = None
+    for place in sorted(unit_counts(state, width)):
+        run = run + 1 if previous == place - 1 else 1
+        best, previous = max(best, run), place
+    return best
+
+
+def _choices(state: Columns, top: int, width: int, length: int) -> Iterator[tuple[str, ...]]:
+    """Ways to take the run ``top`` … ``top - length + 1``: one card per place (top first) with
+    at least ``width`` copies; of the cards of one place with equal counts only the first."""
+    held = dict(state)
+    options = []
+    for place in range(top, top - length, -1):
+        seen, cards = set(), []
+        for card, count in held[place]:
+            if count >= width and count not in seen:
+                seen.add(count)
+                cards.append(card)
+        options.append(cards)
+    return product(*options)
+
+
+def _take(state: Columns, chosen: tuple[str, ...], width: int) -> Columns:
+    wanted = set(chosen)
+    taken = []
+    for place, held in state:
+        left = tuple((card, count - width if card in wanted else count) for card, count in held)
+        left = tuple((card, count) for card, count in left if count > 0)
+        if left:
+            taken.append((place, left))
+    return tuple(taken)
+
+
+def _ordered(units: Sequence[Unit]) -> tuple[Unit, ...]:
+    """Longest, then widest first: the most constrained units are placed first."""
+    return tuple(sorted(units, key=lambda unit: (-unit[1], -unit[0])))
+
+
+def place(state: Columns, units: Sequence[Unit]) -> tuple[tuple[str, ...], ...] | None:
+    """The cards of each unit (in the order given back: longest, widest first), taken disjointly
+    from ``state``, or None if they cannot all be taken."""
+    return _place(state, _ordered(units))
+
+
+@lru_cache(maxsize=16384)
+def _place(state: Columns, units: tuple[Unit, ...]) -> tuple[tuple[str, ...], ...] | None:
+    if not units:
+        return ()
+    (width, length), rest = units[0], units[1:]
+    if sum(w * l for w, l in units) > sum(n for _, held in state for _, n in held):
+        return None
+    for top in tops(state, width, length):
+        for chosen in _choices(state, top, width, length):
+            tail = _place(_take(state, chosen, width), rest)
+            if tail is not None:
+                return (tuple(card for card in chosen for _ in range(width)),) + tail
+    return None
+
+
+def fits(state: Columns, units: Sequence[Unit]) -> bool:
+    """Whether all ``units`` can be taken from ``state`` at once."""
+    return place(state, units) is not None
+
+
+@lru_cache(maxsize=16384)
+def best_top(state: Columns, key: Unit, rest: tuple[Unit, ...]) -> int | None:
+    """SJ2-10.2 / SJ3-9.2: the highest top place of the ``key`` unit over every way of taking
+    ``key`` and all of ``rest`` from ``state``; None if there is no way."""
+    width, length = key
+    ordered = _ordered(rest)
+    for top in tops(state, width, length):
+        for chosen in _choices(state, top, width, length):
+            if _place(_take(state, chosen, width), ordered) is not None:
+                return top
+    return None

@@ -1,13 +1,16 @@
 """The events of a mahjong table (shared/rules/mahjong-ottawa.md section 10; the engine is shared
-with the Sichuan game, mahjong-sichuan.md section 11). They live in the table's match stream,
+with the Sichuan game, mahjong-sichuan.md section 11, whose tables add 换三张, the void suits and
+the referee's penalties; and the dice that break ties in the Sichuan event's groups, T-7.2). They live in the table's match stream,
 ``match-<tid>:<match id>``; every hand event names its hand number, so that an event meant for
 another hand than the one in play is refused (``MJO-10``).
 
 Only what people and devices do is an event: dice, the deal, draws, discards, claims and passes,
 a win, the timer's facts, penalties. What follows from them — which claim takes a discard
-(``ClaimsResolved``), the exhaustive draw (``DrawGame``), a hand's payments and the balances
-(``HandCompleted``), the end of the session and its ranking (``SessionCompleted``) — is derived
-by the fold and shown by the reads (see ``MAHJONG_DERIVED``).
+(``ClaimsResolved``), the exchange of three (``ExchangeCompleted``), the exhaustive draw
+(``DrawGame``), every payment of a hand with its cause (``PaymentRecorded``), a hand's payments
+and the balances (``HandCompleted``), the end of the session and its ranking
+(``SessionCompleted``) — is derived by the fold and shown by the reads (see
+``MAHJONG_DERIVED``).
 
 Names: the card games own ``HandDealt`` (cards and a kitty); a mahjong deal is ``TilesDealt``,
 so that the edge can check tile notation (a type has one data schema). The shared types
@@ -18,13 +21,14 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from .catalogue import EventType, FullMatch
 from .shengji_events import RULE_PATTERN, HandStepData, StrictBoolean, hand_no, seat
-from .tournament_events import DataSchema, _optional
+from .tournament_events import ID_PATTERN, DataSchema, _optional
 
 # README §3: 1m..9m, 1p..9p, 1s..9s, winds E S W N, dragons C F P.
 TILE_PATTERN = r"^(?:[1-9][mps]|[ESWNCFP])$"
 _tile = FullMatch(TILE_PATTERN, "must be a tile: 1m-9m, 1p-9p, 1s-9s, a wind E S W N or a "
                                 "dragon C F P")
 _rule = FullMatch(RULE_PATTERN, "must be a rule ID of the rules specification, e.g. MJO-4.2")
+_entrant = FullMatch(ID_PATTERN, "must be an entrant (team id)")
 _text = validate.Length(min=1, max=2000)
 
 
@@ -53,13 +57,15 @@ def _given(data: dict, name: str) -> bool:
     return data.get(name) is not None
 
 
-DICE_PURPOSES = ("firstDealer", "wallBreak")
+DICE_PURPOSES = ("firstDealer", "wallBreak", "exchange")
+_OF_A_HAND = ("wallBreak", "exchange")
 
 
 class DiceRolledData(DataSchema):
-    """MJO-2.1: each seat rolls for the first dealer (``firstDealer``; ties among the highest
-    roll again); MJO-2.3: the dealer and then the second roller break the wall of hand ``hand``
-    (``wallBreak``)."""
+    """MJO-2.1 / MJS-1.3: each seat rolls for the first dealer (``firstDealer``; ties among the
+    highest roll again); MJO-2.3: the dealer and then the second roller break the wall of hand
+    ``hand`` (``wallBreak``); MJS-2.1: the dealer rolls for 换三张 of hand ``hand``
+    (``exchange``; the first die is the red one)."""
     purpose = fields.String(required=True, validate=validate.OneOf(DICE_PURPOSES))
     seat = seat()
     dice = _throw(required=True)
@@ -67,8 +73,8 @@ class DiceRolledData(DataSchema):
 
     @validates_schema
     def _hand_of_a_wall_break(self, data: dict, **kwargs) -> None:
-        if data.get("purpose") == "wallBreak" and not _given(data, "hand"):
-            raise ValidationError({"hand": ["required when purpose is wallBreak"]})
+        if data.get("purpose") in _OF_A_HAND and not _given(data, "hand"):
+            raise ValidationError({"hand": [f"required when purpose is {data['purpose']}"]})
 
 
 _ONE_WAY = ("give either hands (and optionally wall) or walls (and optionally dice), not both "
@@ -172,7 +178,7 @@ class TimeLimitExceededData(DataSchema):
 
 
 class CoinPenaltyData(DataSchema):
-    """A referee's coin penalty (MJO-9.3: the committee rules; MJS-9, MJS-10): ``seat`` pays
+    """A referee's coin penalty at an MJO table (MJO-9.3: the committee rules): ``seat`` pays
     ``coins`` to each seat of ``payees``, or, without payees, loses them (paid to no one)."""
     hand = _optional(fields.Integer(strict=True, validate=validate.Range(min=1, max=1000)))
     rule = fields.String(required=True, validate=_rule)
@@ -181,6 +187,76 @@ class CoinPenaltyData(DataSchema):
     payees = _optional(fields.List(fields.Integer(strict=True, validate=validate.Range(
         min=0, max=3)), validate=validate.Length(min=1, max=3)))
     reason = _optional(fields.String(validate=_text))
+
+
+# --- the Sichuan game (mahjong-sichuan.md section 11) ---------------------------------------
+
+class ExchangeTilesSelectedData(DataSchema):
+    """MJS-2.1: the three tiles of one suit the seat passes in 换三张 (hidden until all four)."""
+    hand = hand_no()
+    seat = seat()
+    tiles = tiles(3, 3, required=True)
+
+
+VOID_SUITS = ("m", "p", "s")
+
+
+class VoidSuitDeclaredData(DataSchema):
+    """MJS-2.2: the suit the seat's winning hand will lack, declared once before the first
+    discard (hidden until all four)."""
+    hand = hand_no()
+    seat = seat()
+    suit = fields.String(required=True, validate=validate.OneOf(VOID_SUITS))
+
+
+WARNING_OFFENCES = ("earlyDraw", "peek", "falsePong", "falseKong", "slow")
+
+
+class WarningIssuedData(DataSchema):
+    """MJS-10.2 / 10.3 (referee): ``seat`` drew early, peeked at the wall, called pong or kong
+    without making it (a warning the first time, the loss of the right to win the second), or
+    discarded too slowly (a warning); three warnings in a hand cost 10."""
+    hand = hand_no()
+    seat = seat()
+    offence = fields.String(required=True, validate=validate.OneOf(WARNING_OFFENCES))
+
+
+WRONG_COUNTS = ("tooMany", "tooFew")
+
+
+class WrongTileCountData(DataSchema):
+    """MJS-9.1 (referee): 相公 — ``seat`` holds too many (大相公) or too few (小相公) tiles."""
+    hand = hand_no()
+    seat = seat()
+    count = fields.String(required=True, validate=validate.OneOf(WRONG_COUNTS))
+
+
+DISCLOSURES = ("ownHand", "otherHand")
+
+
+class ConductPenaltyData(DataSchema):
+    """MJS-10.4 / 10.5 (referee): ``seat`` disclosed his own hand (``ownHand``: −20) or named
+    the hand of ``victim`` (``otherHand``: 30 to him, no more winning this hand)."""
+    hand = hand_no()
+    seat = seat()
+    offence = fields.String(required=True, validate=validate.OneOf(DISCLOSURES))
+    victim = _optional_seat()
+
+    @validates_schema
+    def _victim_of_a_naming(self, data: dict, **kwargs) -> None:
+        if data.get("offence") == "otherHand" and not _given(data, "victim"):
+            raise ValidationError({"victim": ["required when offence is otherHand"]})
+        if data.get("offence") == "ownHand" and _given(data, "victim"):
+            raise ValidationError({"victim": ["only naming another player's hand has a victim"]})
+
+
+class TieDiceRolledData(DataSchema):
+    """T-7.2 / T-7.5 (the Sichuan event, tournament stream): one round of dice among players
+    tied in stage ``round`` — at a table for a qualifying place, or in the ranking — each
+    player's two dice; the higher total goes first, equal totals roll again."""
+    round = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=64))
+    rolls = fields.Dict(keys=fields.String(validate=_entrant), values=_throw(), required=True,
+                        validate=validate.Length(min=2, max=64))
 
 
 def _hand(name: str, schema) -> EventType:
@@ -200,12 +276,22 @@ MAHJONG_EVENTS = (
     _hand("ExhaustiveDrawDeclared", SeatStepData),
     _hand("TimeLimitExceeded", TimeLimitExceededData),
     _hand("CoinPenaltyAssessed", CoinPenaltyData),
+    # the Sichuan game (MJS-2, MJS-9, MJS-10)
+    _hand("ExchangeTilesSelected", ExchangeTilesSelectedData),
+    _hand("VoidSuitDeclared", VoidSuitDeclaredData),
+    _hand("WarningIssued", WarningIssuedData),
+    _hand("FalseWinDeclared", SeatStepData),
+    _hand("WrongTileCount", WrongTileCountData),
+    _hand("ConductPenaltyAssessed", ConductPenaltyData),
+    EventType("TieDiceRolled", TieDiceRolledData, ("tournament",)),
 )
 
 # Derived facts of a mahjong table (MJO section 10 rows marked "derived"; HandStarted and
 # HandCompleted are named with the card games' derived facts): never posted.
 MAHJONG_DERIVED = {
     "ClaimsResolved": "GET …/matches/{mid}/hands/{n} (melds, wins, claim_window)",
-    "DrawGame": "GET …/matches/{mid}/hands/{n} (result)",
+    "DrawGame": "GET …/matches/{mid}/hands/{n} (result; draw_checks in MJS)",
+    "ExchangeCompleted": "GET …/matches/{mid}/hands/{n} (exchange)",
+    "PaymentRecorded": "GET …/matches/{mid}/hands/{n} (ledger)",
     "SessionCompleted": "GET /v1/tournaments/{tid}/matches/{mid} (status, ranking)",
 }

@@ -2,9 +2,10 @@
 their tables, each table's session read from its match stream, who qualified, and the ranking
 by coins; and the guards that check a stage's draw, tie lots and a table's start against them.
 
-The groups are folded from the tournament stream (the draws of tables and the tie lots, in log
-order) and from each table's match stream (its balances and whether its session is over; a
-table's result is derived by its fold, never posted). Before each fact of the tournament
+The groups are folded from the tournament stream (the draws of tables, the tie lots and — in
+the Sichuan event — the tie dice, in log order) and from each table's match stream (its
+balances, whether its session is over, the final's extra hands; a table's result is derived by
+its fold, never posted). Before each fact of the tournament
 stream the tables' results at the position read are applied, as for the knockout bracket.
 """
 from __future__ import annotations
@@ -39,20 +40,24 @@ def groups_at(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | Non
             else:               # not drawn into a later stage (T-7.2: the next best goes on)
                 g = replace(g, withdrawn=g.withdrawn | {data})
             continue
-        if kind not in ("tables", "tie"):
+        if kind not in _RECORD:
             continue
         if g is None:
             g = _start(t, gone)
         g = _with_results(g, log, catalogue, tournament_id, at, cache)
-        g = groups.record_table_draw(g, data) if kind == "tables" else \
-            groups.record_tie_lots(g, data)
+        g = _RECORD[kind](g, data)
     g = g or _start(t, gone)
     return _with_results(g, log, catalogue, tournament_id, at, cache)
 
 
+# the facts of the tournament stream that make the groups: draws of tables, tie lots, tie dice
+_RECORD = {"tables": groups.record_table_draw, "tie": groups.record_tie_lots,
+           "dice": groups.record_tie_dice}
+
+
 def _start(t: Tournament, gone: set[str]) -> Groups:
     entrants = [team_id for team_id in t.teams if team_id not in gone]
-    return groups.start(entrants, t.settings, _starting_coins(t))
+    return groups.start(entrants, t.settings, _starting_coins(t), t.game)
 
 
 def _starting_coins(t: Tournament) -> int:
@@ -75,7 +80,7 @@ def _with_results(g: Groups, log: Tail, catalogue: Catalogue, tournament_id: str
         if played is not None:
             results[table.match_id] = TableResult(tuple(played.balances),
                                                   played.status == "completed",
-                                                  played.hands_played)
+                                                  played.hands_played, played.tiebreaks)
     return replace(g, results=results)
 
 
@@ -94,7 +99,8 @@ def groups_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | N
                 "next_stage": None}
     return {"format": t.format,
             "settings": {"advance": g.advance, "prizePlaces": g.prize_places,
-                         "stageCoins": "carry" if g.carry else "reset"},
+                         "stageCoins": "carry" if g.carry else "reset",
+                         "ties": "dice" if g.by_dice else "lots"},
             "entrants": list(g.entrants),
             "stages": [_stage_view(g, n) for n in range(1, len(g.stages) + 1)],
             "next_stage": groups.next_stage(g)}
@@ -111,8 +117,9 @@ def _stage_view(g: Groups, stage: int) -> dict:
             pending_lots = v.message
     return {"stage": stage, "final": final, "complete": complete,
             "tables": [_table_view(g, table) for table in g.stages[stage - 1]],
-            "lots": list(g.lots.get(stage, ())), "qualified": qualified,
-            "awaiting_lots": pending_lots}
+            "lots": list(g.lots.get(stage, ())),
+            "dice": [{p: list(d) for p, d in rolls.items()} for rolls in g.dice.get(stage, ())],
+            "qualified": qualified, "awaiting_lots": pending_lots}
 
 
 def _table_view(g: Groups, table: DrawnTable) -> dict:
@@ -121,6 +128,7 @@ def _table_view(g: Groups, table: DrawnTable) -> dict:
     return {"match_id": table.match_id, "started": result is not None,
             "completed": bool(result and result.completed),
             "hands_played": result.hands_played if result else 0,
+            "tiebreak_results": [list(r) for r in result.tiebreaks] if result else [],
             "seats": [{"seat": seat, "team": player,
                        "coins": groups.player_coins(g, table, player) if result else None,
                        "place": places[player][0] if result else None,
@@ -143,7 +151,9 @@ def standings_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int 
                 "eliminated_in": r.eliminated_in,
                 "withdrawn": bool(t.team(r.player) and t.team(r.player).withdrawn),
                 "coins": r.coins, "stage": r.stage, "table": r.table,
-                "table_place": r.table_place, "tied": r.tied} for r in rows]
+                "table_place": r.table_place, "tied": r.tied,
+                "tiebreak_results": list(r.tiebreak),
+                "prize": None if r.tied else groups.prize(g, r.place)} for r in rows]
     champion = ranking[0]["team"] if final and ranking else None
     return {"format": t.format, "final": final, "champion": champion,
             "prize_places": g.prize_places, "ranking": ranking}
@@ -182,6 +192,16 @@ def guard_draw(log: Tail, catalogue: Catalogue, tournament_id: str, data: dict,
         groups.check_tie_lots(g, data)
 
 
+def guard_dice(log: Tail, catalogue: Catalogue, tournament_id: str, data: dict,
+               cache: StreamCache | None) -> None:
+    """``TieDiceRolled``: dice among players still tied at a qualifying cut or a prize place
+    of the Sichuan event (T-7.2, T-7.5)."""
+    t = tournament_at(log, catalogue, tournament_id, cache=cache)
+    if t is None or t.format != "groups":
+        return  # the tournament's fold refuses it (T-8.1)
+    groups.check_tie_dice(groups_at(log, catalogue, tournament_id, cache=cache, t=t), data)
+
+
 def drawn_table(log: Tail, catalogue: Catalogue, tournament_id: str, match_id: str,
                 cache: StreamCache | None = None) -> DrawnTable:
     """The drawn table a new match stream is for (T-8.1)."""
@@ -202,3 +222,29 @@ def guard_match_start(log: Tail, catalogue: Catalogue, tournament_id: str, data:
     if dict(data["teams"]) != table.teams():
         seats = ", ".join(f"seat {s} {p}" for s, p in table.teams().items())
         raise RuleViolation(groups.TABLES, f"table {table.match_id} was drawn as {seats}")
+    if t.game == "MJS":
+        _must_mark_the_final(log, catalogue, tournament_id, table, data, cache)
+
+
+def is_final_table(log: Tail, catalogue: Catalogue, tournament_id: str, table: DrawnTable,
+                   cache: StreamCache | None = None) -> bool:
+    """T-7.4: the table of a final stage of one table."""
+    g = _current(log, catalogue, tournament_id, cache)
+    return groups.is_final_stage(g, table.stage) and len(g.stages[table.stage - 1]) == 1
+
+
+def _must_mark_the_final(log: Tail, catalogue: Catalogue, tournament_id: str,
+                         table: DrawnTable, data: dict, cache: StreamCache | None) -> None:
+    """T-7.4: the Sichuan event's final table is started as the final — match setting
+    ``final`` true: 换三张 (MJS-2.1) and the extra hand on a tie for a podium place — and no
+    other table is."""
+    final = is_final_table(log, catalogue, tournament_id, table, cache)
+    marked = (data.get("settings") or {}).get("final", False)
+    if final and marked is not True:
+        raise RuleViolation("T-7.4", f"table {table.match_id} is the final: start it with the "
+                                     f"match setting final true (换三张 and an extra hand on a "
+                                     f"tie for a podium place)")
+    if not final and marked:
+        raise RuleViolation("T-7.4", f"table {table.match_id} is not the final (stage "
+                                     f"{table.stage}); only the final's table is started with "
+                                     f"final true")

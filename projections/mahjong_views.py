@@ -5,9 +5,17 @@ shown to that seat only, and everything to referees, the committee and auditors;
 order is the officials' alone. The discard pools (in the order discarded, claimed tiles marked),
 the melds, the wall count, the claims called and every payment are public. A finished hand is
 public.
+
+The Sichuan game (MJS) adds, per hand, the exchange of three (each seat sees the three tiles it
+passes; all are shown once the exchange is made, MJS-2.1), the void suits (shown together once
+all four are declared, MJS-2.2), the ledger — every payment with its cause and rule, as it
+happens (MJS-6, 7, 8.3, 9, 10) —, who is out, who is barred from winning and why, the warnings,
+and at an exhaustive draw the check of every player still in (MJS-8.2); a winner's tiles are
+laid down, public (seed 003 「和牌後…亮明」). 过水 (MJS-5.6) is known to the seat and the officials.
 """
 from __future__ import annotations
 
+from rules.mahjong import sichuan
 from rules.mahjong.hand import Hand, SeatHand
 from rules.mahjong.session import HandRecord, Table, ranking, settings_dict
 from rules.mahjong.tiles import WINDS, Meld, sort_tiles
@@ -42,7 +50,15 @@ def match_view(t: Table, viewer: Viewer) -> dict:
         "history": [_result_row(t, r) for r in t.finished],
         "penalties": [dict(p) for p in t.penalties],
         "rulings": [dict(r) for r in t.rulings],
+        **(_sichuan_table(t) if t.game == "MJS" else {}),
     }
+
+
+def _sichuan_table(t: Table) -> dict:
+    """MJS: whether this is the event's final (T-7.4) and the results of its extra hands, which
+    order players tied for a podium place."""
+    return {"final": t.settings.final,
+            "tiebreak_results": [list(r) for r in zip(*t.tiebreaks, strict=True)]}
 
 
 def _ranking(t: Table) -> list[dict]:
@@ -69,14 +85,25 @@ def _result_row(t: Table, rec: HandRecord) -> dict:
     penalties assessed while it was played, so that every coin between the balances before and
     after is explained."""
     o, state = rec.outcome, rec.state
-    return {"hand": rec.number, "dealer": o.dealer, "round_wind": rec.round_wind,
-            "result": o.result, "winners": list(o.winners), "wins": _wins(state),
-            "payments": list(o.payments), "balances_before": list(rec.balances_before),
-            "penalties": [dict(p) for p in rec.penalties],   # assessed during the hand
-            "balances": list(o.balances), "next_dealer": o.next_dealer}
+    row = {"hand": rec.number, "dealer": o.dealer, "round_wind": rec.round_wind,
+           "result": o.result, "winners": list(o.winners), "wins": _wins(state),
+           "payments": list(o.payments), "balances_before": list(rec.balances_before),
+           "penalties": [dict(p) for p in rec.penalties],   # assessed during the hand
+           "balances": list(o.balances), "next_dealer": o.next_dealer}
+    if t.game == "MJS":
+        # MJS-6 – 10: every point explained; before + payments + deductions = after, except
+        # an extra hand of the final, which only orders tied players (T-7.4)
+        row.update(deductions=list(o.deductions), tiebreak=o.tiebreak,
+                   ledger=[p.to_dict() for p in sichuan.ledger(state)],
+                   draw_checks=[c.to_dict() for c in sichuan.draw_checks(state)])
+    return row
 
 
 def _wins(state: Hand) -> list[dict]:
+    if state.settings.game == "MJS":
+        return [{"seat": w.seat, "tile": w.tile, "self_drawn": w.self_drawn,
+                 "discarder": w.from_seat, "how": w.how,
+                 "value": sichuan.win_value(state, w).to_dict()} for w in state.wins]
     return [{"seat": w.seat, "tile": w.tile, "self_drawn": w.self_drawn,
              "discarder": w.from_seat} for w in state.wins]
 
@@ -84,6 +111,7 @@ def _wins(state: Hand) -> list[dict]:
 def hand_view(t: Table, rec: HandRecord, viewer: Viewer) -> dict:
     state, public = rec.state, not rec.in_play
     officials = public or viewer.privileged
+    laid_down = set(state.winners) if state.settings.bloodyBattle else set()
     o = rec.outcome
     return {
         "hand": rec.number, "phase": state.phase, "dealer": state.dealer,
@@ -93,7 +121,7 @@ def hand_view(t: Table, rec: HandRecord, viewer: Viewer) -> dict:
         "wall": list(state.wall) if officials and state.wall is not None else None,
         "wall_recorded": state.wall is not None,
         "wall_dice": _throws(rec.wall_dice),
-        "seats": [_seat(t, state, s, public or viewer.privileged or viewer.seat == s)
+        "seats": [_seat(t, state, s, officials or viewer.seat == s or s in laid_down)
                   for s in range(len(state.seats))],
         "claim_window": _window(rec, viewer, officials),
         "wins": _wins(state),
@@ -106,7 +134,49 @@ def hand_view(t: Table, rec: HandRecord, viewer: Viewer) -> dict:
         "time_limits": [dict(r) for r in rec.time_limits],
         "penalties": [dict(p) for p in t.penalties if p["hand"] == rec.number],
         "viewer": str(viewer),
+        **(_sichuan_hand(rec, viewer, officials) if t.game == "MJS" else {}),
     }
+
+
+def _sichuan_hand(rec: HandRecord, viewer, officials: bool) -> dict:
+    """MJS: the exchange, the void suits, the ledger and the scores as it stands, each seat's
+    standing in the bloody battle, and the checks of an exhaustive draw."""
+    state = rec.state
+    ledger = sichuan.ledger(state)
+    transfers, deductions = sichuan.totals(ledger)
+    revealed = all(v is not None for v in state.voids)
+    return {
+        "tiebreak": rec.tiebreak,
+        "replacement": state.replacement,   # MJS-3.4: the next draw is from the wall's end
+        "exchange": _exchange(state, viewer, officials),
+        "voids": [v if revealed or officials or viewer.seat == s else None
+                  for s, v in enumerate(state.voids)],
+        "voids_declared": [v is not None for v in state.voids],
+        "out": [state.is_out(s) for s in range(len(state.seats))],
+        "barred": list(state.barred),
+        "warnings": list(state.warnings),
+        "passed_win": [s for s in sorted(state.passed_win) if officials or viewer.seat == s],
+        "ledger": [p.to_dict() for p in ledger],
+        # the scores as they stand — an extra hand of the final leaves them (T-7.4)
+        "scores": list(rec.balances_before) if rec.tiebreak else
+        [b + p + d for b, p, d in zip(rec.balances_before, transfers, deductions, strict=True)],
+        "draw_checks": [c.to_dict() for c in sichuan.draw_checks(state)],
+    }
+
+
+def _exchange(state: Hand, viewer, officials: bool) -> dict | None:
+    """MJS-2.1: the three tiles each seat passes — its own to each seat, all once made."""
+    ex = state.exchange
+    if not state.settings.exchangeThree:
+        return None
+    if ex is None:
+        return {"chosen": [False] * 4, "selections": [None] * 4, "dice": None,
+                "direction": None}
+    made = ex.red is not None
+    return {"chosen": [x is not None for x in ex.selections],
+            "selections": [list(x) if x is not None and (made or officials or viewer.seat == s)
+                           else None for s, x in enumerate(ex.selections)],
+            "dice": list(ex.dice) if made else None, "direction": ex.direction}
 
 
 def _seat(t: Table, state: Hand, seat: int, sees: bool) -> dict:

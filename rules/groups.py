@@ -12,8 +12,15 @@ stage afresh (the Sichuan model, T-7.2). A player who withdraws is not drawn aga
 best at his table goes on in his place. Equal balances share a place; lots (``standingsTie``) separate them where it matters —
 for a qualifying place (T-7.2) or a prize place (T-8.3, setting ``prizePlaces``, default 3).
 
-Everything here is pure: the draws and the lots are recorded facts, a table's result comes from
-its match stream (folded by the projections).
+The Sichuan event (seed 003, T-7; game MJS) is the same structure with the seed's choices as
+defaults — the top two of each group advance (16 → 8 → 4), every stage starts at 0, prizes to
+12th (T-7.5) — and ties broken by recorded dice instead of lots (``TieDiceRolled``: the tied
+players roll, the higher totals go first, equal totals roll again; T-7.2, T-7.5). Its final
+orders players tied on score by their results in the extra hands the final table plays (T-7.4,
+``TableResult.tiebreaks``).
+
+Everything here is pure: the draws, the lots and the dice are recorded facts, a table's result
+comes from its match stream (folded by the projections).
 """
 from __future__ import annotations
 
@@ -29,6 +36,18 @@ TABLE_SIZE = 4
 TABLES = "T-8.1"       # tables of four by lots
 ADVANCE = "T-7.2"      # the top N of each table advance; ties by a recorded draw
 RANKING = "T-8.3"      # one ranking by coins; ties for a prize place by lots
+PLACES = "T-7.5"       # the Sichuan event's places 4-12; remaining ties by dice
+
+# The seed's choices for a game's groups, where they differ from the settings' defaults:
+# seed 003 (T-7.2 – 7.5) — the top 2 of each group advance, each stage from 0, prizes to 12th
+GAME_DEFAULTS = MappingProxyType({"MJS": MappingProxyType({"advance": 2, "stageCoins": "reset",
+                                                           "prizePlaces": 12})})
+DICE_TIES = frozenset({"MJS"})     # T-7.2 「打骰子大小決定」: ties by dice, not lots
+# T-7.5: the Sichuan event's prizes by place (seed 003 「獎項設置」)
+PRIZES = MappingProxyType({"MJS": MappingProxyType({
+    1: "champion: 2000 yuan and a certificate", 2: "runner-up: 1200 yuan and a certificate",
+    3: "third: 600 yuan and a certificate",
+    **{place: "a commemorative water bottle" for place in range(4, 13)}})})
 
 # Tournament settings of the groups format: key -> (rule, low, high, default)
 SETTINGS = MappingProxyType({"advance": (ADVANCE, 1, TABLE_SIZE - 1, None),
@@ -58,6 +77,8 @@ class TableResult:
     balances: tuple[int, ...]
     completed: bool
     hands_played: int = 0
+    # T-7.4: per seat, the results of the final's extra hands, which order equal scores
+    tiebreaks: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -71,6 +92,13 @@ class Groups:
     stages: tuple[tuple[DrawnTable, ...], ...] = ()
     results: Mapping[str, TableResult] = field(default_factory=dict)
     lots: Mapping[int, tuple[str, ...]] = field(default_factory=dict)  # stage -> drawn order
+    game: str = "MJO"
+    # stage -> the rounds of tie dice, each player -> his two dice (T-7.2, T-7.5)
+    dice: Mapping[int, tuple[Mapping[str, tuple[int, ...]], ...]] = field(default_factory=dict)
+
+    @property
+    def by_dice(self) -> bool:
+        return self.game in DICE_TIES
 
     @property
     def tables(self) -> dict[str, DrawnTable]:
@@ -93,15 +121,17 @@ def check_settings(settings: Mapping) -> None:
                                       f"not {settings[key]!r}")
 
 
-def start(entrants: Sequence[str], settings: Mapping, starting: int = 0) -> Groups:
+def start(entrants: Sequence[str], settings: Mapping, starting: int = 0,
+          game: str = "MJO") -> Groups:
     """Groups of ``entrants``; ``starting`` is what every player holds before his first table
     plays (MJO-7.1: 20 coins), carried on from stage to stage unless ``stageCoins`` is
-    ``reset`` (T-7.2)."""
+    ``reset`` (T-7.2). A game's seed may set other defaults (``GAME_DEFAULTS``: MJS)."""
     check_settings(settings)
+    settings = {**GAME_DEFAULTS.get(game, {}), **settings}
     stage_coins = settings.get("stageCoins") or CHOICES["stageCoins"][2]
     return Groups(entrants=tuple(entrants), advance=settings.get("advance"), starting=starting,
                   prize_places=settings.get("prizePlaces") or SETTINGS["prizePlaces"][3],
-                  carry=stage_coins == "carry")
+                  carry=stage_coins == "carry", game=game)
 
 
 # --- stages ----------------------------------------------------------------------------------
@@ -171,9 +201,16 @@ def player_coins(g: Groups, table: DrawnTable, player: str) -> int:
 def table_ranking(g: Groups, table: DrawnTable,
                   players: Sequence[str] | None = None) -> tuple[Standing, ...]:
     """MJO-7.4: a table's players (or ``players`` of them) by coins; the stage's lots order the
-    equal ones."""
+    equal ones — or the extra hands of the final (T-7.4) and the dice at a qualifying cut
+    (T-7.2)."""
     coins = {p: player_coins(g, table, p) for p in (table.players if players is None else players)}
-    return rank_by_coins(coins, g.lots.get(table.stage, ()))
+    result = _result(g, table)
+    breaks = {p: result.tiebreaks[table.players.index(p)] for p in coins} \
+        if result.tiebreaks else {}
+    if g.by_dice and not is_final_stage(g, table.stage):
+        # the parts of the table in order; a higher break goes first, so the negated index
+        breaks = {p: (-k,) for k, part in enumerate(_table_parts(g, table)) for p in part}
+    return rank_by_coins(coins, g.lots.get(table.stage, ()), breaks)
 
 
 def qualifiers(g: Groups, stage: int) -> list[str]:
@@ -192,11 +229,121 @@ def qualifiers(g: Groups, stage: int) -> list[str]:
         through = [s.player for s in ranking if s.place <= g.advance]
         if len(through) != g.advance:
             tied = [s.player for s in ranking if s.place == ranking[g.advance - 1].place]
+            how = "dice decide (TieDiceRolled)" if g.by_dice else \
+                "lots decide (LotsDrawn, purpose standingsTie)"
             raise RuleViolation(ADVANCE, f"{', '.join(tied)} tie at table {table.match_id} for "
                                          f"the last of its {g.advance} qualifying place(s): "
-                                         f"lots decide (LotsDrawn, purpose standingsTie)")
+                                         f"{how}")
         out += through
     return out
+
+
+# --- ties by dice (the Sichuan event, TieDiceRolled) -------------------------------------------
+
+def dice_parts(rounds: Sequence[Mapping[str, Sequence[int]]],
+               group: set[str]) -> list[tuple[str, ...]]:
+    """T-7.2: the tied ``group`` in ordered parts after the rounds of dice rolled among its
+    parts still tied: a round rolled by exactly the players of a part splits it by their
+    totals, higher first; equal totals stay together and roll again."""
+    parts = [tuple(sorted(group))]
+    for rolls in rounds:
+        rolled = set(rolls)
+        k = next((i for i, part in enumerate(parts) if len(part) > 1 and set(part) == rolled),
+                 None)
+        if k is None:
+            continue
+        totals = sorted({sum(rolls[p]) for p in rolled}, reverse=True)
+        parts[k:k + 1] = [tuple(sorted(p for p in rolled if sum(rolls[p]) == total))
+                          for total in totals]
+    return parts
+
+
+def _cut(g: Groups, table: DrawnTable) -> tuple[int | None, set[str], int]:
+    """T-7.2: at a table that qualifies players, the score tied across its last qualifying
+    place, the players (who have not withdrawn) tied there, and how many are above them."""
+    coins = {p: player_coins(g, table, p) for p in table.players if p not in g.withdrawn}
+    order = sorted(coins.values(), reverse=True)
+    if g.advance is None or len(order) <= g.advance or order[g.advance] != order[g.advance - 1]:
+        return None, set(), 0
+    value = order[g.advance - 1]
+    return value, {p for p, c in coins.items() if c == value}, sum(c > value for c in order)
+
+
+def _table_parts(g: Groups, table: DrawnTable) -> list[tuple[str, ...]]:
+    """A table's players in ordered parts: by coins, the tie at the qualifying cut by its
+    dice (T-7.2); other equal scores stay together (their order is the ranking's, T-7.5)."""
+    coins = {p: player_coins(g, table, p) for p in table.players}
+    value, tied, _ = _cut(g, table)
+    parts = []
+    for score in sorted(set(coins.values()), reverse=True):
+        group = {p for p, c in coins.items() if c == score}
+        if score == value:
+            parts += dice_parts(g.dice.get(table.stage, ()), tied)
+            group -= tied
+        if group:
+            parts.append(tuple(sorted(group)))
+    return parts
+
+
+def _open_cut_parts(g: Groups, table: DrawnTable) -> list[tuple[str, ...]]:
+    """The parts of the tie at a table's qualifying cut still to roll: those that still
+    straddle the last qualifying place (T-7.2)."""
+    value, tied, above = _cut(g, table)
+    out, start = [], above
+    for part in dice_parts(g.dice.get(table.stage, ()), tied) if tied else ():
+        if len(part) > 1 and start < g.advance < start + len(part):
+            out.append(part)
+        start += len(part)
+    return out
+
+
+def _open_ranking_parts(g: Groups, stage: int) -> list[tuple[str, ...]]:
+    """T-7.5: the groups of players whose place was settled in ``stage`` — all of the final,
+    those who did not qualify from an earlier stage (once its qualifiers are known) — tied at
+    a prize place of the ranking, still to roll."""
+    players = {p for table in g.stages[stage - 1] for p in table.players}
+    if not is_final_stage(g, stage):
+        try:
+            players -= set(qualifiers(g, stage))
+        except RuleViolation:
+            return []      # the qualifying places first (T-7.2)
+    rows, _ = standings(g)
+    return [part for part, place in _ranking_parts(g, rows)
+            if len(part) > 1 and place <= g.prize_places and set(part) <= players]
+
+
+def check_tie_dice(g: Groups, data: Mapping) -> None:
+    """T-7.2 / T-7.5: a round of dice among players of a completed stage still tied — at a
+    table across its last qualifying place, or at a prize place of the ranking — all of them
+    and only them."""
+    stage = data["round"]
+    if not g.by_dice:
+        raise RuleViolation(RANKING, "ties in this event are drawn by lots (LotsDrawn, purpose "
+                                     "standingsTie), not by dice")
+    if not 1 <= stage <= len(g.stages):
+        raise RuleViolation(ADVANCE, f"stage {stage} has not been drawn")
+    if not stage_complete(g, stage):
+        raise RuleViolation(ADVANCE, f"stage {stage} is still being played: its ties are "
+                                     f"known at its end")
+    rolled = set(data["rolls"])
+    open_ = []
+    if not is_final_stage(g, stage):
+        open_ = [(ADVANCE, part) for table in g.stages[stage - 1]
+                 for part in _open_cut_parts(g, table)]
+    open_ += [(PLACES, part) for part in _open_ranking_parts(g, stage)]
+    if any(set(part) == rolled for _, part in open_):
+        return
+    rule = open_[0][0] if open_ else ADVANCE if not is_final_stage(g, stage) else PLACES
+    ties = "; ".join(", ".join(part) for _, part in open_) or "none"
+    raise RuleViolation(rule, f"dice are rolled by all the players still tied at a qualifying "
+                              f"or prize place, and only them: {', '.join(sorted(rolled))} are "
+                              f"not such a tie (ties to roll: {ties})")
+
+
+def record_tie_dice(g: Groups, data: Mapping) -> Groups:
+    stage = data["round"]
+    rolls = MappingProxyType({p: tuple(d) for p, d in data["rolls"].items()})
+    return replace(g, dice={**g.dice, stage: g.dice.get(stage, ()) + (rolls,)})
 
 
 # --- the draw of a stage (LotsDrawn, purpose tables) ------------------------------------------
@@ -259,6 +406,9 @@ def check_tie_lots(g: Groups, data: Mapping) -> None:
     table when the stage qualifies players for the next, across the stage when it is the
     final ranking — none of them already drawn; the winner is one of them."""
     stage = data["round"]
+    if g.by_dice:
+        raise RuleViolation(ADVANCE, "ties in this event are broken by dice (TieDiceRolled; "
+                                     "seed 003 「打骰子大小決定」), not by lots")
     if not 1 <= stage <= len(g.stages):
         raise RuleViolation(RANKING, f"stage {stage} has not been drawn")
     if not stage_complete(g, stage):
@@ -323,6 +473,7 @@ class Row:
     table_place: int
     eliminated_in: int | None
     tied: bool
+    tiebreak: tuple[int, ...] = ()   # T-7.4: the final's extra-hand results
 
 
 def standings(g: Groups) -> tuple[list[Row], bool]:
@@ -353,25 +504,60 @@ def _stage_rows(g: Groups, stage: int, players: list[str], out_in: int | None) -
         table = g.table_of(stage, player)
         place = next(s.place for s in table_ranking(g, table) if s.player == player)
         coins = player_coins(g, table, player)
-        rows.append(Row(0, player, coins, stage, table.match_id, place, out_in, False))
+        result = _result(g, table)
+        extra = result.tiebreaks[table.players.index(player)] if result.tiebreaks else ()
+        rows.append(Row(0, player, coins, stage, table.match_id, place, out_in, False,
+                        tuple(extra)))
     return rows
 
 
-def _places(rows: list[Row], g: Groups) -> list[Row]:
-    """Order and number the rows; the last stage by coins (its lots), earlier stages by table
-    place then coins (their lots)."""
+def _base_key(g: Groups, row: Row) -> tuple:
+    """The last stage by coins (the final: then its extra hands, T-7.4), earlier stages by
+    table place then coins (T-7.5: group thirds before fourths, then by score)."""
     last = len(g.stages)
+    by_table = 0 if row.stage == last and is_final_stage(g, last) else row.table_place
+    return (-row.stage, by_table, -row.coins, tuple(-x for x in row.tiebreak))
+
+
+def _ranking_parts(g: Groups, rows: list[Row]) -> list[tuple[tuple[str, ...], int]]:
+    """The rows in ordered parts — equal base keys split by the dice rolled among them
+    (T-7.5) — each with the place it starts at."""
+    groups: dict[tuple, set[str]] = {}
+    stage_of = {}
+    for row in sorted(rows, key=lambda r: _base_key(g, r)):
+        groups.setdefault(_base_key(g, row), set()).add(row.player)
+        stage_of[_base_key(g, row)] = row.stage
+    out, place = [], 1
+    for key, group in groups.items():
+        parts = dice_parts(g.dice.get(stage_of[key], ()), group) if g.by_dice \
+            else [tuple(sorted(group))]
+        for part in parts:
+            out.append((part, place))
+            place += len(part)
+    return out
+
+
+def _places(rows: list[Row], g: Groups) -> list[Row]:
+    """Order and number the rows (see :func:`_base_key`); equal ones by their stage's lots, or
+    the dice rolled among them."""
+    dice_part = {}
+    if g.by_dice:
+        dice_part = {p: k for k, (part, _) in enumerate(_ranking_parts(g, rows)) for p in part}
 
     def key(row: Row) -> tuple:
         lots = g.lots.get(row.stage, ())
         drawn = lots.index(row.player) if row.player in lots else len(lots)
-        by_table = 0 if row.stage == last and is_final_stage(g, last) else row.table_place
-        return (-row.stage, by_table, -row.coins, drawn)
+        return (*_base_key(g, row), dice_part.get(row.player, 0), drawn)
 
     ordered = sorted(rows, key=key)
     keys = [key(r) for r in ordered]
     return [replace(r, place=keys.index(k) + 1, tied=keys.count(k) > 1)
             for r, k in zip(ordered, keys, strict=True)]
+
+
+def prize(g: Groups, place: int) -> str | None:
+    """T-7.5: the prize of a place in the game's event, if the seed names one."""
+    return PRIZES.get(g.game, {}).get(place)
 
 
 def champion(g: Groups) -> str | None:

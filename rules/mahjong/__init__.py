@@ -1,11 +1,14 @@
 """麻将: the mahjong tile engine and its games (shared/rules/mahjong-ottawa.md, MJO-…; the
-Sichuan game MJS-… will select other settings through the same code).
+Sichuan game, mahjong-sichuan.md, MJS-…, is other settings over the same code plus its own
+small modules).
 
 Modules: :mod:`.tiles` notation and multisets, :mod:`.wall` the deal and the draw order,
 :mod:`.claims` claim windows, :mod:`.winning` winning hands, :mod:`.hand` the hand state and
 its transitions, :mod:`.actions` legal moves, :mod:`.dealer` the deal's rotation,
 :mod:`.settings` what differs between games, :mod:`.mjo` the MJO preset, payments and session,
-:mod:`.session` a table's session event by event (the engine of a match stream, ``rules.matches``).
+:mod:`.sichuan` the MJS preset, hand values and payments, :mod:`.opening` 换三张 and the void
+suits, :mod:`.conduct` the MJS penalties, :mod:`.session` a table's session event by event (the
+engine of a match stream, ``rules.matches``).
 
 :func:`apply` is the fold step of one hand: ``apply(state, event_type, data)``.
 """
@@ -21,6 +24,7 @@ from .actions import (
     due_engine_event,
     legal_actions,
 )
+from .conduct import declare_false_win, disclose, warn, wrong_count
 from .hand import (
     Hand,
     claim,
@@ -36,12 +40,14 @@ from .hand import (
     rule_on_win,
 )
 from .mjo import MJO, mjo_settings
+from .opening import declare_void, roll_exchange, select_exchange
 from .settings import GameSettings
+from .sichuan import MJS, sichuan_settings
 
-__all__ = ["MJO", "Action", "GameSettings", "Hand", "apply", "apply_action", "apply_engine_event",
-           "claim", "deal", "deal_from_wall", "declare_kong", "declare_win", "discard", "draw",
-           "due_engine_event", "exhaustive_draw", "legal_actions", "mjo_settings", "pass_claim",
-           "resolve_claims", "rule_on_win"]
+__all__ = ["MJO", "MJS", "Action", "GameSettings", "Hand", "apply", "apply_action",
+           "apply_engine_event", "claim", "deal", "deal_from_wall", "declare_kong", "declare_win",
+           "discard", "draw", "due_engine_event", "exhaustive_draw", "legal_actions",
+           "mjo_settings", "pass_claim", "resolve_claims", "rule_on_win", "sichuan_settings"]
 
 
 def confirm_discard_win(state: Hand, data: Mapping) -> Hand:
@@ -74,6 +80,14 @@ _TRANSITIONS = {
     "KongDeclared": declare_kong,
     "DrawGame": exhaustive_draw,
     "RulingRecorded": _ruling,
+    # the Sichuan game: before play (MJS-2), the referee's penalties (MJS-9, 10)
+    "ExchangeTilesSelected": select_exchange,
+    "DiceRolled": roll_exchange,          # purpose exchange: the dealer's roll (MJS-2.1)
+    "VoidSuitDeclared": declare_void,
+    "WarningIssued": warn,
+    "FalseWinDeclared": declare_false_win,
+    "WrongTileCount": wrong_count,
+    "ConductPenaltyAssessed": disclose,
 }
 
 

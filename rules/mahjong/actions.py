@@ -21,10 +21,13 @@ from .hand import (
     exhaustive_draw,
     pass_claim,
     resolve_claims,
+    wins_with,
 )
-from .winning import is_winning_hand
+from .opening import declare_void, exchange_choices, select_exchange
+from .tiles import SUITS, suit
 
-ACTION_KINDS = ("draw", "discard", "win", "kong", "claim", "pass", "exhaustive_draw")
+ACTION_KINDS = ("draw", "discard", "win", "kong", "claim", "pass", "exhaustive_draw",
+                "exchange", "void")
 
 
 @dataclass(frozen=True)
@@ -32,7 +35,9 @@ class Action:
     """One move of ``seat``: ``draw`` (``tile`` is the next wall tile, None when the wall was
     not recorded), ``discard`` / ``win`` (self-draw) / ``kong`` (``claim`` holds ``concealed``
     or ``added``) with ``tile``; ``claim`` (``claim`` = win/pong/chow/kong, ``tiles`` from the
-    hand) or ``pass`` on the open discard; ``exhaustive_draw`` — the last drawer does not win."""
+    hand) or ``pass`` on the open discard; ``exhaustive_draw`` — the last drawer does not win;
+    ``exchange`` (MJS-2.1, ``tiles``: three of one suit) and ``void`` (MJS-2.2, ``tile`` holds
+    the suit letter) before play."""
 
     kind: str
     seat: int
@@ -42,10 +47,16 @@ class Action:
 
 
 def legal_actions(state: Hand, seat: int) -> tuple[Action, ...]:
-    """The moves open to ``seat`` in ``state`` (strict enforcement)."""
+    """The moves open to ``seat`` in ``state`` (strict enforcement). Before play: for 换三张
+    one choice per suit of which the seat holds three (any three of one suit are accepted),
+    and each suit as the void."""
+    if state.phase == "exchange":
+        return tuple(Action("exchange", seat, tiles=t) for t in exchange_choices(state, seat))
+    if state.phase == "void":
+        return () if state.voids[seat] else tuple(Action("void", seat, s) for s in SUITS)
     if state.phase == "claims":
         return _claim_actions(state, seat)
-    if seat != state.turn:
+    if seat != state.turn or state.is_out(seat):
         return ()
     if state.phase == "draw" and state.wall_count:
         return (Action("draw", seat, _next_tile(state)),)
@@ -80,24 +91,38 @@ def _turn_actions(state: Hand, seat: int) -> tuple[Action, ...]:
     settings = state.settings
     hand = state.seats[seat]
     out = []
-    if began_with_draw(state) and is_winning_hand(hand.concealed, hand.melds, settings):
+    if began_with_draw(state) and state.barred[seat] is None \
+            and wins_with(state, seat, hand.concealed):
         out.append(Action("win", seat, state.drawn))
     if state.wall_count == 0 and not settings.lastTileDiscard:
         return (*out, Action("exhaustive_draw", seat))
-    out.extend(Action("discard", seat, tile) for tile in dict.fromkeys(hand.concealed))
+    out.extend(Action("discard", seat, tile) for tile in _discardable(state, seat))
     if state.wall_count:
         out.extend(_kong_actions(state, seat))
     return tuple(out)
 
 
+def _discardable(state: Hand, seat: int) -> tuple[str, ...]:
+    """MJO-3.2: any tile held — with ``voidFirstDiscards``, those of the void suit first."""
+    held = tuple(dict.fromkeys(state.seats[seat].concealed))
+    void = state.voids[seat]
+    if state.settings.voidFirstDiscards and any(suit(t) == void for t in held):
+        return tuple(t for t in held if suit(t) == void)
+    return held
+
+
 def _kong_actions(state: Hand, seat: int) -> list[Action]:
     settings = state.settings
     hand = state.seats[seat]
+    void = state.voids[seat]
     out = []
-    if settings.kongConcealed:
-        out.extend(Action("kong", seat, t, claim="concealed")
-                   for t in dict.fromkeys(hand.concealed) if hand.concealed.count(t) == 4)
-    if settings.kongAdded:
+    if settings.kongConcealed is not None:
+        fours = [t for t in dict.fromkeys(hand.concealed) if hand.concealed.count(t) == 4]
+        dealers_first = state.drawn is None and began_with_draw(state)
+        if not (settings.concealedKongLater or dealers_first):
+            fours = [t for t in fours if t == state.drawn]   # seed 003 5c: on drawing the 4th
+        out.extend(Action("kong", seat, t, claim="concealed") for t in fours if suit(t) != void)
+    if settings.kongAdded is not None:
         ponged = {m.tiles[0] for m in hand.melds if m.kind == "pong"}
         candidates = set(hand.concealed) if settings.addedKongLater else {state.drawn}
         out.extend(Action("kong", seat, t, claim="added") for t in sorted(ponged & candidates))
@@ -114,9 +139,8 @@ def due_engine_event(state: Hand) -> str | None:
         return None
     if state.phase == "draw":
         return "DrawGame"
-    hand = state.seats[state.turn]
     if (not state.settings.lastTileDiscard
-            and not is_winning_hand(hand.concealed, hand.melds, state.settings)):
+            and not wins_with(state, state.turn, state.seats[state.turn].concealed)):
         return "DrawGame"
     return None
 
@@ -138,6 +162,10 @@ def apply_action(state: Hand, action: Action) -> Hand:
         return pass_claim(state, data)
     if action.kind == "exhaustive_draw":
         return exhaustive_draw(state, data)
+    if action.kind == "exchange":
+        return select_exchange(state, {"seat": action.seat, "tiles": action.tiles})
+    if action.kind == "void":
+        return declare_void(state, {"seat": action.seat, "suit": action.tile})
     raise ValueError(f"unknown action kind {action.kind!r}; one of {', '.join(ACTION_KINDS)}")
 
 

@@ -2,7 +2,8 @@
 
 Rules: MJO-4.1 (chow only from the previous player), MJO-4.2 (pong from anyone; pong beats
 chow), MJO-4.3 (no kongs — setting), MJO-4.4 (win beats both; ``multipleWinners``),
-MJO-4.5 (the claim window); MJS-3.1 (no chow), MJS-3.3 (direct kong; several winners).
+MJO-4.5 (the claim window); MJS-3.1 (no chow), MJS-3.3 (direct kong; several winners), MJS-2.2
+(no pong or kong of one's void suit), MJS-7.3 (a window on an added kong: only a win robs it).
 
 A window is decided by the priority of the claims, never by the order they arrived in.
 """
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .settings import GameSettings
-from .tiles import Meld, shifted, sort_tiles
+from .tiles import Meld, shifted, sort_tiles, suit
 from .wall import SEATS, next_seat
 
 CLAIM_KINDS = ("win", "kong", "pong", "chow")
@@ -36,13 +37,18 @@ class Claim:
 class ClaimWindow:
     """The open claim window after a discard (MJO-4.5): per seat, the kinds it may still
     claim (``may``, empty for the discarder and for seats that can claim nothing), the claims
-    made and the seats that passed."""
+    made and the seats that passed. ``robbing``: the window is on the fourth tile of an added
+    kong, which only a win may take (MJS-7.3; ``discarder`` is the kong's maker). ``kongs``:
+    the kongs the discarder made in the turn that ended with this discard — a win on it is
+    杠上炮 and cancels their payments (MJS-7.2); indexes into the hand's kongs."""
 
     discarder: int
     tile: str
     may: tuple[frozenset[str], ...]
     claims: tuple[Claim | None, ...] = (None,) * SEATS
     passed: frozenset[int] = frozenset()
+    robbing: bool = False
+    kongs: tuple[int, ...] = ()
 
     def answered(self, seat: int) -> bool:
         return self.claims[seat] is not None or seat in self.passed
@@ -84,19 +90,21 @@ def is_chow_with(tile: str, tiles: Sequence[str]) -> bool:
 
 
 def claim_options(concealed: Sequence[str], seat: int, discarder: int, tile: str,
-                  settings: GameSettings, *, can_win: bool, last_discard: bool) -> frozenset[str]:
+                  settings: GameSettings, *, can_win: bool, last_discard: bool,
+                  void: str | None = None) -> frozenset[str]:
     """MJO-4.1 to 4.4, MJO-6.1: what ``seat`` may claim on ``discarder``'s ``tile``.
     ``can_win`` says whether the hand plus the tile is a win; on the discard after the last
-    wall tile (``last_discard``) only a win may be claimed."""
+    wall tile (``last_discard``) only a win may be claimed; a tile of the seat's ``void`` suit
+    is never ponged or konged (MJS-2.2)."""
     if seat == discarder:
         return frozenset()
     kinds = {"win"} if can_win else set()
-    if last_discard:
+    if last_discard or (void is not None and suit(tile) == void):
         return frozenset(kinds)
     held = concealed.count(tile)
     if held >= 2:
         kinds.add("pong")
-    if held >= 3 and settings.kongDirect:
+    if held >= 3 and settings.kongDirect is not None:
         kinds.add("kong")
     if settings.chow and seat == next_seat(discarder) and chow_options(concealed, tile):
         kinds.add("chow")
@@ -133,17 +141,19 @@ def window_decided(window: ClaimWindow, settings: GameSettings) -> bool:
 
 
 def any_claim(window: ClaimWindow, settings: GameSettings, *,
-              last_discard: bool) -> ClaimWindow:
+              last_discard: bool, seats: Sequence[int] = tuple(range(SEATS))) -> ClaimWindow:
     """Record enforcement (MJO-4.5): the window as a scorer may still fill it — every other
-    seat may record any claim the game has (a chow only the next seat, only a win on the
-    discard after the last tile), valid or not, whatever its tiles allow; so only the claims'
-    priority, never the order they were typed in, decides."""
+    seat of ``seats`` (those still in the hand, MJS-4.2) may record any claim the game has (a
+    chow only the next seat, only a win on the discard after the last tile or on a kong being
+    robbed), valid or not, whatever its tiles allow; so only the claims' priority, never the
+    order they were typed in, decides."""
     def kinds(seat: int) -> frozenset[str]:
-        if seat == window.discarder:
+        if seat == window.discarder or seat not in seats:
             return frozenset()
-        if last_discard:
+        if last_discard or window.robbing:
             return frozenset({"win"})
-        return frozenset({"win", "pong"} | ({"kong"} if settings.kongDirect else set())
+        return frozenset({"win", "pong"}
+                         | ({"kong"} if settings.kongDirect is not None else set())
                          | ({"chow"} if settings.chow and seat == next_seat(window.discarder)
                             else set()))
     return replace(window, may=tuple(kinds(s) for s in range(SEATS)))

@@ -1,7 +1,8 @@
 """One hand of mahjong as a frozen state and pure transitions ``(state, data) -> state``.
 
-Each transition checks one event of the hand lifecycle (mahjong-ottawa.md section 10) and
-returns the next state, or raises :class:`RuleViolation` naming the broken rule:
+Each transition checks one event of the hand lifecycle (mahjong-ottawa.md section 10,
+mahjong-sichuan.md section 11) and returns the next state, or raises :class:`RuleViolation`
+naming the broken rule of the game being played (``settings.rule``):
 
 ============================  ==================  ===============================================
 event                         transition          data
@@ -19,10 +20,20 @@ event                         transition          data
 ``RulingRecorded`` on a win   :func:`rule_on_win` ``winValid``
 ============================  ==================  ===============================================
 
-``seat`` is the acting seat of the event envelope. The phases of a hand are ``discard`` (the
-seat on turn holds 14 tiles, counting melds as three, and discards or wins), ``claims`` (a
-claim window is open on the last discard), ``draw`` (the seat on turn must draw), ``ruling``
-(record mode: a win on an invalid hand waits for the referee, MJO-5.6) and ``over``.
+The Sichuan game's steps before play (换三张 and the void suits, MJS-2) are in :mod:`.opening`;
+its penalties use :func:`false_win`, :func:`bar` and :func:`charge` here.
+
+``seat`` is the acting seat of the event envelope. The phases of a hand are ``exchange`` and
+``void`` (MJS-2: before play), ``discard`` (the seat on turn holds 14 tiles, counting melds as
+three, and discards or wins), ``claims`` (a claim window is open on the last discard, or on an
+added kong that may be robbed), ``draw`` (the seat on turn must draw), ``ruling`` (MJO record
+mode: a win on an invalid hand waits for the referee, MJO-5.6) and ``over``.
+
+With ``bloodyBattle`` (MJS-4) a win does not end the hand: the winner leaves with his tiles and
+the others play on until three have won or the wall is exhausted; a seat that has won never
+acts again. The facts that carry points — each win (with who pays it and its situational
+fans), each kong (with who pays it), each penalty — are recorded in order (``seq``); their
+amounts are the game's (:mod:`.sichuan` for MJS, :mod:`.mjo` for MJO).
 """
 from __future__ import annotations
 
@@ -40,6 +51,7 @@ from .claims import (
     is_chow_with,
     meld_from_claim,
     successful_claims,
+    turn_order_after,
     window_decided,
 )
 from .settings import GameSettings
@@ -56,20 +68,24 @@ from .tiles import (
     parse_tile,
     remove_tiles,
     sort_tiles,
+    suit,
     tile_set,
 )
 from .wall import SEATS, break_wall, deal_order, dealt_size, live_wall_size, next_seat
-from .winning import is_winning_hand, must_be_winning_hand
+from .winning import Reading, is_winning_hand, must_be_winning_hand
 
-PHASES = ("discard", "claims", "draw", "ruling", "over")
+PHASES = ("exchange", "void", "discard", "claims", "draw", "ruling", "over")
 
 
 @dataclass(frozen=True)
 class Discard:
-    """A tile in a discard pool; ``claimed_by`` is the seat that took it into a meld."""
+    """A tile in a discard pool; ``claimed_by`` is the seat that took it into a meld.
+    ``robbed``: the fourth tile of an added kong, won by robbing it (MJS-7.3) — it stays in
+    front of the kong's maker, as a discard won on does."""
 
     tile: str
     claimed_by: int | None = None
+    robbed: bool = False
 
 
 @dataclass(frozen=True)
@@ -99,13 +115,90 @@ class SeatHand:
 @dataclass(frozen=True)
 class WinRecord:
     """A win: by ``seat`` on ``tile`` (None for the dealer's first 14, MJO-5.4), self-drawn
-    or on the discard of ``from_seat``. A discard win leaves the tile in the discarder's pool;
-    the winner's hand is his concealed tiles plus it."""
+    or on the discard of ``from_seat`` — or, ``robbed``, on the fourth tile of ``from_seat``'s
+    added kong (MJS-7.3). A discard win leaves the tile in the discarder's pool; the winner's
+    hand is his concealed tiles plus it. ``payers``: who pays it (MJS-6.4: every other player
+    still in for a self-draw, else the discarder). The situational fans of MJS-6.2:
+    ``kong_flower`` 杠上开花 (self-drawn on a kong replacement), ``after_kong`` 杠上炮 (on the
+    discard right after the discarder's kong), ``last_tile`` 海底捞月 (self-drawn on the last
+    wall tile). ``refunds``: the kongs a 杠上炮 cancels (MJS-7.2), on the first of its winners."""
 
     seat: int
     tile: str | None
     self_drawn: bool
     from_seat: int | None = None
+    robbed: bool = False
+    payers: tuple[int, ...] = ()
+    kong_flower: bool = False
+    after_kong: bool = False
+    last_tile: bool = False
+    refunds: tuple[int, ...] = ()
+    seq: int = 0
+
+    @property
+    def how(self) -> str:
+        """MJS section 11 row 12: ``selfDraw``, ``discard`` or ``robKong``."""
+        return "selfDraw" if self.self_drawn else "robKong" if self.robbed else "discard"
+
+
+KONG_KINDS = ("direct", "added", "concealed")
+
+
+@dataclass(frozen=True)
+class KongRecord:
+    """A kong made (MJS-3.4) and who pays for it at once (MJS-7.1): the discarder of a direct
+    kong, every other player still in for an added or concealed one."""
+
+    seat: int
+    kind: str
+    tile: str
+    payers: tuple[int, ...]
+    from_seat: int | None = None
+    seq: int = 0
+
+
+@dataclass(frozen=True)
+class PenaltyRecord:
+    """A penalty of the hand (MJS-9, MJS-10): ``seat`` pays ``amount`` to each of ``payees``,
+    or, with no payees, loses it — deducted, paid to no one (MJS-10.6)."""
+
+    seat: int
+    rule: str
+    amount: int
+    payees: tuple[int, ...]
+    reason: str
+    seq: int = 0
+
+
+# MJS-2.1: the red die -> where each player's three tiles go (seats onward, README §4)
+DIRECTIONS = {1: "next", 2: "next", 3: "opposite", 4: "opposite", 5: "previous", 6: "previous"}
+_STEP = {"next": 1, "opposite": 2, "previous": 3}
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """MJS-2.1: each seat's three tiles (None until chosen) and the red die once rolled."""
+
+    selections: tuple[tuple[str, ...] | None, ...] = (None,) * SEATS
+    red: int | None = None
+    dice: tuple[int, ...] = ()
+
+    @property
+    def chosen(self) -> bool:
+        return all(s is not None for s in self.selections)
+
+    @property
+    def direction(self) -> str | None:
+        return None if self.red is None else DIRECTIONS[self.red]
+
+    def receiver(self, seat: int) -> int:
+        """The seat that receives ``seat``'s three tiles."""
+        return (seat + _STEP[self.direction]) % SEATS
+
+    def received(self, seat: int) -> tuple[str, ...]:
+        """The three tiles ``seat`` received, once the exchange is made."""
+        giver = next(s for s in range(SEATS) if self.receiver(s) == seat)
+        return self.selections[giver]
 
 
 @dataclass(frozen=True)
@@ -124,7 +217,8 @@ class Hand:
     """The state of one hand (see the module docstring for the phases). ``wall`` is the live
     wall in draw order when the deal recorded it, else None; ``wall_count`` is always known.
     ``turn`` is the seat to draw or discard (while a window is open: the seat that draws if
-    nobody claims). ``drawn`` is the tile drawn this turn, None after a claim."""
+    nobody claims). ``drawn`` is the tile drawn this turn, None after a claim;
+    ``drawn_from_end`` whether it was a kong replacement."""
 
     settings: GameSettings
     dealer: int
@@ -139,6 +233,21 @@ class Hand:
     wins: tuple[WinRecord, ...] = ()
     ruling: PendingRuling | None = None
     result: str | None = None     # "win" or "draw" once the hand is over
+    # --- the Sichuan game (MJS) ---
+    voids: tuple[str | None, ...] = (None,) * SEATS        # MJS-2.2
+    exchange: Exchange | None = None                       # MJS-2.1
+    kongs: tuple[KongRecord, ...] = ()                     # MJS-3.4, 7.1
+    turn_kongs: tuple[int, ...] = ()   # kongs made by the seat on turn this turn (MJS-7.2)
+    drawn_from_end: bool = False                           # MJS-6.2 杠上开花
+    barred: tuple[str | None, ...] = (None,) * SEATS       # the rule that bars a seat's win
+    passed_win: frozenset[int] = frozenset()               # MJS-5.6 过水
+    penalties: tuple[PenaltyRecord, ...] = ()              # MJS-9, MJS-10
+    records: int = 0                                       # wins, kongs, penalties made
+    warnings: tuple[int, ...] = (0,) * SEATS               # MJS-10.2, 10.3: this hand
+    # strict enforcement: the discard whose window closed at once, no seat being able to claim
+    # it — until the next draw a claim on it is judged on it, to say why it is refused
+    unclaimable: tuple[int, str] | None = None
+    offences: tuple[int, ...] = (0,) * SEATS               # MJS-10.2: this hand
 
     def seat(self, seat: int) -> SeatHand:
         return self.seats[seat]
@@ -151,11 +260,25 @@ class Hand:
     def winners(self) -> tuple[int, ...]:
         return tuple(w.seat for w in self.wins)
 
+    @property
+    def still_in(self) -> tuple[int, ...]:
+        """MJS-4.2: the seats that have not won (in MJO a win ends the hand)."""
+        won = set(self.winners)
+        return tuple(s for s in range(SEATS) if s not in won)
+
+    def is_out(self, seat: int) -> bool:
+        return seat in self.winners
+
 
 def winning_tiles(state: Hand, win: WinRecord) -> tuple[str, ...]:
     """The concealed tiles of a winner's hand, the claimed discard included."""
     concealed = state.seats[win.seat].concealed
     return concealed if win.self_drawn else add_tiles(concealed, (win.tile,))
+
+
+def next_in(state: Hand, seat: int) -> int:
+    """MJS-3.5: the next seat after ``seat`` still in the hand (MJO: the next seat)."""
+    return next((s for s in turn_order_after(seat) if not state.is_out(s)), next_seat(seat))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -175,7 +298,7 @@ def _seat_arg(settings: GameSettings, data: Mapping, key: str = "seat") -> int:
 
 
 def _tile_arg(settings: GameSettings, tile: object) -> str:
-    """MJO-1.1: a tile of this game's set."""
+    """MJO-1.1 / MJS-1.1: a tile of this game's set."""
     try:
         parsed = parse_tile(tile)
     except TileError as e:
@@ -204,17 +327,33 @@ def _must_be_in_play(state: Hand) -> None:
         r = state.ruling
         raise _fail(state.settings, "falseWin",
                     f"play waits for the referee's ruling on seat {r.seat}'s win")
+    if state.phase == "exchange":
+        raise _fail(state.settings, "exchange", "play starts after 换三张: each player passes "
+                                                "three tiles of one suit and the dealer rolls")
+    if state.phase == "void":
+        missing = ", ".join(str(s) for s, v in enumerate(state.voids) if v is None)
+        raise _fail(state.settings, "void", f"play starts once every player has declared his "
+                                            f"void suit; seat(s) {missing} have not")
+
+
+def _must_be_still_in(state: Hand, seat: int, action: str) -> None:
+    """MJS-4.1: a player who has won leaves the hand and never acts in it again."""
+    if state.is_out(seat):
+        raise _fail(state.settings, "out", f"seat {seat} has won and is out of this hand: he "
+                                           f"may not {action}")
 
 
 def _must_be_on_turn(state: Hand, seat: int, phase: str, action: str) -> None:
     """MJO-3.2: a player draws only after the previous discard, and discards only after
     drawing or claiming; MJO-4.5: nobody draws while a claim window is open."""
     _must_be_in_play(state)
+    _must_be_still_in(state, seat, action)
     if state.phase == "claims" and phase != "claims":
         w = state.window
+        what = f"{w.tile} being added to a kong" if w.robbing else w.tile
         raise _fail(state.settings, "claimWindow",
                     f"seat {seat} may not {action} yet: the claim window on seat {w.discarder}'s "
-                    f"{w.tile} is open")
+                    f"{what} is open")
     if state.phase == phase and seat == state.turn:
         return
     if state.phase == "discard" and state.drawn is None and not state.replacement:
@@ -236,6 +375,67 @@ def began_with_draw(state: Hand) -> bool:
         return True
     return (state.turn == state.dealer and not state.replacement
             and not any(h.discards or h.melds for h in state.seats))
+
+
+def _recorded(state: Hand, **changes) -> Hand:
+    """The state with one more record of points (a win, a kong or a penalty) counted."""
+    return replace(state, records=state.records + 1, **changes)
+
+
+# ---------------------------------------------------------------------------------------------
+# who may win (MJO-5, MJS-5, MJS-9, MJS-10)
+
+
+def void_tiles(state: Hand, seat: int, tiles: Sequence[str]) -> tuple[str, ...]:
+    """MJS-5.5: the tiles of ``tiles`` (and of the seat's melds) in his void suit."""
+    void = state.voids[seat]
+    if void is None:
+        return ()
+    melds = meld_tiles(state.seats[seat].melds)
+    return tuple(t for t in (*tiles, *melds) if suit(t) == void)
+
+
+def must_win(state: Hand, seat: int, concealed: Sequence[str]) -> tuple[Reading, ...]:
+    """MJO-5.1 – 5.3, MJS-5.1 – 5.5: the winning readings of the seat's hand with these
+    concealed tiles, or a RuleViolation: a tile of his void suit (MJS-5.5), else the shape."""
+    void = void_tiles(state, seat, concealed)
+    if void:
+        raise _fail(state.settings, "voidWin",
+                    f"seat {seat}'s hand holds {format_tiles(void)} of his void suit "
+                    f"({state.voids[seat]}): a win has no tile of it")
+    return must_be_winning_hand(concealed, state.seats[seat].melds, state.settings, seat)
+
+
+def wins_with(state: Hand, seat: int, concealed: Sequence[str]) -> bool:
+    """Whether the seat's hand with these concealed tiles is a win of this game (MJS-5.5:
+    no tile of his void suit) — whatever bars him from winning now."""
+    return not void_tiles(state, seat, concealed) and \
+        is_winning_hand(concealed, state.seats[seat].melds, state.settings)
+
+
+def _must_not_be_barred(state: Hand, seat: int) -> None:
+    """MJS-9.1, 9.2, 10.2, 10.5: a seat barred from winning this hand plays on without
+    winning."""
+    rule = state.barred[seat]
+    if rule is not None:
+        raise RuleViolation(rule, f"seat {seat} has lost the right to win in this hand and plays "
+                                  f"on without winning ({rule})")
+
+
+def _must_not_have_passed_a_win(state: Hand, seat: int) -> None:
+    """MJS-5.6 过水: after declining a win on a discard (or a kong), no win on a discard until
+    the seat's next draw."""
+    if seat in state.passed_win:
+        raise _fail(state.settings, "passedWin",
+                    f"seat {seat} passed a win and may not win on a discard before drawing "
+                    f"his next tile (过水)")
+
+
+def may_win_on(state: Hand, seat: int, tile: str) -> bool:
+    """Whether ``seat`` may claim a win on another seat's ``tile`` now."""
+    return (not state.is_out(seat) and state.barred[seat] is None
+            and seat not in state.passed_win
+            and wins_with(state, seat, add_tiles(state.seats[seat].concealed, (tile,))))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -262,10 +462,17 @@ def _must_be_a_true_set(settings: GameSettings, tiles: Sequence[str], complete: 
                     f"the set (missing {format_tiles(missing.elements())})")
 
 
+def opening_phase(settings: GameSettings) -> str:
+    """MJS-2: 换三张 first where the stage has it, then the void suits; MJO: play at once."""
+    if settings.exchangeThree:
+        return "exchange"
+    return "void" if settings.voidSuit else "discard"
+
+
 def deal(settings: GameSettings, data: Mapping) -> Hand:
     """``HandDealt`` (MJO-2.3, MJO-2.4): the dealer holds 14 tiles and the others 13; the
     live wall, when recorded, is the rest of the set in draw order. The dealer opens by
-    discarding or winning (MJO-3.1)."""
+    discarding or winning (MJO-3.1) — in MJS after 换三张 and the void suits (MJS-2)."""
     dealer = _seat_arg(settings, data, "dealer")
     hands = _hands_arg(settings, data.get("hands"))
     for seat, hand in enumerate(hands):
@@ -278,7 +485,8 @@ def deal(settings: GameSettings, data: Mapping) -> Hand:
                         complete=wall is not None)
     return Hand(settings=settings, dealer=dealer,
                 seats=tuple(SeatHand(sort_tiles(h)) for h in hands), wall=wall,
-                wall_count=live_wall_size(settings.tileCount), turn=dealer)
+                wall_count=live_wall_size(settings.tileCount), turn=dealer,
+                phase=opening_phase(settings))
 
 
 def deal_from_wall(settings: GameSettings, data: Mapping) -> Hand:
@@ -306,7 +514,8 @@ def _in_play(state: Hand) -> Counter:
 def draw(state: Hand, data: Mapping) -> Hand:
     """``TileDrawn`` (MJO-3.2): the seat on turn draws after the previous discard's window
     closed; the tile is the next one of the recorded wall (MJO-2.4) — from its end for a kong
-    replacement (MJS-1.2); there must be a tile left (MJO-6.1)."""
+    replacement (MJS-1.2); there must be a tile left (MJO-6.1). A draw lifts the seat's 过水
+    bar (MJS-5.6); a turn's kongs are those since its first draw (MJS-7.2)."""
     settings = state.settings
     seat = _seat_arg(settings, data)
     _must_be_on_turn(state, seat, "draw", "draw")
@@ -332,13 +541,17 @@ def draw(state: Hand, data: Mapping) -> Hand:
     hand = state.seats[seat]
     return replace(state, seats=_with_seat(state, seat, replace(
         hand, concealed=add_tiles(hand.concealed, (tile,)))), wall=wall,
-        wall_count=state.wall_count - 1, phase="discard", drawn=tile, replacement=False)
+        wall_count=state.wall_count - 1, phase="discard", drawn=tile, replacement=False,
+        drawn_from_end=state.replacement,
+        turn_kongs=state.turn_kongs if state.replacement else (),
+        passed_win=state.passed_win - {seat}, unclaimable=None)
 
 
 def discard(state: Hand, data: Mapping) -> Hand:
     """``TileDiscarded`` (MJO-3.2): the seat on turn discards a tile he holds, after drawing or
     claiming (the dealer's first discard from 14, MJO-3.1). After the last wall tile there is no
-    discard unless ``lastTileDiscard`` (MJO-6.1). The claim window opens (MJO-4.5)."""
+    discard unless ``lastTileDiscard`` (MJO-6.1). With ``voidFirstDiscards`` the tiles of the
+    void suit go first (MJS-2.2). The claim window opens (MJO-4.5)."""
     settings = state.settings
     seat = _seat_arg(settings, data)
     _must_be_on_turn(state, seat, "discard", "discard")
@@ -350,6 +563,12 @@ def discard(state: Hand, data: Mapping) -> Hand:
     if tile not in hand.concealed:
         raise _fail(settings, "turn", f"seat {seat} does not hold {tile} "
                                       f"(holds {format_tiles(hand.concealed)})")
+    void = state.voids[seat]
+    if settings.voidFirstDiscards and void is not None and suit(tile) != void:
+        left = [t for t in hand.concealed if suit(t) == void]
+        if left:
+            raise _fail(settings, "void", f"seat {seat} still holds {format_tiles(left)} of his "
+                                          f"void suit and discards those first")
     hand = replace(hand, concealed=remove_tiles(hand.concealed, (tile,)),
                    discards=hand.discards + (Discard(tile),))
     state = replace(state, seats=_with_seat(state, seat, hand), drawn=None)
@@ -357,19 +576,22 @@ def discard(state: Hand, data: Mapping) -> Hand:
 
 
 def _open_window(state: Hand, discarder: int, tile: str) -> Hand:
-    """MJO-4.5: after a discard each other seat may claim what its tiles allow; with nothing
-    to claim (and in strict enforcement) the next seat draws at once."""
+    """MJO-4.5: after a discard each other seat still in may claim what its tiles allow; with
+    nothing to claim (and in strict enforcement) the next seat still in draws at once."""
     settings = state.settings
     last = state.wall_count == 0
     may = tuple(
+        frozenset() if state.is_out(s) else
         claim_options(h.concealed, s, discarder, tile, settings, last_discard=last,
-                      can_win=s != discarder
-                      and is_winning_hand(add_tiles(h.concealed, (tile,)), h.melds, settings))
+                      can_win=s != discarder and may_win_on(state, s, tile),
+                      void=state.voids[s])
         for s, h in enumerate(state.seats))
-    turn = next_seat(discarder)
+    turn = next_in(state, discarder)
     if not any(may) and settings.strict:
-        return replace(state, phase="draw", turn=turn, window=None)
-    return replace(state, phase="claims", turn=turn, window=ClaimWindow(discarder, tile, may))
+        return replace(state, phase="draw", turn=turn, window=None, turn_kongs=(),
+                       unclaimable=(discarder, tile))
+    return replace(state, phase="claims", turn=turn, turn_kongs=(),
+                   window=ClaimWindow(discarder, tile, may, kongs=state.turn_kongs))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -377,8 +599,10 @@ def _open_window(state: Hand, discarder: int, tile: str) -> Hand:
 
 
 def _must_be_claimable(state: Hand, seat: int) -> ClaimWindow:
-    """MJO-4.5: a claim answers the open window once, by a seat other than the discarder."""
+    """MJO-4.5: a claim answers the open window once, by a seat other than the discarder
+    still in the hand (MJS-4.2)."""
     _must_be_in_play(state)
+    _must_be_still_in(state, seat, "claim")
     w = state.window
     if state.phase != "claims" or w is None:
         raise _fail(state.settings, "claimWindow", f"seat {seat} cannot claim: no discard is "
@@ -393,15 +617,21 @@ def _must_be_claimable(state: Hand, seat: int) -> ClaimWindow:
 
 def claim(state: Hand, data: Mapping) -> Hand:
     """``Claim`` (MJO-4.1 to 4.5): a win, pong, chow (or, where the game has them, a direct
-    kong) on the open discard, with the tiles from the claimer's hand."""
+    kong) on the open discard, with the tiles from the claimer's hand; only a win on a kong
+    being robbed (MJS-7.3)."""
     settings = state.settings
     seat = _seat_arg(settings, data)
     kind = data.get("kind")
     if kind == "pass":
         return pass_claim(state, data)
+    if kind in CLAIM_KINDS and state.phase == "draw" and state.unclaimable is not None:
+        _judge_on_the_closed_discard(state, seat, kind, data.get("tiles"))
     w = _must_be_claimable(state, seat)
     if kind not in CLAIM_KINDS:
         raise _fail(settings, "claimWindow", f"a claim is win, pong, chow or kong, not {kind!r}")
+    if w.robbing and kind != "win":
+        raise _fail(settings, "robKong", f"seat {seat} may not {kind} the {w.tile} seat "
+                                         f"{w.discarder} adds to his pong: only a win robs a kong")
     if state.wall_count == 0 and kind != "win":
         raise _fail(settings, "exhaustive", f"seat {seat} may not {kind} the discard after the "
                                             f"last tile: only a win may be claimed on it")
@@ -409,6 +639,24 @@ def claim(state: Hand, data: Mapping) -> Hand:
     made = _CLAIM_CHECKS[kind](state, w, seat, tiles)
     claims = tuple(made if s == seat else c for s, c in enumerate(w.claims))
     return replace(state, window=replace(w, claims=claims))
+
+
+def _judge_on_the_closed_discard(state: Hand, seat: int, kind: str, tiles: object) -> None:
+    """Strict enforcement closes a window at once when no seat may claim the discard; a claim
+    on it before the next draw is refused for the rule it breaks (MJS-2.2, 4.1, 5.5, 5.6, 9,
+    10 …), as it would have been in an open window."""
+    discarder, tile = state.unclaimable
+    settings = state.settings
+    if seat == discarder:
+        raise _fail(settings, "claimWindow", f"seat {seat} cannot claim his own discard")
+    _must_be_still_in(state, seat, "claim")
+    if state.wall_count == 0 and kind != "win":
+        raise _fail(settings, "exhaustive", f"seat {seat} may not {kind} the discard after the "
+                                            f"last tile: only a win may be claimed on it")
+    ghost = ClaimWindow(discarder, tile, (frozenset(),) * SEATS)
+    _CLAIM_CHECKS[kind](state, ghost, seat, _tiles_arg(settings, tiles))
+    raise _fail(settings, "claimWindow", f"seat {seat} cannot claim seat {discarder}'s {tile}: "
+                                         f"no seat could claim it, and its window has closed")
 
 
 def _chow_claim(state: Hand, w: ClaimWindow, seat: int, tiles: tuple[str, ...]) -> Claim:
@@ -437,6 +685,13 @@ def _chow_claim(state: Hand, w: ClaimWindow, seat: int, tiles: tuple[str, ...]) 
     return Claim(seat, "chow", sort_tiles(tiles))
 
 
+def _must_not_meld_void(state: Hand, seat: int, tile: str, kind: str) -> None:
+    """MJS-2.2: a player does not pong or kong a tile of his void suit."""
+    if state.voids[seat] is not None and suit(tile) == state.voids[seat]:
+        raise _fail(state.settings, "void", f"seat {seat} may not {kind} {tile}: "
+                                            f"{state.voids[seat]} is his void suit")
+
+
 def _pong_claim(state: Hand, w: ClaimWindow, seat: int, tiles: tuple[str, ...]) -> Claim:
     """MJO-4.2: a pong takes a discard of any player with a pair of it from the hand."""
     settings = state.settings
@@ -445,29 +700,32 @@ def _pong_claim(state: Hand, w: ClaimWindow, seat: int, tiles: tuple[str, ...]) 
                                       f"not {format_tiles(tiles)}")
     if state.seats[seat].concealed.count(w.tile) < 2:
         raise _fail(settings, "pong", f"seat {seat} does not hold a pair of {w.tile} to pong it")
+    _must_not_meld_void(state, seat, w.tile, "pong")
     return Claim(seat, "pong", (w.tile, w.tile))
 
 
 def _kong_claim(state: Hand, w: ClaimWindow, seat: int, tiles: tuple[str, ...]) -> Claim:
     """MJO-4.3: no kongs at all; MJS-3.4: a direct kong takes a discard with three of it."""
     settings = state.settings
-    if not settings.kongDirect:
+    if settings.kongDirect is None:
         raise _fail(settings, "kong", f"seat {seat} may not kong {w.tile}: kongs are not "
                                       f"allowed in this game (he may pong it)")
     if tiles and tiles != (w.tile,) * 3:
         raise _fail(settings, "kong", f"a kong of {w.tile} takes three {w.tile} from the hand")
     if state.seats[seat].concealed.count(w.tile) < 3:
         raise _fail(settings, "kong", f"seat {seat} does not hold three {w.tile} to kong it")
+    _must_not_meld_void(state, seat, w.tile, "kong")
     return Claim(seat, "kong", (w.tile,) * 3)
 
 
 def _win_claim(state: Hand, w: ClaimWindow, seat: int, tiles: tuple[str, ...]) -> Claim:
-    """MJO-4.4 / MJO-5: the hand plus the discard must be a win; in record enforcement an
-    invalid claim is kept for the referee (MJO-5.6)."""
-    hand = state.seats[seat]
+    """MJO-4.4 / MJO-5, MJS-5: the hand plus the discard must be a win; a seat barred from
+    winning (MJS-9, 10) or under 过水 (MJS-5.6) may not claim one. In record enforcement an
+    invalid hand is kept — for the referee (MJO-5.6) or as a false win (炸胡, MJS-9.2)."""
+    _must_not_be_barred(state, seat)
+    _must_not_have_passed_a_win(state, seat)
     try:
-        must_be_winning_hand(add_tiles(hand.concealed, (w.tile,)), hand.melds, state.settings,
-                             seat)
+        must_win(state, seat, add_tiles(state.seats[seat].concealed, (w.tile,)))
     except RuleViolation:
         if state.settings.strict:
             raise
@@ -481,7 +739,8 @@ _CLAIM_CHECKS = {"chow": _chow_claim, "pong": _pong_claim, "kong": _kong_claim,
 
 def pass_claim(state: Hand, data: Mapping) -> Hand:
     """``Claim`` kind ``pass`` (MJO-4.5): the seat will not claim this discard. Passing a win
-    carries no restriction (MJO-4.6)."""
+    carries no restriction in MJO (MJO-4.6); in MJS it is 过水 (MJS-5.6, when the window
+    settles)."""
     seat = _seat_arg(state.settings, data)
     w = _must_be_claimable(state, seat)
     return replace(state, window=replace(w, passed=w.passed | {seat}))
@@ -505,18 +764,47 @@ def resolve_claims(state: Hand, data: Mapping | None = None) -> Hand:
     return _settle(state, w)
 
 
+def _passed_wins(state: Hand, w: ClaimWindow, taken: Sequence[Claim]) -> Hand:
+    """MJS-5.6 过水: every seat that could have won on this tile and does not win on it."""
+    if not state.settings.passedWinBar:
+        return state
+    winners = {c.seat for c in taken if c.kind == "win"}
+    passed = {s for s in range(SEATS) if "win" in w.may[s] and s not in winners}
+    return replace(state, passed_win=state.passed_win | passed)
+
+
 def _settle(state: Hand, w: ClaimWindow) -> Hand:
+    state, w = _false_win_claims(state, w)
     taken = successful_claims(w, state.settings)
+    state = _passed_wins(state, w, taken)
+    if taken and taken[0].kind == "win":
+        return _settle_wins(state, w, taken)
+    if w.robbing:
+        return _complete_added_kong(replace(state, phase="discard", window=None), w.discarder,
+                                    w.tile)
     if not taken:
         return replace(state, phase="draw", window=None)
-    if taken[0].kind == "win":
-        return _settle_wins(state, w, taken)
     return _make_meld(state, w, taken[0])
 
 
+def _false_win_claims(state: Hand, w: ClaimWindow) -> tuple[Hand, ClaimWindow]:
+    """Record enforcement with a false-win penalty (MJS-9.2): a win claim on a hand that is
+    not a win is a 炸胡 — the claimer pays, is barred from winning, and his claim counts as a
+    pass."""
+    if state.settings.falseWinPayment is None:
+        return state, w
+    for c in w.made:
+        if c.irregular:
+            state = false_win(state, c.seat)
+            claims = tuple(None if s == c.seat else x for s, x in enumerate(w.claims))
+            w = replace(w, claims=claims, passed=w.passed | {c.seat})
+    return replace(state, window=w), w
+
+
 def _settle_wins(state: Hand, w: ClaimWindow, taken: tuple[Claim, ...]) -> Hand:
-    """MJO-4.4: the winner(s) of the discard; the hand ends (MJO-5). A claim on an invalid
-    hand, kept in record enforcement, first goes to the referee (MJO-5.6)."""
+    """MJO-4.4: the winner(s) of the discard — or of the kong being robbed (MJS-7.3). A claim
+    on an invalid hand, kept in MJO record enforcement, first goes to the referee (MJO-5.6).
+    In MJO the hand ends; in MJS the winners leave (MJS-4.1)."""
     irregular = next((c for c in taken if c.irregular), None)
     if irregular is not None:
         hand = state.seats[irregular.seat]
@@ -526,15 +814,45 @@ def _settle_wins(state: Hand, w: ClaimWindow, taken: tuple[Claim, ...]) -> Hand:
         except RuleViolation as v:
             return replace(state, phase="ruling",
                            ruling=PendingRuling(irregular.seat, True, v.rule, v.message))
-    wins = tuple(WinRecord(c.seat, w.tile, False, w.discarder) for c in taken)
-    return replace(state, phase="over", result="win", wins=state.wins + wins, window=None,
-                   turn=taken[0].seat)
+    if w.robbing:
+        state = _robbed(state, w.discarder, w.tile)
+    wins = []
+    for k, c in enumerate(taken):
+        wins.append(WinRecord(c.seat, w.tile, False, w.discarder, robbed=w.robbing,
+                              payers=(w.discarder,), after_kong=bool(w.kongs),
+                              refunds=w.kongs if k == 0 else (), seq=state.records + k))
+    state = replace(state, wins=state.wins + tuple(wins), window=None,
+                    records=state.records + len(wins))
+    if not state.settings.bloodyBattle:
+        return replace(state, phase="over", result="win", turn=taken[0].seat)
+    return _play_on_after_wins(state, taken[-1].seat)
+
+
+def _robbed(state: Hand, maker: int, tile: str) -> Hand:
+    """MJS-7.3: the kong does not happen — the tile leaves the maker's hand for his pool,
+    where it is won on, and his pong stays a pong."""
+    hand = state.seats[maker]
+    hand = replace(hand, concealed=remove_tiles(hand.concealed, (tile,)),
+                   discards=hand.discards + (Discard(tile, robbed=True),))
+    return replace(state, seats=_with_seat(state, maker, hand))
+
+
+def _play_on_after_wins(state: Hand, last: int) -> Hand:
+    """MJS-4.1, 3.5, 8.1: the hand ends once three have won or the wall is exhausted (a drawn
+    hand when two or more are still in); otherwise the next player still in after the last
+    winner — counted from the discarder — draws."""
+    if len(state.still_in) <= 1:
+        return replace(state, phase="over", result="win", window=None, drawn=None)
+    if state.wall_count == 0:
+        return replace(state, phase="over", result="draw", window=None, drawn=None)
+    return replace(state, phase="draw", turn=next_in(state, last), window=None, drawn=None,
+                   replacement=False, turn_kongs=())
 
 
 def _make_meld(state: Hand, w: ClaimWindow, c: Claim) -> Hand:
     """MJO-3.3: the claimer exposes the meld and continues — after a pong or chow by
-    discarding, after a direct kong by drawing a replacement (MJS-3.4); seats in between lose
-    their turn."""
+    discarding, after a direct kong by drawing a replacement (MJS-3.4), paid at once by the
+    discarder (MJS-7.1); seats in between lose their turn."""
     meld = meld_from_claim(c, w.tile, w.discarder)
     claimer = state.seats[c.seat]
     claimer = replace(claimer, concealed=remove_tiles(claimer.concealed, c.tiles),
@@ -544,8 +862,17 @@ def _make_meld(state: Hand, w: ClaimWindow, c: Claim) -> Hand:
     seats = tuple(claimer if s == c.seat else giver if s == w.discarder else h
                   for s, h in enumerate(state.seats))
     kong = c.kind == "kong"
-    return replace(state, seats=seats, turn=c.seat, window=None, drawn=None,
-                   phase="draw" if kong else "discard", replacement=kong)
+    state = replace(state, seats=seats, turn=c.seat, window=None, drawn=None,
+                    phase="draw" if kong else "discard", replacement=kong, turn_kongs=())
+    if kong:
+        state = _kong_made(state, KongRecord(c.seat, "direct", w.tile, (w.discarder,),
+                                             from_seat=w.discarder))
+    return state
+
+
+def _kong_made(state: Hand, kong: KongRecord) -> Hand:
+    return _recorded(state, kongs=state.kongs + (replace(kong, seq=state.records),),
+                     turn_kongs=state.turn_kongs + (len(state.kongs),))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -554,8 +881,10 @@ def _make_meld(state: Hand, w: ClaimWindow, c: Claim) -> Hand:
 
 def declare_win(state: Hand, data: Mapping) -> Hand:
     """``Win`` by self-draw (MJO-5.4): the seat on turn, after drawing — or the dealer on his
-    first 14 tiles — holds a winning hand (MJO-5.1 to 5.3). A win on a discard is a claim
-    (MJO-4.4). In record enforcement an invalid hand waits for the referee (MJO-5.6)."""
+    first 14 tiles — holds a winning hand (MJO-5.1 to 5.3; MJS-5.5 no tile of his void suit),
+    unless he is barred from winning (MJS-9, 10; a self-draw is never 过水, MJS-5.6). A win on
+    a discard is a claim (MJO-4.4). In record enforcement an invalid hand waits for the referee
+    (MJO-5.6) or is a false win (MJS-9.2)."""
     settings = state.settings
     seat = _seat_arg(settings, data)
     _must_be_in_play(state)
@@ -567,19 +896,30 @@ def declare_win(state: Hand, data: Mapping) -> Hand:
     if not began_with_draw(state):
         raise _fail(settings, "selfDraw", f"seat {seat} did not draw this turn: a self-drawn win "
                                           f"needs the tile just drawn (or the dealer's first 14)")
-    hand = state.seats[seat]
+    _must_not_be_barred(state, seat)
     try:
-        must_be_winning_hand(hand.concealed, hand.melds, settings, seat)
+        must_win(state, seat, state.seats[seat].concealed)
     except RuleViolation as v:
         if settings.strict:
             raise
+        if settings.falseWinPayment is not None:
+            return false_win(state, seat)
         return replace(state, phase="ruling", ruling=PendingRuling(seat, False, v.rule, v.message))
     return _self_drawn_win(state, seat)
 
 
 def _self_drawn_win(state: Hand, seat: int) -> Hand:
-    win = WinRecord(seat, state.drawn, True, None)
-    return replace(state, phase="over", result="win", wins=state.wins + (win,), ruling=None)
+    """A self-drawn win, paid by every other player still in (MJS-6.4), with 杠上开花 on a
+    replacement and 海底捞月 on the last tile (MJS-6.2)."""
+    payers = tuple(s for s in state.still_in if s != seat)
+    win = WinRecord(seat, state.drawn, True, None, payers=payers,
+                    kong_flower=state.drawn is not None and state.drawn_from_end,
+                    last_tile=state.drawn is not None and state.wall_count == 0,
+                    seq=state.records)
+    state = _recorded(state, wins=state.wins + (win,), ruling=None)
+    if not state.settings.bloodyBattle:
+        return replace(state, phase="over", result="win")
+    return _play_on_after_wins(state, seat)
 
 
 def rule_on_win(state: Hand, data: Mapping) -> Hand:
@@ -606,8 +946,11 @@ def rule_on_win(state: Hand, data: Mapping) -> Hand:
 
 def declare_kong(state: Hand, data: Mapping) -> Hand:
     """``KongDeclared`` (MJO-4.3: no kongs at all; MJS-3.4 where the game has them): a
-    concealed kong of four held tiles, or an added kong of the tile just drawn (any held tile
-    with ``addedKongLater``) onto a pong; a replacement is then drawn from the wall's end."""
+    concealed kong of four held tiles — after the seed (003 5c) only when the fourth is the
+    tile just drawn, unless ``concealedKongLater`` —, or an added kong of the tile just drawn
+    (any held tile with ``addedKongLater``) onto a pong, which a win may rob first (MJS-7.3);
+    never of the void suit (MJS-2.2). A replacement is then drawn from the wall's end, and the
+    kong is paid at once (MJS-7.1)."""
     settings = state.settings
     seat = _seat_arg(settings, data)
     kind, tile = data.get("kind"), _tile_arg(settings, data.get("tile"))
@@ -615,7 +958,8 @@ def declare_kong(state: Hand, data: Mapping) -> Hand:
         raise _fail(settings, "kong", f"seat {seat} may not declare a kong of {tile}: kongs are "
                                       f"not allowed in this game; a fourth identical tile is "
                                       f"used in another set or discarded")
-    allowed = {"concealed": settings.kongConcealed, "added": settings.kongAdded}
+    allowed = {"concealed": settings.kongConcealed is not None,
+               "added": settings.kongAdded is not None}
     if not allowed.get(kind):
         raise _fail(settings, "kong", f"seat {seat} may not declare a {kind!r} kong: the kinds "
                                       f"allowed are "
@@ -624,41 +968,73 @@ def declare_kong(state: Hand, data: Mapping) -> Hand:
     if state.wall_count == 0:
         raise _fail(settings, "kong", f"seat {seat} may not kong: no tile is left for the "
                                       f"replacement")
+    _must_not_meld_void(state, seat, tile, "kong")
     hand = state.seats[seat]
-    if kind == "concealed":
-        hand = _concealed_kong(settings, hand, seat, tile)
-    else:
-        hand = _added_kong(state, hand, seat, tile)
-    return replace(state, seats=_with_seat(state, seat, hand), phase="draw", replacement=True,
-                   drawn=None)
+    if kind == "added":
+        _must_add_to_a_pong(state, hand, seat, tile)
+        robbers = _may_rob(state, seat, tile)
+        if robbers:
+            return replace(state, phase="claims", window=ClaimWindow(seat, tile, robbers,
+                                                                     robbing=True))
+        return _complete_added_kong(state, seat, tile)
+    hand = _concealed_kong(state, hand, seat, tile)
+    payers = tuple(s for s in state.still_in if s != seat)
+    state = replace(state, seats=_with_seat(state, seat, hand), phase="draw", replacement=True,
+                    drawn=None)
+    return _kong_made(state, KongRecord(seat, "concealed", tile, payers))
 
 
-def _concealed_kong(settings: GameSettings, hand: SeatHand, seat: int, tile: str) -> SeatHand:
+def _concealed_kong(state: Hand, hand: SeatHand, seat: int, tile: str) -> SeatHand:
+    settings = state.settings
     if hand.concealed.count(tile) < 4:
         raise _fail(settings, "kong", f"seat {seat} does not hold four {tile} for a concealed kong")
+    dealers_first = state.drawn is None and began_with_draw(state)
+    if not (settings.concealedKongLater or state.drawn == tile or dealers_first):
+        raise _fail(settings, "kong", f"seat {seat} may make a concealed kong of {tile} only on "
+                                      f"drawing the fourth {tile}")
     return replace(hand, concealed=remove_tiles(hand.concealed, (tile,) * 4),
                    melds=hand.melds + (Meld("kong", (tile,) * 4, concealed=True),))
 
 
-def _added_kong(state: Hand, hand: SeatHand, seat: int, tile: str) -> SeatHand:
+def _must_add_to_a_pong(state: Hand, hand: SeatHand, seat: int, tile: str) -> None:
     settings = state.settings
-    pong = next((k for k, m in enumerate(hand.melds) if m.kind == "pong" and m.tiles[0] == tile),
-                None)
-    if pong is None or tile not in hand.concealed:
+    pong = any(m.kind == "pong" and m.tiles[0] == tile for m in hand.melds)
+    if not pong or tile not in hand.concealed:
         raise _fail(settings, "kong", f"seat {seat} has no pong of {tile} and a fourth {tile} "
                                       f"to add to it")
     if not settings.addedKongLater and state.drawn != tile:
         raise _fail(settings, "kong", f"seat {seat} may add only the tile just drawn to a pong")
-    old = hand.melds[pong]
-    melds = tuple(replace(old, kind="kong", tiles=(tile,) * 4) if k == pong else m
-                  for k, m in enumerate(hand.melds))
-    return replace(hand, concealed=remove_tiles(hand.concealed, (tile,)), melds=melds)
+
+
+def _may_rob(state: Hand, maker: int, tile: str) -> tuple[frozenset[str], ...] | None:
+    """MJS-7.3: who may rob the added kong of ``tile`` — a win on it, as on a discard (MJS-5.6:
+    not under 过水); None if nobody may (or the game has no robbing)."""
+    if not state.settings.robKong:
+        return None
+    may = tuple(frozenset({"win"}) if s != maker and may_win_on(state, s, tile) else frozenset()
+                for s in range(SEATS))
+    return may if any(may) else None
+
+
+def _complete_added_kong(state: Hand, seat: int, tile: str) -> Hand:
+    """MJS-3.4 / 7.1: the fourth tile joins the pong; every other player still in pays; the
+    maker draws a replacement."""
+    hand = state.seats[seat]
+    k = next(i for i, m in enumerate(hand.melds) if m.kind == "pong" and m.tiles[0] == tile)
+    melds = tuple(replace(m, kind="kong", tiles=(tile,) * 4) if i == k else m
+                  for i, m in enumerate(hand.melds))
+    hand = replace(hand, concealed=remove_tiles(hand.concealed, (tile,)), melds=melds)
+    payers = tuple(s for s in state.still_in if s != seat)
+    state = replace(state, seats=_with_seat(state, seat, hand), phase="draw", replacement=True,
+                    drawn=None, turn=seat)
+    return _kong_made(state, KongRecord(seat, "added", tile, payers,
+                                        from_seat=hand.melds[k].from_seat))
 
 
 def exhaustive_draw(state: Hand, data: Mapping | None = None) -> Hand:
-    """``DrawGame`` (MJO-6.1, 6.2): the wall is exhausted and nobody won — the last drawer did
-    not win (and, unless ``lastTileDiscard``, does not discard), or nobody won on the last
-    discard. Nobody pays; the deal passes (MJO-2.2)."""
+    """``DrawGame`` (MJO-6.1, 6.2; MJS-8.1): the wall is exhausted and the hand ends without
+    another win — the last drawer did not win (and, unless ``lastTileDiscard``, does not
+    discard), or nobody won on the last discard."""
     settings = state.settings
     _must_be_in_play(state)
     if state.wall_count:
@@ -671,6 +1047,38 @@ def exhaustive_draw(state: Hand, data: Mapping | None = None) -> Hand:
     return replace(state, phase="over", result="draw", window=None)
 
 
+# ---------------------------------------------------------------------------------------------
+# penalties that change play (MJS-9, MJS-10)
+
+
+def bar(state: Hand, seat: int, rule: str) -> Hand:
+    """The seat loses the right to win in this hand and plays on (MJS-9.1, 9.2, 10.2, 10.5);
+    the first bar stands."""
+    if state.barred[seat] is not None:
+        return state
+    return replace(state, barred=tuple(rule if s == seat else b
+                                       for s, b in enumerate(state.barred)))
+
+
+def charge(state: Hand, seat: int, rule: str, amount: int, payees: Sequence[int],
+           reason: str) -> Hand:
+    """A penalty of the hand: ``seat`` pays ``amount`` to each payee, or loses it to no one."""
+    record = PenaltyRecord(seat, rule, amount, tuple(payees), reason, seq=state.records)
+    return _recorded(state, penalties=state.penalties + (record,))
+
+
+def false_win(state: Hand, seat: int) -> Hand:
+    """MJS-9.2 炸胡: a win declared on a hand that is not one — the seat pays
+    ``falseWinPayment`` to each other player still in, his tiles stand as they were, play
+    resumes and he may not win in this hand."""
+    settings = state.settings
+    rule = settings.rule("falseWin")
+    payees = [s for s in state.still_in if s != seat]
+    state = charge(state, seat, rule, settings.falseWinPayment, payees,
+                   f"seat {seat} declared a false win (炸胡)")
+    return bar(state, seat, rule)
+
+
 def tiles_in_play(state: Hand) -> Counter:
     """Every tile of the hand: concealed, melds, pools and (when recorded) the wall. With a
     recorded wall this is always exactly the set (MJO-1.1)."""
@@ -681,4 +1089,3 @@ def hand_of(state: Hand, seat: int) -> str:
     """The seat's tiles in notation: concealed tiles then melds."""
     h = state.seats[seat]
     return " ".join([format_tiles(h.concealed), *map(str, h.melds)]).strip()
-

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 
 from ..violations import RuleViolation
 from .dealer import Rotation, advance, start_rotation
@@ -88,7 +89,10 @@ def hand_payments(hand: Hand) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class HandOutcome:
-    """What ``HandCompleted`` reports (MJO section 10, row 9)."""
+    """What ``HandCompleted`` reports (MJO section 10, row 9; MJS section 11, row 17):
+    ``payments`` between the players, ``deductions`` lost to no one (MJS-10.6), the balances
+    after them — unchanged by a ``tiebreak`` hand, which only orders tied players (T-7.4) —
+    and the next dealer."""
 
     hand_no: int
     dealer: int
@@ -97,6 +101,8 @@ class HandOutcome:
     payments: tuple[int, ...]
     balances: tuple[int, ...]
     next_dealer: int
+    deductions: tuple[int, ...] = (0,) * SEATS
+    tiebreak: bool = False
 
     def to_dict(self) -> dict:
         return {"handNo": self.hand_no, "dealer": self.dealer, "result": self.result,
@@ -144,9 +150,10 @@ def hand_outcome(session: Session, hand: Hand) -> HandOutcome:
                        balances, following.dealer)
 
 
-def complete_hand(session: Session, hand: Hand) -> Session:
-    """The session after a finished hand (MJO-7.2, MJO-2.2)."""
-    outcome = hand_outcome(session, hand)
+def complete_hand(session: Session, hand: Hand, outcome: HandOutcome | None = None) -> Session:
+    """The session after a finished hand (MJO-7.2, MJO-2.2) — scored by ``outcome`` when the
+    game scores it otherwise (MJS: :func:`.sichuan.hand_outcome`)."""
+    outcome = outcome or hand_outcome(session, hand)
     return replace(session, balances=outcome.balances, outcomes=session.outcomes + (outcome,),
                    rotation=advance(session.rotation, hand.winners, session.settings))
 
@@ -173,14 +180,19 @@ class Standing:
     tied: bool
 
 
-def rank_by_coins(balances: Mapping[str, int], lots: Sequence[str] = ()) -> tuple[Standing, ...]:
+def rank_by_coins(balances: Mapping[str, int], lots: Sequence[str] = (),
+                  tiebreaks: Mapping[str, Sequence] = MappingProxyType({})
+                  ) -> tuple[Standing, ...]:
     """MJO-7.4 / T-8.3: all players of the event ranked by final balance, most coins first
     (bank loans are negative balances). Equal balances share a place — ``tied`` — unless
-    ``lots`` (players in the order their lots were drawn) separates them."""
+    ``tiebreaks`` (per player, a sequence compared in order, higher first: the results of a
+    final's extra hands, T-7.4, or dice, T-7.2) or ``lots`` (players in the order their lots
+    were drawn) separate them."""
     drawn = {player: k for k, player in enumerate(lots)}
 
-    def key(player: str) -> tuple[int, int]:
-        return -balances[player], drawn.get(player, len(drawn))
+    def key(player: str) -> tuple:
+        return (-balances[player], tuple(-x for x in tiebreaks.get(player, ())),
+                drawn.get(player, len(drawn)))
 
     order = sorted(balances, key=key)
     keys = [key(p) for p in order]

@@ -1,7 +1,10 @@
-"""A mahjong table's coin session, event by event: the first dealer by dice, hands one after
+"""A mahjong table's session, event by event: the first dealer by dice, hands one after
 another, the rotation of the deal and the rounds of winds, each hand's payments and the running
 balances, and the end of the session (mahjong-ottawa.md MJO-2, MJO-7, section 10; tournaments.md
-T-8).
+T-8) — MJO's coins, or the Sichuan game's points (mahjong-sichuan.md, MJS; T-7), whose tables
+add 换三张 and the void suits before play (:mod:`.opening`), the referee's penalties
+(:mod:`.conduct`), payments priced by :mod:`.sichuan`, and in the final the extra hands that
+order tied players (T-7.4).
 
 :func:`apply` is the fold step of a table's match stream — ``(table, event type, data,
 recorded_at)`` → the next :class:`Table`, or :class:`RuleViolation` naming the rule. The hand
@@ -32,6 +35,7 @@ from datetime import datetime, timedelta
 from types import MappingProxyType
 
 from ..violations import RuleViolation
+from . import conduct, opening, sichuan
 from .actions import due_engine_event
 from .claims import any_claim, window_decided
 from .dealer import first_dealer
@@ -65,10 +69,12 @@ from .wall import SEATS, roll_total, second_roller
 LIFECYCLE = "MJO-10"     # the hand lifecycle table: which event, in which hand, when
 TABLES = "T-8.1"         # tables of four (T-1.1: a mahjong table of four players)
 SESSION = "T-8.2"        # the session's length; the hand in play is finished
+FINAL_TIE = "T-7.4"      # the final: an extra hand while players tie for a podium place
+PODIUM = 3               # T-7.4: champion, runner-up, third
 TEAM_KEYS = tuple(str(s) for s in range(SEATS))   # MatchStarted.teams: seat -> entrant
 
-# game -> the parser of its MatchStarted.settings (MJS will add its preset here)
-PRESETS = MappingProxyType({"MJO": mjo_settings})
+# game -> the parser of its MatchStarted.settings
+PRESETS = MappingProxyType({"MJO": mjo_settings, "MJS": sichuan.sichuan_settings})
 
 # The settings a table shows (MJO section 11, T-8.2), in this order.
 SETTING_KEYS = ("enforcement", "startingCoins", "multipleWinners", "claimWindowSeconds",
@@ -95,6 +101,8 @@ class HandRecord:
     time_limits: tuple[Mapping, ...] = ()
     penalties: tuple[Mapping, ...] = ()
     outcome: HandOutcome | None = None
+    opened_at: str | None = None   # MJS: play opened after 换三张 and the void suits
+    tiebreak: bool = False         # T-7.4: an extra hand of the final, played to order ties
 
     @property
     def in_play(self) -> bool:
@@ -141,6 +149,15 @@ class Table:
     @property
     def dealer(self) -> int | None:
         return None if self.session is None else self.session.dealer
+
+    @property
+    def tiebreaks(self) -> tuple[tuple[int, ...], ...]:
+        """T-7.4: per seat, his result in each extra hand of the final, in order."""
+        rows = [sichuan.hand_result(r.outcome) for r in self.finished if r.tiebreak]
+        return tuple(tuple(row[s] for row in rows) for s in range(SEATS))
+
+    def rule(self, key: str) -> str:
+        return self.settings.rule(key)
 
     def hand_number(self, number: int) -> HandRecord | None:
         """Hand ``number`` as it stands: in play, or as it ended."""
@@ -194,7 +211,10 @@ def start(data: Mapping, at: str | None = None) -> Table:
 
 
 def settings_dict(settings: GameSettings) -> dict:
-    """The table's settings as they apply (MJO section 11, T-8.2), defaults included."""
+    """The table's settings as they apply (MJO section 11, MJS section 12, T-8.2), defaults
+    included."""
+    if settings.game == "MJS":
+        return sichuan.settings_dict(settings)
     return {key: getattr(settings, key) for key in SETTING_KEYS}
 
 
@@ -269,10 +289,10 @@ def _must_be_open(t: Table) -> None:
 def _must_be_between_hands(t: Table, number: int) -> None:
     _must_be_open(t)
     if t.current is not None:
-        raise _fail(LIFECYCLE, f"hand {t.current.number} is still being played; it must end "
+        raise _fail(t.rule("lifecycle"), f"hand {t.current.number} is still being played; it must end "
                                f"before the next deal")
     if number != t.next_hand:
-        raise _fail(LIFECYCLE, f"the next hand is hand {t.next_hand}, not {number}")
+        raise _fail(t.rule("lifecycle"), f"the next hand is hand {t.next_hand}, not {number}")
 
 
 def _session_for_the_deal(t: Table, data: Mapping) -> Session:
@@ -301,6 +321,9 @@ def deal(t: Table, data: Mapping, at: str | None) -> Table:
     _must_be_between_hands(t, data["hand"])
     session = _session_for_the_deal(t, data)
     dealt = {"dealer": session.dealer}
+    if data.get("walls") is not None and t.game == "MJS":
+        raise _fail(t.rule("deal"), "a Sichuan deal gives the four hands (and the live wall): "
+                                    "its walls are not broken by dice")
     if data.get("walls") is not None:
         dealt.update(walls=data["walls"], dice=_wall_break_throws(t, data))
         state = deal_hand_from_wall(t.settings, dealt)
@@ -309,7 +332,9 @@ def deal(t: Table, data: Mapping, at: str | None) -> Table:
         state = deal_hand(t.settings, dealt)
     record = HandRecord(number=data["hand"], state=state,
                         round_wind=session.rotation.round_wind,
-                        balances_before=session.balances, wall_dice=t.wall_dice, dealt_at=at)
+                        balances_before=session.balances, wall_dice=t.wall_dice, dealt_at=at,
+                        opened_at=at if state.phase == "discard" else None,
+                        tiebreak=session_limit_reached(session))
     return replace(t, session=session, current=record, wall_dice=(), status="playing")
 
 
@@ -338,10 +363,10 @@ def current_hand(t: Table, number: int) -> HandRecord:
     if rec is not None and rec.number == number:
         return rec
     if number <= t.hands_played:
-        raise _fail(LIFECYCLE, f"hand {number} has ended")
+        raise _fail(t.rule("lifecycle"), f"hand {number} has ended")
     if rec is not None:
-        raise _fail(LIFECYCLE, f"hand {number} has not been dealt; hand {rec.number} is in play")
-    raise _fail(LIFECYCLE, f"hand {number} has not been dealt")
+        raise _fail(t.rule("lifecycle"), f"hand {number} has not been dealt; hand {rec.number} is in play")
+    raise _fail(t.rule("lifecycle"), f"hand {number} has not been dealt")
 
 
 def _moment(at: str | None) -> datetime | None:
@@ -460,7 +485,10 @@ def declare_a_win(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> H
             rule = settings.rule("selfDraw")
             raise _fail(rule, f"seat {data['seat']} did not draw {tile}: a self-drawn win is on "
                               f"the tile just drawn")
-        return replace(rec, state=declare_win(state, {"seat": data["seat"]}))
+        after = declare_win(state, {"seat": data["seat"]})
+        # MJS-10.3: after a self-drawn win the next player's 30 s run from the win
+        moved = after.settings.bloodyBattle and len(after.wins) > len(state.wins)
+        return replace(rec, state=after, discarded_at=at if moved else rec.discarded_at)
     w = state.window if state.phase == "claims" else None
     if w is None or (w.discarder, w.tile) != (data["discarder"], data["tile"]):
         rule = settings.rule("claimWin")
@@ -500,15 +528,17 @@ def _running_limit(rec: HandRecord, settings: GameSettings, seat: int,
         raise _fail(rule, "no time limit runs: play waits for the referee's ruling")
     opened = not any(h.discards for h in state.seats)
     if limit == "firstDiscard":
-        if not (opened and seat == state.dealer):
+        if not (opened and seat == state.dealer) or state.phase in ("exchange", "void"):
             raise _fail(rule, f"the first-discard limit is the dealer's (seat {state.dealer}) "
-                              f"before his first discard")
-        return rec.dealt_at, settings.firstDiscardSeconds
+                              f"before his first discard, once play has opened")
+        return rec.opened_at or rec.dealt_at, settings.firstDiscardSeconds
     if limit == "discard":
         if opened or seat != state.turn:
             on_clock = "the dealer's first discard" if opened else f"seat {state.turn}"
             raise _fail(rule, f"seat {seat} is not on the turn's clock: {on_clock} is")
         return rec.discarded_at, settings.turnSeconds
+    if settings.game == "MJS":   # MJS-10.3: the seed's 30 s per discard is the only limit
+        raise _fail(rule, "a Sichuan table times each discard (30 s), not the claims")
     w = state.window if state.phase == "claims" else None
     if w is None or "pong" not in w.may[seat] or w.answered(seat):
         raise _fail(rule, f"seat {seat} has no pong to call: no open claim window in which it "
@@ -523,12 +553,35 @@ def report_time_limit(rec: HandRecord, t: Table, data: Mapping, at: str | None) 
     seat, limit = data["seat"], data["limit"]
     since, seconds = _running_limit(rec, t.settings, seat, limit)
     began, now = _moment(since), _moment(at)
+    if t.game == "MJS" and any(r["seat"] == seat and _moment(r["at"]) is not None
+                               and began is not None and _moment(r["at"]) >= began
+                               for r in rec.time_limits):
+        # MJS-10.3: a breach is one warning — the timer reports each slow discard once
+        rule = t.settings.rule("timeLimits")
+        raise _fail(rule, f"seat {seat} has already been warned for this discard")
     if began is not None and now is not None and now < began + timedelta(seconds=seconds):
         rule = t.settings.rule("timeLimits")
         raise _fail(rule, f"seat {seat}'s {limit} limit of {seconds} s runs until "
                           f"{_iso(began + timedelta(seconds=seconds))}")
     report = {"seat": seat, "limit": limit, "at": at}
-    return replace(rec, time_limits=rec.time_limits + (report,))
+    rec = replace(rec, time_limits=rec.time_limits + (report,))
+    if t.game == "MJS":        # MJS-10.3: a breach is a warning
+        rec = replace(rec, state=conduct.slow_discard(rec.state, seat))
+    return rec
+
+
+def _hand_step(transition):
+    """A table step made of a transition of the hand in play."""
+    def step(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
+        return replace(rec, state=transition(rec.state, data))
+    return step
+
+
+def declare_void(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
+    """``VoidSuitDeclared`` (MJS-2.2); the last of the four opens play and the dealer's clock
+    (MJS-10.3)."""
+    state = opening.declare_void(rec.state, data)
+    return replace(rec, state=state, opened_at=at if state.phase == "discard" else None)
 
 
 _HAND_EVENTS = {
@@ -541,7 +594,20 @@ _HAND_EVENTS = {
     "KongDeclared": declare_a_kong,
     "ExhaustiveDrawDeclared": declare_exhaustive_draw,
     "TimeLimitExceeded": report_time_limit,
+    # the Sichuan game (MJS-2, MJS-9, MJS-10)
+    "ExchangeTilesSelected": _hand_step(opening.select_exchange),
+    "VoidSuitDeclared": declare_void,
+    "WarningIssued": _hand_step(conduct.warn),
+    "FalseWinDeclared": _hand_step(conduct.declare_false_win),
+    "WrongTileCount": _hand_step(conduct.wrong_count),
+    "ConductPenaltyAssessed": _hand_step(conduct.disclose),
 }
+# The events of a table of each game (the others' are refused, MJO-10 / MJS-11)
+_MJS_ONLY = frozenset({"ExchangeTilesSelected", "VoidSuitDeclared", "WarningIssued",
+                       "FalseWinDeclared", "WrongTileCount", "ConductPenaltyAssessed"})
+_NOT_AT = {"MJO": _MJS_ONLY,
+           # MJS-9, 10: the Sichuan penalties are their own events; the last drawer discards
+           "MJS": frozenset({"CoinPenaltyAssessed", "ExhaustiveDrawDeclared"})}
 
 
 # --- derived facts ---------------------------------------------------------------------------
@@ -554,9 +620,10 @@ def _window_settles(state: Hand) -> bool:
     w = state.window
     if state.settings.strict:
         return window_decided(w, state.settings)
-    if all(w.answered(s) for s in range(SEATS) if s != w.discarder):
+    if all(w.answered(s) for s in state.still_in if s != w.discarder):
         return True
-    open_to_all = any_claim(w, state.settings, last_discard=state.wall_count == 0)
+    open_to_all = any_claim(w, state.settings, last_discard=state.wall_count == 0,
+                            seats=state.still_in)
     return bool(w.made) and window_decided(open_to_all, state.settings)
 
 
@@ -582,19 +649,31 @@ def with_hand(t: Table, rec: HandRecord) -> Table:
     rec = replace(rec, state=state, window_at=rec.window_at if state.phase == "claims" else None)
     if not state.over:
         return replace(t, current=rec)
-    outcome = hand_outcome(t.session, state)
-    session = complete_hand(t.session, state)
+    if t.game == "MJS":
+        outcome = sichuan.hand_outcome(t.session, state, rec.tiebreak)
+    else:
+        outcome = hand_outcome(t.session, state)
+    session = complete_hand(t.session, state, outcome)
     t = replace(t, session=session, current=None,
                 finished=t.finished + (replace(rec, outcome=outcome),))
     return _maybe_completed(t)
 
 
+def podium_tie(t: Table) -> bool:
+    """T-7.4: whether two players of the final share a place among the first three, by score
+    and then by their results in the extra hands played so far."""
+    return any(s.tied and s.place <= PODIUM for s in ranking(t))
+
+
 def _maybe_completed(t: Table) -> Table:
     """T-8.2: between hands the session ends after its hands or rounds, or once the timer has
-    called time (the hand in play was finished first)."""
+    called time (the hand in play was finished first) — except that the final goes on with an
+    extra hand while players tie for a podium place (T-7.4)."""
     if t.current is not None:
         return t
     if t.time_called is not None or (t.session is not None and session_limit_reached(t.session)):
+        if t.settings.final and podium_tie(t):
+            return t
         return replace(t, status="completed")
     return t
 
@@ -602,10 +681,18 @@ def _maybe_completed(t: Table) -> Table:
 # --- events of the table ----------------------------------------------------------------------
 
 def roll_dice(t: Table, data: Mapping, at: str | None) -> Table:
-    if data["purpose"] == "firstDealer":
+    """``DiceRolled``: for the first dealer (MJO-2.1, MJS-1.3), to break the wall (MJO-2.3;
+    MJS deals from a dealing machine, MJS-1.2) or for 换三张 (MJS-2.1)."""
+    purpose = data["purpose"]
+    if purpose == "firstDealer":
         _must_be_open(t)
         return roll_for_first_dealer(t, data)
-    return roll_to_break_the_wall(t, data)
+    if purpose == "wallBreak" and t.game == "MJO":
+        return roll_to_break_the_wall(t, data)
+    if purpose == "exchange" and t.game == "MJS":
+        rec = current_hand(t, data["hand"])
+        return with_hand(t, replace(rec, state=opening.roll_exchange(rec.state, data)))
+    raise _fail(t.rule("lifecycle"), f"dice are not rolled for {purpose} at a {t.game} table")
 
 
 def time_limit(t: Table, data: Mapping, at: str | None) -> Table:
@@ -627,8 +714,9 @@ def time_limit(t: Table, data: Mapping, at: str | None) -> Table:
 
 
 def penalise(t: Table, data: Mapping, at: str | None) -> Table:
-    """``CoinPenaltyAssessed`` (MJO-9.3: the committee rules; MJS-9, MJS-10): the seat pays
-    ``coins`` to each payee, or loses them; balances may go negative (MJO-7.3)."""
+    """``CoinPenaltyAssessed`` (MJO-9.3: the committee rules; a Sichuan table has its own
+    penalty events, MJS-9, 10): the seat pays ``coins`` to each payee, or loses them; balances
+    may go negative (MJO-7.3)."""
     rule = "MJO-9.3"
     if t.status == "completed":
         # The session's coins are its result; what follows is the committee's (T-1.5).
@@ -639,7 +727,7 @@ def penalise(t: Table, data: Mapping, at: str | None) -> Table:
         raise _fail(rule, "the session has not begun: there are no balances to penalise yet")
     number = data.get("hand")
     if number is not None and t.hand_number(number) is None:
-        raise _fail(LIFECYCLE, f"hand {number} has not been dealt")
+        raise _fail(t.rule("lifecycle"), f"hand {number} has not been dealt")
     seat, coins, payees = data["seat"], data["coins"], list(data.get("payees") or ())
     if seat in payees or len(set(payees)) != len(payees):
         raise _fail(rule, "the payees are other seats than the penalised one, each once")
@@ -673,7 +761,7 @@ def record_ruling(t: Table, data: Mapping, at: str | None) -> Table:
     if rec is None or rec.state.phase != "ruling":
         raise _fail(rule, "no win is waiting for a ruling")
     if effect.get("hand", rec.number) != rec.number:
-        raise _fail(LIFECYCLE, f"the win waiting for a ruling is in hand {rec.number}")
+        raise _fail(t.rule("lifecycle"), f"the win waiting for a ruling is in hand {rec.number}")
     return with_hand(t, replace(rec, state=rule_on_win(rec.state, {"winValid": effect["winValid"]})))
 
 
@@ -694,6 +782,8 @@ def apply(t: Table | None, event_type: str, data: dict, at: str | None = None) -
         return start(data, at)
     if t is None:
         raise _fail(LIFECYCLE, "the table has not started (MatchStarted comes first)")
+    if event_type in _NOT_AT.get(t.game, ()):
+        raise _fail(t.rule("lifecycle"), f"{event_type} is not an event of a {t.game} table")
     if event_type in _TABLE_EVENTS:
         return _TABLE_EVENTS[event_type](t, data, at)
     if event_type == "LotsDrawn":
@@ -701,12 +791,13 @@ def apply(t: Table | None, event_type: str, data: dict, at: str | None = None) -
                              f"the first dealer is rolled for with dice (MJO-2.1)")
     step = _HAND_EVENTS.get(event_type)
     if step is None:
-        raise _fail(LIFECYCLE, f"{event_type} is not an event of a {t.game} table")
+        raise _fail(t.rule("lifecycle"), f"{event_type} is not an event of a {t.game} table")
     rec = current_hand(t, data["hand"])
     return with_hand(t, step(rec, t, data, at))
 
 
 def ranking(t: Table) -> tuple:
     """MJO-7.4: the table's players (their entrants) by coins, most first; equal balances share
-    a place."""
-    return rank_by_coins({t.entrant(s): b for s, b in enumerate(t.balances)})
+    a place — in the final of the Sichuan event, unless the extra hands order them (T-7.4)."""
+    breaks = dict(zip((t.entrant(s) for s in range(SEATS)), t.tiebreaks, strict=True))
+    return rank_by_coins({t.entrant(s): b for s, b in enumerate(t.balances)}, tiebreaks=breaks)

@@ -2,9 +2,10 @@
 (mahjong-sichuan.md) differ are data here, never a copied module.
 
 The defaults are MJO's (its settings table, section 11, and the decisions of its rules); the
-MJO preset and the parser of a match's ``MatchStarted.settings`` are in :mod:`.mjo`. A Sichuan
-preset would set ``tileCount=108, chow=False``, the three kong flags, ``sevenPairs=True``,
-``pairRanks=None``, ``multipleWinners="all"``, ``lastTileDiscard=True`` and MJS rule IDs.
+MJO preset and the parser of a match's ``MatchStarted.settings`` are in :mod:`.mjo`, the Sichuan
+preset (MJS, mahjong-sichuan.md) in :mod:`.sichuan`: 108 tiles, no chow, the three kongs with
+their payments, seven pairs, any pair, every winner on a discard, the last discard winnable,
+and the bloody battle with its void suits, exchange, 过水 and robbed kongs.
 
 ``rule_ids`` maps what a check decides (a key below) to the rule ID of the game, so every
 :class:`RuleViolation` names the rule of the game being played.
@@ -39,6 +40,7 @@ MJO_RULE_IDS: Mapping[str, str] = MappingProxyType({
     "payments": "MJO-7.2",
     "timeLimits": "MJO-8.1",     # the dealer's first discard, each turn, the pong call
     "settings": "MJO-11",
+    "lifecycle": "MJO-10",       # an event this game does not have
 })
 
 MULTIPLE_WINNERS = ("firstInTurn", "all")
@@ -53,10 +55,12 @@ class GameSettings:
     game: str = "MJO"
     tileCount: int = 136                   # MJO-1.1 (MJS-1.1: 108)
     chow: bool = True                      # MJO-4.1 (MJS-3.1: no chow)
-    kongDirect: bool = False               # MJO-4.3 no kongs at all (MJS-3.4: all three kinds)
-    kongAdded: bool = False
-    kongConcealed: bool = False
+    # MJO-4.3 no kongs at all (None); MJS-3.4 / 7.1: each kind allowed, paid this much at once
+    kongDirect: int | None = None          # by the discarder (MJS: 2)
+    kongAdded: int | None = None           # by each other player still in (MJS: 2)
+    kongConcealed: int | None = None       # by each other player still in (MJS: 4)
     addedKongLater: bool = False           # MJS-3.4: an added kong only with the tile just drawn
+    concealedKongLater: bool = False       # seed 003 5c: a concealed kong when the 4th is drawn
     sevenPairs: bool = False               # MJO-5.3 (MJS-5.3: allowed, fully concealed)
     fourAsTwoPairs: bool = True            # MJS-5.3: four identical tiles count as two pairs
     pairRanks: frozenset[int] | None = frozenset({2, 5, 8})   # MJO-5.2; None = any pair
@@ -71,6 +75,19 @@ class GameSettings:
     sessionHands: int | None = None        # T-8.2
     sessionMinutes: int | None = None      # T-8.2
     sessionRounds: int | None = None       # T-7.2 / MJS-1.4: rounds of winds (圈) per session
+    # --- the Sichuan game (mahjong-sichuan.md); inert in MJO ---
+    bloodyBattle: bool = False             # MJS-4.1: a win does not end the hand
+    voidSuit: bool = False                 # MJS-2.2: every player declares a void suit
+    voidFirstDiscards: bool = False        # MJS-2.2: void-suit tiles are discarded first
+    exchangeThree: bool = False            # MJS-2.1: 换三张 before the void suits
+    passedWinBar: bool = False             # MJS-5.6: 过水 — a passed win bars discard wins
+    robKong: bool = False                  # MJS-7.3: an added kong may be robbed
+    falseWinPayment: int | None = None     # MJS-9.2: 炸胡 pays each player still in (None: MJO-5.6)
+    genCountsUndeclaredFour: bool = True   # MJS-6.2: four held without a kong is a 根
+    cap: int = 32                          # MJS-6.1: the most one payer pays for a win
+    drawSettlementValue: str = "highest"   # MJS-8.4: a ready player's highest (or lowest) value
+    disclosurePayee: str = "victim"        # MJS-10.5: victim | eachOther
+    final: bool = False                    # T-7.4: the event's final table (extra hand on ties)
     rule_ids: Mapping[str, str] = field(default_factory=lambda: MJO_RULE_IDS, compare=False,
                                      repr=False)
 
@@ -84,4 +101,4 @@ class GameSettings:
 
     @property
     def kongs(self) -> bool:
-        return self.kongDirect or self.kongAdded or self.kongConcealed
+        return any(k is not None for k in (self.kongDirect, self.kongAdded, self.kongConcealed))

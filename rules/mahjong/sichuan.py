@@ -1,0 +1,425 @@
+"""MJS — 四川麻将 血战到底 (mahjong-sichuan.md) over the tile engine: the preset and the match
+settings, the value of a winning hand (fan and cap), and the payments of a hand, each with its
+cause — win, kong, refund, draw settlement, penalty — so that a referee can explain every point.
+
+Rules: MJS-1.1 (108 tiles), MJS-3 (no chow; pong and three kongs), MJS-4 (bloody battle),
+MJS-5 (winning hands, void suit, 过水), MJS-6 (value: patterns, 根 and situational fans, the cap;
+who pays a win), MJS-7 (kong payments at once; 杠上炮 refunds; a robbed kong is not paid),
+MJS-8 (the exhaustive draw: 花猪, not ready, ready), MJS-9 / 10 (penalties, as recorded by
+:mod:`.conduct`), MJS section 12 (settings).
+
+Amounts are never stored: the hand records who won how, who made which kong and who paid a
+penalty (:mod:`.hand`), and :func:`ledger` prices them. The same log gives the same ledger.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+
+from ..violations import RuleViolation
+from .dealer import advance
+from .hand import Hand, winning_tiles
+from .mjo import HandOutcome, Session
+from .settings import ENFORCEMENT, GameSettings
+from .tiles import COPIES, Meld, add_tiles, kinds, meld_tiles, suit
+from .wall import SEATS
+from .winning import Reading, is_winning_hand, winning_readings
+
+MJS_RULE_IDS: Mapping[str, str] = MappingProxyType({
+    "tiles": "MJS-1.1",          # 108 tiles, four of each
+    "firstDealer": "MJS-1.3",    # highest dice roll deals first (interpretation)
+    "dealer": "MJS-1.3",         # the dealer keeps the deal if among the winners
+    "deal": "MJS-1.2",           # dealer 14, others 13, 55 in the wall
+    "wall": "MJS-1.2",           # draws from the front, replacements from the end
+    "firstTurn": "MJS-3.2",      # the dealer discards (or wins) first
+    "turn": "MJS-3.2",           # draw after the previous discard; discard after a draw/pong
+    "turnAfterClaim": "MJS-3.5",
+    "chow": "MJS-3.1",
+    "pong": "MJS-3.3",
+    "kong": "MJS-3.4",
+    "claimWin": "MJS-3.3",
+    "claimWindow": "MJS-3.3",
+    "winShape": "MJS-5.1",
+    "pair": "MJS-5.1",
+    "specialHands": "MJS-5.3",
+    "selfDraw": "MJS-6.2",
+    "falseWin": "MJS-9.2",
+    "exhaustive": "MJS-8.1",
+    "payments": "MJS-6.4",
+    "timeLimits": "MJS-10.3",
+    "settings": "MJS-12",
+    "lifecycle": "MJS-11",
+    "exchange": "MJS-2.1",
+    "void": "MJS-2.2",
+    "voidWin": "MJS-5.5",
+    "passedWin": "MJS-5.6",
+    "robKong": "MJS-7.3",
+    "out": "MJS-4.1",
+    "wrongCount": "MJS-9.1",
+    "conduct": "MJS-10.2",
+    "disclosure": "MJS-10.5",
+})
+
+MJS = GameSettings(
+    game="MJS", tileCount=108, chow=False, kongDirect=2, kongAdded=2, kongConcealed=4,
+    sevenPairs=True, fourAsTwoPairs=True, pairRanks=None, multipleWinners="all",
+    lastTileDiscard=True, dealerRepeatsOnWin=True, claimWindowSeconds=3,
+    firstDiscardSeconds=30, turnSeconds=30, startingCoins=0, sessionRounds=4,
+    bloodyBattle=True, voidSuit=True, passedWinBar=True, robKong=True, falseWinPayment=32,
+    rule_ids=MJS_RULE_IDS)
+
+# --- match settings (MJS section 12; T-7.2 / T-7.4) ------------------------------------------
+
+_CHOICES = {"enforcement": ENFORCEMENT, "disclosurePayee": ("victim", "eachOther"),
+            "drawSettlementValue": ("highest", "lowest")}
+_WHOLE_NUMBERS = {"cap": (2, 1_000_000), "kongDirect": (0, 1000), "kongAdded": (0, 1000),
+                  "kongConcealed": (0, 1000), "falseWinPayment": (0, 1000),
+                  "claimWindowSeconds": (0, 60), "sessionHands": (1, 10_000),
+                  "sessionRounds": (1, 100), "sessionMinutes": (1, 24 * 60)}
+_FLAGS = ("exchangeThree", "voidFirstDiscards", "addedKongLater", "concealedKongLater",
+          "genCountsUndeclaredFour", "lastDiscardWinnable", "final")
+MATCH_KEYS = (*_CHOICES, *_WHOLE_NUMBERS, *_FLAGS)
+# The settings a table shows, in this order (the spec's names).
+SETTING_KEYS = ("enforcement", "final", "exchangeThree", "voidFirstDiscards", "addedKongLater",
+                "concealedKongLater", "genCountsUndeclaredFour", "cap", "kongDirect",
+                "kongAdded", "kongConcealed", "lastDiscardWinnable", "falseWinPayment",
+                "disclosurePayee", "drawSettlementValue", "claimWindowSeconds", "sessionHands",
+                "sessionRounds", "sessionMinutes")
+_RENAMED = {"lastDiscardWinnable": "lastTileDiscard"}   # the spec's key -> the engine's field
+
+
+def sichuan_settings(raw: Mapping | None = None) -> GameSettings:
+    """MJS section 12: the MJS preset with a match's ``MatchStarted.settings``; omitted keys
+    take the defaults — ``exchangeThree`` that of ``final`` (MJS-2.1: 换三张 in the final) —, an
+    unknown key or a value out of range is refused (``MJS-12``)."""
+    raw = dict(raw or {})
+    for key, value in raw.items():
+        _check_setting(key, value)
+    raw.setdefault("exchangeThree", bool(raw.get("final", False)))
+    return replace(MJS, **{_RENAMED.get(k, k): v for k, v in raw.items()})
+
+
+def _check_setting(key: str, value: object) -> None:
+    rule = MJS.rule("settings")
+    if key not in MATCH_KEYS:
+        raise RuleViolation(rule, f"unknown setting {key!r}; the settings are "
+                                  f"{', '.join(sorted(MATCH_KEYS))} ({rule})")
+    if key in _CHOICES and value not in _CHOICES[key]:
+        raise RuleViolation(rule, f"setting {key} must be one of {', '.join(_CHOICES[key])}, "
+                                  f"not {value!r} ({rule})")
+    if key in _WHOLE_NUMBERS and not (value is None and key.startswith("session")):
+        low, high = _WHOLE_NUMBERS[key]
+        if type(value) is not int or not low <= value <= high:
+            raise RuleViolation(rule, f"setting {key} must be a whole number from {low} to "
+                                      f"{high}, not {value!r} ({rule})")
+    if key in _FLAGS and type(value) is not bool:
+        raise RuleViolation(rule, f"setting {key} must be true or false, not {value!r} ({rule})")
+
+
+def settings_dict(settings: GameSettings) -> dict:
+    """The table's settings as they apply (MJS section 12), defaults included."""
+    return {key: getattr(settings, _RENAMED.get(key, key)) for key in SETTING_KEYS}
+
+
+# --- the value of a winning hand (MJS-6) ------------------------------------------------------
+
+# MJS-6.1 / 6.2: the fans, in the order a value is explained
+FAN_NAMES = ("allPongs", "sevenPairs", "pure", "gen", "selfDraw", "kongFlower", "afterKong",
+             "robKong", "lastTile")
+
+
+@dataclass(frozen=True)
+class Value:
+    """A winning hand's value (MJS-6): its pattern, the fans that make it — ``(name, fan)``,
+    see ``FAN_NAMES``; 根 (``gen``) counts one per set of four — and the points, ``2 × 2^fan``
+    capped at ``settings.cap``."""
+
+    pattern: str                       # basic | allPongs | sevenPairs
+    fans: tuple[tuple[str, int], ...]
+    points: int
+
+    @property
+    def fan(self) -> int:
+        return sum(n for _, n in self.fans)
+
+    def to_dict(self) -> dict:
+        return {"pattern": self.pattern, "fans": {name: n for name, n in self.fans},
+                "fan": self.fan, "points": self.points}
+
+
+def points_for(fan: int, settings: GameSettings) -> int:
+    """MJS-6.1 / 6.3: 2 × 2^fan — 2, 4, 8, 16, 32 … — capped at ``cap`` (32)."""
+    return min(settings.cap, 2 * 2 ** fan)
+
+
+def _pattern(reading: Reading) -> str:
+    """MJS-5.1 – 5.3: seven pairs; all pongs (every set a pung or kong); else basic."""
+    if reading.form == "sevenPairs":
+        return "sevenPairs"
+    sets_are_pungs = all(len(set(s)) == 1 for s in reading.sets)
+    melds_are_pungs = all(m.kind in ("pong", "kong") for m in reading.melds)
+    return "allPongs" if sets_are_pungs and melds_are_pungs else "basic"
+
+
+def gen_count(concealed: Sequence[str], melds: Sequence[Meld], settings: GameSettings) -> int:
+    """MJS-6.2 根: every kong declared, and — with ``genCountsUndeclaredFour`` — every other
+    face of which the winner holds all four (a pong and its fourth in hand, four in seven
+    pairs)."""
+    kongs = sum(m.kind == "kong" for m in melds)
+    if not settings.genCountsUndeclaredFour:
+        return kongs
+    counts = Counter((*concealed, *(t for m in melds if m.kind != "kong" for t in m.tiles)))
+    return kongs + sum(n == COPIES for n in counts.values())
+
+
+_PATTERN_FANS = {"basic": 0, "allPongs": 1, "sevenPairs": 2}
+
+
+def hand_value(concealed: Sequence[str], melds: Sequence[Meld], settings: GameSettings,
+               situational: Iterable[str] = ()) -> Value:
+    """MJS-6.1 – 6.3: the highest value among the readings of a winning hand — the pattern's
+    fans, +2 if pure one suit, +1 per 根, +1 per situational fan (``selfDraw``,
+    ``kongFlower``, ``afterKong``, ``robKong``, ``lastTile``) — capped."""
+    readings = winning_readings(tuple(concealed), tuple(melds), settings)
+    if not readings:
+        raise ValueError("not a winning hand")
+    tiles = (*concealed, *meld_tiles(melds))
+    pure = len({suit(t) for t in tiles}) == 1
+    extra = [("gen", n)] if (n := gen_count(concealed, melds, settings)) else []
+    extra += [(name, 1) for name in situational]
+    best = None
+    for reading in readings:
+        pattern = _pattern(reading)
+        fans = [(pattern, _PATTERN_FANS[pattern])] if pattern != "basic" else []
+        fans += [("pure", 2)] if pure else []
+        fans += extra
+        value = Value(pattern, tuple(fans), points_for(sum(n for _, n in fans), settings))
+        if best is None or (value.points, value.fan) > (best.points, best.fan):
+            best = value
+    return best
+
+
+def situational_fans(win) -> tuple[str, ...]:
+    """MJS-6.2: the situational fans of a recorded win; 杠上开花 also counts 自摸."""
+    fans = ["selfDraw"] if win.self_drawn else []
+    fans += ["kongFlower"] if win.kong_flower else []
+    fans += ["afterKong"] if win.after_kong else []
+    fans += ["robKong"] if win.robbed else []
+    fans += ["lastTile"] if win.last_tile else []
+    return tuple(fans)
+
+
+def win_value(hand: Hand, win) -> Value:
+    """The value of a recorded win: the winner's tiles with the winning tile, its fans."""
+    return hand_value(winning_tiles(hand, win), hand.seats[win.seat].melds, hand.settings,
+                      situational_fans(win))
+
+
+# --- the exhaustive draw: 查花猪, 查叫 (MJS-8) -------------------------------------------------
+
+@dataclass(frozen=True)
+class DrawCheck:
+    """MJS-8.2: a player still in at the exhaustive draw — ``flowerPig`` (花猪: all three
+    suits), ``notReady`` (没叫; also a player barred from winning, MJS-9, 10) or ``ready``
+    (有叫) with the tiles he waits on and the value he is paid (MJS-8.4)."""
+
+    seat: int
+    status: str
+    waits: tuple[str, ...] = ()
+    value: Value | None = None
+    barred: str | None = None
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "status": self.status, "waits": list(self.waits),
+                "value": self.value.to_dict() if self.value else None, "barred": self.barred}
+
+
+def seat_waits(hand: Hand, seat: int) -> tuple[str, ...]:
+    """MJS-8.2 / 8.4: the tiles that would complete the seat's hand as a win of his (no tile of
+    his void suit, MJS-5.5), whether or not copies are left."""
+    h = hand.seats[seat]
+    void = hand.voids[seat]
+    if void is not None and any(suit(t) == void for t in h.tiles):
+        return ()
+    held = Counter(h.tiles)
+    return tuple(t for t in kinds(hand.settings.tileCount)
+                 if suit(t) != void and held[t] < COPIES
+                 and is_winning_hand(add_tiles(h.concealed, (t,)), h.melds, hand.settings))
+
+
+def draw_check(hand: Hand, seat: int) -> DrawCheck:
+    """MJS-8.2 – 8.4 for one player still in: 花猪 first; a player barred from winning settles
+    as not ready (MJS-9.1, 9.2, 10.2, 10.5); else ready with the highest (or, with
+    ``drawSettlementValue: lowest``, the lowest) value of a discard win on any of his waits —
+    pattern fans and 根 only — or not ready."""
+    h = hand.seats[seat]
+    if len({suit(t) for t in h.tiles}) == 3:
+        return DrawCheck(seat, "flowerPig", barred=hand.barred[seat])
+    waits = seat_waits(hand, seat)
+    if hand.barred[seat] is not None or not waits:
+        return DrawCheck(seat, "notReady", waits, barred=hand.barred[seat])
+    values = [hand_value(add_tiles(h.concealed, (t,)), h.melds, hand.settings) for t in waits]
+    pick = min if hand.settings.drawSettlementValue == "lowest" else max
+    return DrawCheck(seat, "ready", waits, pick(values, key=lambda v: (v.points, v.fan)))
+
+
+def draw_checks(hand: Hand) -> tuple[DrawCheck, ...]:
+    """MJS-8.2: the checks of a drawn hand, for every player still in; () otherwise."""
+    if not (hand.over and hand.result == "draw" and hand.settings.bloodyBattle):
+        return ()
+    return tuple(draw_check(hand, s) for s in hand.still_in)
+
+
+# --- the ledger ------------------------------------------------------------------------------
+
+REASONS = ("win", "kong", "refund", "drawSettlement", "penalty")
+
+
+@dataclass(frozen=True)
+class Payment:
+    """One payment of a hand (the spec's derived ``PaymentRecorded``): ``payer`` pays
+    ``amount`` to ``payee`` — or, with no payee, loses it to no one (MJS-10.6) — for
+    ``reason`` (see ``REASONS``) under ``rule``; ``note`` explains it in words."""
+
+    payer: int
+    payee: int | None
+    amount: int
+    reason: str
+    rule: str
+    note: str
+
+    def to_dict(self) -> dict:
+        return {"from": self.payer, "to": self.payee, "amount": self.amount,
+                "reason": self.reason, "rule": self.rule, "note": self.note}
+
+
+def kong_amount(kind: str, settings: GameSettings) -> int:
+    """MJS-7.1: direct 2 (by the discarder), added 2 and concealed 4 (by each other player
+    still in)."""
+    return {"direct": settings.kongDirect, "added": settings.kongAdded,
+            "concealed": settings.kongConcealed}[kind]
+
+
+_KONG_NAMES = {"direct": "direct kong (直杠)", "added": "added kong (面下杠)",
+               "concealed": "concealed kong (暗杠)"}
+
+
+def _kong_payments(hand: Hand, index: int) -> list[Payment]:
+    k = hand.kongs[index]
+    amount = kong_amount(k.kind, hand.settings)
+    return [Payment(p, k.seat, amount, "kong", "MJS-7.1",
+                    f"seat {k.seat}'s {_KONG_NAMES[k.kind]} of {k.tile}") for p in k.payers]
+
+
+def _refunds(hand: Hand, indexes: Iterable[int], rule: str, why: str) -> list[Payment]:
+    """Kong payments paid back to those who paid them."""
+    out = []
+    for index in indexes:
+        k = hand.kongs[index]
+        amount = kong_amount(k.kind, hand.settings)
+        out += [Payment(k.seat, p, amount, "refund", rule,
+                        f"{why}: seat {k.seat} returns the payment for his "
+                        f"{_KONG_NAMES[k.kind]} of {k.tile}") for p in k.payers]
+    return out
+
+
+def _describe(value: Value) -> str:
+    fans = ", ".join(f"{name} {n}" for name, n in value.fans) or "no fan"
+    return f"{value.pattern}; {fans}: fan {value.fan} → {value.points}"
+
+
+def _win_payments(hand: Hand, win) -> list[Payment]:
+    """MJS-6.4: a self-draw paid by each other player still in, a discard win by the
+    discarder, a robbed kong by its maker (MJS-7.3); 杠上炮 cancels the kong's payments
+    (MJS-7.2)."""
+    value = win_value(hand, win)
+    how = {"selfDraw": "self-drawn", "discard": f"on seat {win.from_seat}'s discard",
+           "robKong": f"robbing seat {win.from_seat}'s kong"}[win.how]
+    tile = f" {win.tile}" if win.tile else ""
+    note = f"seat {win.seat} wins{tile} {how}: {_describe(value)}"
+    out = [Payment(p, win.seat, value.points, "win", "MJS-6.4", note) for p in win.payers]
+    return out + _refunds(hand, win.refunds, "MJS-7.2", "杠上炮")
+
+
+def _penalty_payments(penalty) -> list[Payment]:
+    if not penalty.payees:
+        return [Payment(penalty.seat, None, penalty.amount, "penalty", penalty.rule,
+                        penalty.reason)]
+    return [Payment(penalty.seat, p, penalty.amount, "penalty", penalty.rule, penalty.reason)
+            for p in penalty.payees]
+
+
+def _draw_settlement(hand: Hand) -> list[Payment]:
+    """MJS-8.3: every 花猪 and every player not ready (a) refunds the kong payments he
+    received in the hand (those not already returned for a 杠上炮) and (b) pays each ready
+    player his value; a player who is both pays once."""
+    checks = draw_checks(hand)
+    ready = [c for c in checks if c.status == "ready"]
+    cancelled = {i for w in hand.wins for i in w.refunds}
+    out = []
+    for c in checks:
+        if c.status == "ready":
+            continue
+        why = "花猪" if c.status == "flowerPig" else "not ready (没叫)"
+        kongs = [i for i, k in enumerate(hand.kongs) if k.seat == c.seat and i not in cancelled]
+        out += _refunds(hand, kongs, "MJS-8.3", f"exhaustive draw, {why}")
+        out += [Payment(c.seat, r.seat, r.value.points, "drawSettlement", "MJS-8.3",
+                        f"exhaustive draw: seat {c.seat} is {why}; seat {r.seat} is ready "
+                        f"({_describe(r.value)})") for r in ready]
+    return out
+
+
+def ledger(hand: Hand) -> tuple[Payment, ...]:
+    """Every payment of the hand so far, in the order the facts happened: kongs at once
+    (MJS-7.1), wins with their 杠上炮 refunds (MJS-6.4, 7.2), penalties (MJS-9, 10), and once
+    the hand is drawn the settlement (MJS-8.3)."""
+    facts = sorted([(k.seq, "kong", i) for i, k in enumerate(hand.kongs)]
+                   + [(w.seq, "win", w) for w in hand.wins]
+                   + [(p.seq, "penalty", p) for p in hand.penalties], key=lambda f: f[0])
+    out: list[Payment] = []
+    for _, kind, fact in facts:
+        if kind == "kong":
+            out += _kong_payments(hand, fact)
+        elif kind == "win":
+            out += _win_payments(hand, fact)
+        else:
+            out += _penalty_payments(fact)
+    return tuple(out + _draw_settlement(hand))
+
+
+def totals(payments: Iterable[Payment]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per seat: what the payments between players change (summing to zero) and what the
+    deductions paid to no one take away (MJS-10.6)."""
+    transfers, deductions = [0] * SEATS, [0] * SEATS
+    for p in payments:
+        if p.payee is None:
+            deductions[p.payer] -= p.amount
+        else:
+            transfers[p.payer] -= p.amount
+            transfers[p.payee] += p.amount
+    return tuple(transfers), tuple(deductions)
+
+
+def hand_outcome(session: Session, hand: Hand, tiebreak: bool = False) -> HandOutcome:
+    """``HandCompleted`` (MJS section 11 row 17): the payments and deductions of the ledger,
+    the scores after them (a ``tiebreak`` hand of the final only orders tied players and
+    leaves the scores, T-7.4), and the next dealer (MJS-1.3: the dealer keeps the deal if he
+    is among the winners)."""
+    if hand.dealer != session.dealer:
+        rule = session.settings.rule("dealer")
+        raise RuleViolation(rule, f"the hand was dealt by seat {hand.dealer}, but seat "
+                                  f"{session.dealer} deals this hand ({rule})")
+    payments, deductions = totals(ledger(hand))
+    balances = session.balances if tiebreak else tuple(
+        b + p + d for b, p, d in zip(session.balances, payments, deductions, strict=True))
+    following = advance(session.rotation, hand.winners, session.settings)
+    return HandOutcome(session.hand_no, hand.dealer, hand.result, hand.winners, payments,
+                       balances, following.dealer, deductions=deductions, tiebreak=tiebreak)
+
+
+def hand_result(outcome: HandOutcome) -> tuple[int, ...]:
+    """What a hand changed for each seat: payments and deductions (T-7.4: the result by
+    which an extra hand orders tied players)."""
+    return tuple(p + d for p, d in zip(outcome.payments, outcome.deductions, strict=True))

@@ -1,0 +1,244 @@
+"""The worked examples of mahjong-sichuan.md played through the HTTP API: the ledger of every
+payment with its cause (win, kong, refund, draw settlement, penalty), the scores, who plays next
+and the next dealer. (Every example is also a unit test of the engine: tests/unit/mahjong/.)"""
+from __future__ import annotations
+
+from clients import admin_client
+from mjs_table import Table, opened
+from tables import Clock
+
+from events.memory_store import InMemoryEventStore
+from service import create_app
+
+READY_7S = "1m 2m 3m 4m 5m 6m 7s 8s 9s 5s 6s 2s 2s"
+
+
+def client(clock=None):
+    store = InMemoryEventStore()
+    if clock is not None:
+        store.clock = clock
+    return admin_client(create_app(store=store))
+
+
+def rows(hand: dict) -> list[tuple]:
+    return [(p["from"], p["to"], p["amount"], p["reason"], p["rule"]) for p in hand["ledger"]]
+
+
+def finished(table: Table) -> dict:
+    """The last finished hand's result row, checked: every point explained by its ledger."""
+    match = table.match()
+    row = match["history"][-1]
+    per_seat = [0, 0, 0, 0]
+    for p in row["ledger"]:
+        per_seat[p["from"]] -= p["amount"]
+        if p["to"] is not None:
+            per_seat[p["to"]] += p["amount"]
+    assert [a + b for a, b in zip(row["payments"], row["deductions"], strict=True)] == per_seat
+    assert sum(row["payments"]) == 0
+    assert [b + d for b, d in zip(row["balances_before"], per_seat, strict=True)] == \
+        row["balances"]
+    return row
+
+
+def test_mjs_ex1_basic_discard_win_paid_by_the_discarder():
+    table = opened(client(), {2: READY_7S}, voids="mmps", first="7s", settle=False)
+    table.ok("Claim", seat=2, kind="win")
+    hand = table.hand_view()
+    assert rows(hand) == [(0, 2, 2, "win", "MJS-6.4")]
+    assert hand["wins"][0]["value"] == {"pattern": "basic", "fans": {}, "fan": 0, "points": 2}
+    assert hand["scores"] == [-2, 0, 2, 0] and hand["out"] == [False, False, True, False]
+    assert hand["phase"] == "draw" and hand["turn"] == 3        # the battle goes on
+
+
+def test_mjs_ex3_pure_seven_pairs_capped():
+    table = opened(client(), {3: "1s 1s 3s 3s 3s 3s 5s 5s 7s 7s 9s 9s 8s"}, voids="ppsm",
+                   first="8s", settle=False)
+    table.ok("Win", seat=3, selfDrawn=False, discarder=0, tile="8s")
+    hand = table.hand_view()
+    assert hand["wins"][0]["value"]["fans"] == {"sevenPairs": 2, "pure": 2, "gen": 1}
+    assert rows(hand) == [(0, 3, 32, "win", "MJS-6.4")]
+
+
+def test_mjs_ex4_concealed_kong_and_kong_flower():
+    table = Table(client())
+    table.deal({3: "9s", 0: "6m 6m 6m 1m 2m 3m 7p 8p 4p 4p 4p 5m 5m"}, dealer=3, wall="6m",
+               end="9p")
+    table.voids("sppp")
+    table.ok("TileDiscarded", seat=3, tile="9s")
+    table.settle()
+    table.ok("TileDrawn", seat=0, tile="6m")
+    table.ok("KongDeclared", seat=0, kind="concealed", tile="6m")
+    assert table.hand_view()["scores"] == [12, -4, -4, -4]      # paid at once
+    table.ok("TileDrawn", seat=0, tile="9p", fromEnd=True)
+    table.ok("Win", seat=0, tile="9p")
+    hand = table.hand_view()
+    assert hand["wins"][0]["value"]["fans"] == {"gen": 1, "selfDraw": 1, "kongFlower": 1}
+    assert hand["scores"] == [60, -20, -20, -20]
+    assert [r[3] for r in rows(hand)] == ["kong"] * 3 + ["win"] * 3
+
+
+def test_mjs_ex5_a_direct_kong_is_paid_by_the_discarder():
+    table = opened(client(), {2: "7s 7s 7s"}, first="7s", settle=False)
+    table.ok("Claim", seat=2, kind="kong", tiles=["7s", "7s", "7s"])
+    table.settle()
+    hand = table.hand_view()
+    assert rows(hand) == [(0, 2, 2, "kong", "MJS-7.1")]
+    assert hand["phase"] == "draw" and hand["turn"] == 2        # the replacement, from the end
+
+
+def test_mjs_ex6_one_discard_two_winners_then_the_seat_after_the_last():
+    table = opened(client(), {2: "1m 2m 3m 4m 6m 6s 7s 8s 1s 1s 1s 9s 9s",
+                              3: "1m 1m 1m 3m 3m 3m 7m 7m 7m 5m 5m 9m 9m"},
+                   voids="sppp", wall="5m", first="9p")
+    table.ok("TileDrawn", seat=1, tile="5m")
+    table.ok("TileDiscarded", seat=1, tile="5m")
+    table.ok("Claim", seat=3, kind="win")
+    table.ok("Claim", seat=2, kind="win")
+    hand = table.hand_view()
+    assert sorted(rows(hand)) == [(1, 2, 2, "win", "MJS-6.4"), (1, 3, 16, "win", "MJS-6.4")]
+    assert hand["scores"] == [0, -18, 2, 16] and hand["turn"] == 0
+
+
+def test_mjs_ex7_robbing_an_added_kong():
+    robber = "4p 5p 1s 2s 3s 7s 8s 9s 2p 2p 2p 9s 9s"            # waits on 3p / 6p
+    table = Table(client())
+    table.deal({0: "6p 6p 1m 2s", 1: "6p", 2: robber}, wall="2m 1s 4s 7s 6p")
+    table.voids("smms")
+    table.ok("TileDiscarded", seat=0, tile="1m")
+    table.settle()
+    table.ok("TileDrawn", seat=1, tile="2m")
+    table.ok("TileDiscarded", seat=1, tile="6p")
+    table.ok("Claim", seat=0, kind="pong", tiles=["6p", "6p"])
+    table.settle()                                              # seat 2 passes a win: 过水
+    table.ok("TileDiscarded", seat=0, tile="2s")
+    table.settle()
+    for _ in range(3):                                          # seat 2 draws: 过水 lifted
+        table.draw_discard()
+    table.ok("TileDrawn", seat=0, tile="6p")
+    table.ok("KongDeclared", seat=0, kind="added", tile="6p")
+    window = table.hand_view()["claim_window"]
+    assert window["may"] == {"1": [], "2": ["win"], "3": []} and window["tile"] == "6p"
+    table.rejected("Claim", "MJS-7.3", seat=3, kind="pong")    # only a win robs a kong
+    table.rejected("TileDrawn", "MJS-3.3", seat=0, tile=table.hand_view()["wall"][-1],
+                   fromEnd=True)                                # play waits for the window
+    table.ok("Claim", seat=2, kind="win")
+    hand = table.hand_view()
+    assert rows(hand) == [(0, 2, 4, "win", "MJS-6.4")]          # no kong payment
+    assert hand["wins"][0]["how"] == "robKong"
+    assert [m["text"] for m in hand["seats"][0]["melds"]] == ["[pong 6p]"]
+    assert hand["turn"] == 3 and hand["phase"] == "draw"
+
+
+def test_mjs_ex8_win_after_a_kong_refunds_the_kong():
+    table = Table(client())
+    table.deal({1: "9m", 3: "9m 9m 9m", 0: "2s 3s 1p 2p 3p 5p 6p 7p 8s 8s 8s 6p 6p"}, dealer=1,
+               end="4s")
+    table.voids("mppp")
+    table.ok("TileDiscarded", seat=1, tile="9m")
+    table.ok("Claim", seat=3, kind="kong", tiles=["9m", "9m", "9m"])
+    table.settle()
+    table.ok("TileDrawn", seat=3, tile="4s", fromEnd=True)
+    table.ok("TileDiscarded", seat=3, tile="4s")
+    table.ok("Claim", seat=0, kind="win")
+    hand = table.hand_view()
+    assert rows(hand) == [(1, 3, 2, "kong", "MJS-7.1"), (3, 0, 4, "win", "MJS-6.4"),
+                          (3, 1, 2, "refund", "MJS-7.2")]
+    assert hand["scores"] == [4, 0, 0, -4]
+
+
+def test_mjs_ex9_exhaustive_draw_the_flower_pigs_pay_the_ready_player():
+    table = opened(client(), {0: "1m 1m 2m 2m 3m 3m 5m 5m 7m 7m 9m 9m 4p"}, voids="spmm")
+    while table.hand_view()["phase"] != "over":
+        table.draw_discard()
+    row = finished(table)
+    assert row["result"] == "draw" and row["winners"] == []
+    checks = {c["seat"]: c["status"] for c in row["draw_checks"]}
+    assert checks == {0: "ready", 1: "flowerPig", 2: "flowerPig", 3: "flowerPig"}
+    assert [c["value"]["points"] for c in row["draw_checks"] if c["seat"] == 0] == [8]
+    assert [(p["from"], p["to"], p["amount"], p["reason"]) for p in row["ledger"]] == [
+        (1, 0, 8, "drawSettlement"), (2, 0, 8, "drawSettlement"), (3, 0, 8, "drawSettlement")]
+    assert row["balances"] == [24, -8, -8, -8] and row["next_dealer"] == 1
+
+
+def test_mjs_ex10_false_win_declared_by_the_referee():
+    table = opened(client(), {3: READY_7S}, voids="mmmp", first="7s", settle=False)
+    table.ok("Claim", seat=3, kind="win")
+    table.ok("FalseWinDeclared", seat=2)
+    hand = table.hand_view()
+    assert rows(hand)[1:] == [(2, 0, 32, "penalty", "MJS-9.2"), (2, 1, 32, "penalty", "MJS-9.2")]
+    assert hand["barred"] == [None, None, "MJS-9.2", None]
+    assert hand["phase"] == "draw"                              # play resumes
+
+
+def test_mjs_ex11_the_final_exchanges_three_by_the_red_die():
+    table = Table(client(), final=True)
+    picks = {0: "2p 5p 9p", 1: "1s 1s 7s", 2: "3m 4m 8m", 3: "6p 6p 2p"}
+    table.deal(picks, dealer=1)
+    for seat, tiles in picks.items():
+        table.ok("ExchangeTilesSelected", seat=seat, tiles=tiles.split())
+    assert table.hand_view(view="seat:0")["exchange"]["selections"] == [
+        ["2p", "5p", "9p"], None, None, None]                  # hidden until made
+    table.ok("DiceRolled", purpose="exchange", seat=1, dice=[5, 2], hand=1)
+    hand = table.hand_view(view="public")
+    assert hand["exchange"]["direction"] == "previous" and hand["phase"] == "void"
+    assert hand["exchange"]["selections"][1] == ["1s", "1s", "7s"]
+    assert sorted(table.dealt["hands"][0][3:] + ["1s", "1s", "7s"]) == \
+        sorted(table.concealed(0))                              # seat 0 received seat 1's
+
+
+def test_mjs_ex12_passing_a_win_then_self_drawing_it():
+    waiting = "1m 2m 3m 4m 5m 6m 7m 8m 9m 9m 9m 4p 5p"
+    table = opened(client(), {0: "6p 6p", 2: waiting}, voids="sssm", wall="6p 6p", first="3p")
+    table.ok("TileDrawn", seat=1, tile="6p")
+    table.ok("TileDiscarded", seat=1, tile="6p")
+    table.rejected("Claim", "MJS-5.6", seat=2, kind="win")
+    assert table.hand_view(view="seat:2")["passed_win"] == [2]
+    assert table.hand_view(view="seat:1")["passed_win"] == []
+    table.settle()
+    table.ok("TileDrawn", seat=2, tile="6p")
+    table.ok("Win", seat=2, tile="6p")
+    assert table.hand_view()["wins"][0]["how"] == "selfDraw"
+
+
+def test_mjs_ex14_three_slow_discards_cost_10():
+    clock = Clock()
+    table = opened(client(clock))
+    for turn in range(3):
+        clock.advance(seconds=31)
+        table.ok("TimeLimitExceeded", seat=1, limit="discard")
+        if turn == 0:
+            table.rejected("TimeLimitExceeded", "MJS-10.3", seat=1, limit="discard")
+        for _ in range(4):
+            table.draw_discard()
+    hand = table.hand_view()
+    assert hand["warnings"] == [0, 3, 0, 0]
+    assert rows(hand) == [(1, None, 10, "penalty", "MJS-10.3")]
+    assert hand["scores"] == [0, -10, 0, 0]
+
+
+THREE_ON_5M = {2: "4m 6m 1s 2s 3s 4s 5s 6s 7s 8s 9s 9s 9s",      # void p
+               3: "5m 5m 5m 6m 7m 1s 1s 1s 3s 3s 3s 8s 8s"}     # void p
+DEALER_ON_5M = "1m 2m 3m 4m 6m 7p 8p 9p 1p 1p 1p 9p 9p"         # void s
+
+
+def test_mjs_ex15_the_dealer_keeps_the_deal_only_as_a_winner():
+    table = Table(client())
+    table.deal({0: DEALER_ON_5M + " 9s", 1: "5m", **THREE_ON_5M}, wall="2m")
+    table.voids("sspp")
+    table.ok("TileDiscarded", seat=0, tile="9s")
+    table.settle()
+    table.ok("TileDrawn", seat=1, tile="2m")
+    table.ok("TileDiscarded", seat=1, tile="5m")
+    for seat in (0, 2, 3):
+        table.ok("Claim", seat=seat, kind="win")
+    row = finished(table)
+    assert row["winners"] == [2, 3, 0] and row["result"] == "win" and row["next_dealer"] == 0
+    table.hand = 2                                              # the dealer won: he deals again
+    table.deal({0: "5m", 1: DEALER_ON_5M, **THREE_ON_5M})
+    table.voids("mspp")
+    table.ok("TileDiscarded", seat=0, tile="5m")
+    for seat in (1, 2, 3):
+        table.ok("Claim", seat=seat, kind="win")
+    row = finished(table)
+    assert row["dealer"] == 0 and row["winners"] == [1, 2, 3] and row["next_dealer"] == 1
+    assert table.match()["dealer"] == 1

@@ -1,0 +1,335 @@
+"""The team event (积分编排, tournaments.md T-6): its rounds at any position, the pairing of the
+next round (``POST …/pairings``: round 1 by lots, later rounds by scores, or the referee's by
+hand), lots between equal teams (``POST …/standings/lots``), and what the match routes do
+differently for it — the players of a table (``POST …/matches``) and the standings, also as CSV
+for printing (``GET …/standings?format=csv``)."""
+from __future__ import annotations
+
+import csv
+import io
+import random
+
+from flask import Blueprint, Response, jsonify, request
+from marshmallow import Schema, ValidationError, fields, validate
+
+from events.catalogue import FullMatch, match_stream, tournament_stream
+from events.envelope import NewEvent
+from events.store import AppendResult
+from events.team_event_events import PairedMeetingSchema
+from events.tournament_events import ID_PATTERN
+from projections import team_event
+from projections.brackets import tournament_at
+from rules import swiss
+
+from ..appending import append_events
+from ..auth import allows, require_event
+from ..problems import Problem, field_errors, validation_failed
+from ..requests import int_arg, json_body, str_arg
+from ..schemas import MetaSchema
+from .common import (
+    created_event,
+    domain_errors_as_problems,
+    envelopes,
+    request_meta,
+    require_tournament,
+    services,
+)
+
+bp = Blueprint("team_event", __name__, url_prefix="/v1/tournaments/<tid>")
+
+_team_id = FullMatch(ID_PATTERN, "must be 1-64 letters, digits, '_', '.' or '-', starting with "
+                                "a letter or digit")
+
+
+class PairingRequest(Schema):
+    """``POST …/pairings``: nothing (the server pairs the next round by the rules), or the
+    referee's own pairing of it (``matches``, ``byes``, ``reason``)."""
+    round = fields.Integer(strict=True, validate=validate.Range(min=1, max=64))
+    matches = fields.List(fields.Nested(PairedMeetingSchema), validate=validate.Length(min=1,
+                                                                                      max=512))
+    byes = fields.List(fields.String(validate=_team_id), validate=validate.Length(max=1))
+    reason = fields.String(validate=validate.Length(min=1, max=2000))
+    meta = fields.Nested(MetaSchema, allow_none=True)
+
+
+class MetaOnlyRequest(Schema):
+    """A route that takes nothing but the events' ``meta``."""
+    meta = fields.Nested(MetaSchema, allow_none=True)
+
+
+class LatenessRequest(Schema):
+    """T-6.6: how many started minutes a team's pair was late at the start of a round."""
+    team = fields.String(required=True, validate=_team_id)
+    pair = fields.String(required=True, validate=validate.OneOf(swiss.PAIRS))
+    minutes = fields.Integer(required=True, strict=True,
+                             validate=validate.Range(min=0, max=24 * 60))
+    dealer = fields.Integer(strict=True, validate=validate.Range(min=0, max=3))
+    meta = fields.Nested(MetaSchema, allow_none=True)
+
+
+def _load(schema: Schema, body: object) -> dict:
+    if not isinstance(body, dict):
+        raise validation_failed([{"path": "/", "message": "must be a JSON object"}])
+    try:
+        return schema.load(body)
+    except ValidationError as error:
+        raise validation_failed(field_errors(error.messages)) from None
+
+
+def _body() -> object:
+    return json_body() if request.get_data(cache=True) else {}
+
+
+def plays_team_event(tid: str) -> bool:
+    s = services()
+    t = tournament_at(s.store, s.catalogue, tid, cache=s.cache)
+    return t is not None and t.format == swiss.FORMAT
+
+
+# --- reads -------------------------------------------------------------------------------------
+
+@bp.get("/rounds")
+@allows("read")
+def get_rounds(tid: str):
+    """The team event's rounds as of ``at`` (T-6.4, T-10.2)."""
+    at = int_arg("at", None, 0)
+    s = services()
+    require_tournament(tid)
+    view = team_event.rounds_view(s.store, s.catalogue, tid, at, s.cache)
+    if view is None:
+        raise Problem(404, "not-found", f"no tournament {tid!r} at position {at}")
+    return jsonify(view)
+
+
+def standings(tid: str, at: int | None) -> dict | None:
+    s = services()
+    return team_event.standings_view(s.store, s.catalogue, tid, at, s.cache)
+
+
+def wants_csv() -> bool:
+    """``?format=csv``, or ``Accept: text/csv`` preferred to JSON."""
+    if str_arg("format", ("json", "csv"), None) is not None:
+        return request.args["format"] == "csv"
+    best = request.accept_mimetypes.best_match(["application/json", "text/csv"])
+    return best == "text/csv" and request.accept_mimetypes["text/csv"] > \
+        request.accept_mimetypes["application/json"]
+
+
+def standings_csv(view: dict) -> Response:
+    """The standings as CSV for printing: UTF-8 with a byte-order mark, so that spreadsheet
+    programs read the Chinese names; one row per team, best first."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    if view["format"] == swiss.FORMAT:
+        for row in team_event_rows(view):
+            writer.writerow(row)
+    else:
+        for row in _plain_rows(view["ranking"]):
+            writer.writerow(row)
+    response = Response("\ufeff" + out.getvalue(), mimetype="text/csv")
+    response.charset = "utf-8"
+    response.headers["Content-Disposition"] = "attachment; filename=standings.csv"
+    return response
+
+
+def team_event_rows(view: dict) -> list[list]:
+    """名次 (place), team, score, tie-breaks, each pair's total and each round's points and
+    level difference, byes, forfeits; excluded teams last, without a place (T-6.7)."""
+    rounds = range(1, view["rounds"] + 1)
+    header = ["名次 place", "队 team", "队名 name", "领队 leader", "团体分 score",
+              "破同分1 best pair", f"破同分2 {view['tie_break_2']}"]
+    for pair in swiss.PAIRS:
+        header += [f"{pair} 积分 points", f"{pair} 级差 level diff"]
+        for n in rounds:
+            header += [f"R{n}{pair} 积分", f"R{n}{pair} 级差"]
+    header += ["轮空 byes", "弃权 forfeits", "备注 note"]
+    rows = [header]
+    for team in view["ranking"] + view["excluded"]:
+        row = [team["place"] or "", team["team"], team["name"], team["leader"] or "",
+               team["score"], team["tie_break_1"], team["tie_break_2"]]
+        for pair in team["pairs"]:
+            row += [pair["points"], pair["level_difference"]]
+            by_round = {line["round"]: line for line in pair["rounds"]}
+            for n in rounds:
+                line = by_round.get(n, {})
+                row += [_blank(line.get("points")), _signed(line.get("level_difference"))]
+        row += [" ".join(f"R{n}" for n in team["byes"]),
+                " ".join(f"R{f['round']}{f['pair']}" for f in team["forfeits"]), _note(team)]
+        rows.append(row)
+    return rows
+
+
+def _plain_rows(ranking: list[dict]) -> list[list]:
+    """Any other format's ranking: its rows' own members, in their order."""
+    if not ranking:
+        return [["place", "team", "name"]]
+    header = list(ranking[0])
+    return [header] + [[_blank(row.get(k)) for k in header] for row in ranking]
+
+
+def _blank(value) -> object:
+    return "" if value is None else value
+
+
+def _signed(value: int | None) -> str:
+    return "" if value is None else f"{value:+d}"
+
+
+def _note(team: dict) -> str:
+    if team["excluded_after_round"] is not None:
+        return f"两次弃权，不计团体成绩 excluded after round {team['excluded_after_round']}"
+    return "退出 withdrawn" if team["withdrawn"] else ""
+
+
+# --- the next round ----------------------------------------------------------------------------
+
+@bp.post("/pairings")
+@allows("pair")
+def post_pairing(tid: str):
+    """Pair the next round (T-6.4). Without ``matches`` the server pairs it by the rules: round
+    1 by lots (``LotsDrawn{purpose: "pairing"}``), later rounds by scores (``RoundPaired``); 422
+    T-6.4 says plainly when no valid pairing exists. With ``matches`` (and ``byes``) it is the
+    referee's pairing by hand, ``RoundPaired{manual: true}``, stored with warnings for its
+    rematches, second byes and distant scores. Answers the event and the round as paired."""
+    require_tournament(tid)
+    body = _load(PairingRequest(), _body())
+    s = services()
+    stored = envelopes(_pair_next(tid, body).records)[0]
+    view = team_event.rounds_view(s.store, s.catalogue, tid, stored["position"], s.cache)
+    response = jsonify({"event": stored, "round": view["rounds"][-1]})
+    response.status_code = 201
+    return response
+
+
+def draw_next(tid: str, body: dict) -> Response:
+    """``POST …/draws`` in a team event: the next round by the rules, as ``POST …/pairings``
+    without a body; answers the recorded event."""
+    if body.get("method", "lots") != "lots":
+        raise Problem(422, "rule-violation", "T-6.4: the team event's round 1 is drawn by "
+                                             "lots, later rounds by scores", rule="T-6.4",
+                      path="/method")
+    return created_event(tid, _pair_next(tid, {k: v for k, v in body.items()
+                                                if k in ("round", "meta")}))
+
+
+def _pair_next(tid: str, body: dict) -> AppendResult:
+    s = services()
+    with domain_errors_as_problems(lambda _: "/"):
+        if not plays_team_event(tid):
+            raise Problem(422, "rule-violation", f"T-6.4: only a team event ({swiss.FORMAT}) is "
+                                                 f"paired by scores", rule="T-6.4", path="/")
+        if "matches" in body:
+            data = {"round": body.get("round") or _next_round(tid), "matches": body["matches"],
+                    "byes": body.get("byes", []), "manual": True}
+            if "reason" in body:
+                data["reason"] = body["reason"]
+            event_type = "RoundPaired"
+        else:
+            data = team_event.propose_pairing(s.store, s.catalogue, tid, random.SystemRandom(),
+                                              s.cache)
+            if "round" in body and body["round"] != data["round"]:
+                raise Problem(422, "rule-violation", f"T-6.4: the next round to pair is "
+                                                     f"{data['round']}", rule="T-6.4",
+                              path="/round")
+            event_type = "LotsDrawn" if data["round"] == 1 else "RoundPaired"
+        event = NewEvent(type=event_type, stream=tournament_stream(tid),
+                         data=s.catalogue.get(event_type).load(data),
+                         meta=request_meta(body.get("meta")))
+        return append_events(s.store, s.catalogue, tid, [event], s.cache)
+
+
+def _next_round(tid: str) -> int:
+    s = services()
+    ev = team_event.current(s.store, s.catalogue, tid, s.cache)
+    return swiss.next_round(ev) or len(ev.rounds) + 1
+
+
+@bp.post("/standings/lots")
+@allows("organise")
+def draw_standings_lots(tid: str):
+    """T-6.8: the server draws lots for every tie left in the final standings — for k equal
+    teams k − 1 draws, each among those not yet placed — recorded as ``LotsDrawn{purpose:
+    "standingsTie"}`` events, appended one after the other. 422 T-6.8 before the last round is
+    played or when no tie is left."""
+    require_tournament(tid)
+    body = _load(MetaOnlyRequest(), _body())
+    s = services()
+    with domain_errors_as_problems(lambda _: "/"):
+        if not plays_team_event(tid):
+            raise Problem(422, "rule-violation", "T-6.8: lots between equal teams are drawn "
+                                                 f"here for a team event ({swiss.FORMAT})",
+                          rule="T-6.8", path="/")
+        draws = team_event.propose_tie_lots(s.store, s.catalogue, tid, random.SystemRandom(),
+                                            s.cache)
+        if not draws:
+            raise Problem(422, "rule-violation", "T-6.8: no tie is left in the standings",
+                          rule="T-6.8", path="/")
+        # one append per draw: each draw's check needs the draws before it in the log (the
+        # guards judge a batch on the log as it stood before it)
+        stored = []
+        for d in draws:
+            event = NewEvent(type="LotsDrawn", stream=tournament_stream(tid), data=d,
+                             meta=request_meta(body.get("meta")))
+            stored += envelopes(append_events(s.store, s.catalogue, tid, [event],
+                                              s.cache).records)
+    response = jsonify({"events": stored})
+    response.status_code = 201
+    return response
+
+
+# --- the referee at the round's tables ---------------------------------------------------------
+
+@bp.post("/rounds/<int:n>/time")
+@allows("officiate")
+def call_round_time(tid: str, n: int):
+    """SJ3-12.1, T-6.3: the chief referee's alert for round ``n`` (「终场前10分钟裁判长统一提醒」):
+    ``TimeLimitReached`` at the match setting ``alertAtMinute`` in every table of the round
+    still being played, in one atomic batch. Each match finishes the hand in play and the
+    levels decide (the SJ3 fold); 422 if the alert's minute has not passed on the server's
+    clock at some table, if the round has not been paired, or if no table is left."""
+    require_tournament(tid)
+    body = _load(MetaOnlyRequest(), _body())
+    s = services()
+    with domain_errors_as_problems(lambda _: "/"):
+        calls = team_event.round_time_events(s.store, s.catalogue, tid, n, s.cache)
+        events = [NewEvent(type="TimeLimitReached", stream=match_stream(tid, table), data=data,
+                           meta=request_meta(body.get("meta"))) for table, data in calls]
+        for event in events:
+            require_event(tid, event.type, event.stream, event.data, "/")
+        result = append_events(s.store, s.catalogue, tid, events, s.cache)
+    response = jsonify({"events": envelopes(result.records)})
+    response.status_code = 201
+    return response
+
+
+@bp.post("/rounds/<int:n>/lateness")
+@allows("officiate")
+def record_lateness(tid: str, n: int):
+    """T-6.6: the referee's count of the started minutes a team's pair was late in round ``n``,
+    recorded as ``LatenessRecorded`` in that pair's table (its side there); the match applies
+    the ladder — a warning, −20 or −30 in hand 1, hand 1 forfeited, the round forfeited (21
+    minutes or more: 2 points and 4 : 2 to the opponents, T-6.5) — and the standings count the
+    forfeit (T-6.7: a second one excludes the team)."""
+    require_tournament(tid)
+    body = _load(LatenessRequest(), _body())
+    s = services()
+    with domain_errors_as_problems(lambda _: "/"):
+        table, side = team_event.lateness_table(s.store, s.catalogue, tid, n, body["team"],
+                                                body["pair"], s.cache)
+        data = {"side": side, "minutes": body["minutes"]}
+        if "dealer" in body:
+            data["dealer"] = body["dealer"]
+        event = NewEvent(type="LatenessRecorded", stream=match_stream(tid, table), data=data,
+                         meta=request_meta(body.get("meta")))
+        require_event(tid, event.type, event.stream, event.data, "/")
+        result = append_events(s.store, s.catalogue, tid, [event], s.cache)
+    return created_event(tid, result)
+
+
+# --- what the match routes ask -----------------------------------------------------------------
+
+def table_start(tid: str, match_id: str) -> tuple[dict, int, dict]:
+    """The teams, round and players by side of a table of the team event (T-6.4): 422 if the
+    table has not been paired."""
+    s = services()
+    return team_event.table_start(s.store, s.catalogue, tid, match_id, s.cache)

@@ -1,0 +1,172 @@
+"""``paiju simulate sj3-swiss``: seed 004's team event (积分编排, tournaments.md T-6) played through
+the HTTP API — teams of a leader and two pairs registered, every round paired on the server
+(round 1 by lots, later rounds by scores), every table started and played by the SJ3 bots of
+``bots.py``, the chief referee's alert posted for the whole round once its minute has passed
+(SJ3-12.1), one team late (T-6.6: −30 in hand 1 in one round, the round forfeited in another),
+the remaining ties drawn by lots (T-6.8), and the final standings printed.
+
+The tables of a round are played side by side, one move at each in turn, as at the venue: the
+alert then finds every table in its own hand. On a temporary server the clock moves
+``seconds_per_move`` per recorded event, so an 80-minute round passes in a few thousand events;
+against ``--url`` the server's time is real.
+"""
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from . import bots
+from .runner import Api, ApiError, count_events
+
+SECONDS_PER_MOVE = 3.0  # 8 tables: a table moves every 24 s (the 5-s kitty pause, SJ3-3.6)
+
+
+@dataclass
+class SwissOutcome:
+    tournament_id: str
+    standings: dict = field(default_factory=dict)
+    rounds: dict = field(default_factory=dict)
+    event_counts: Counter = field(default_factory=Counter)
+    tables: int = 0
+    hands: int = 0
+    late: list = field(default_factory=list)       # (round, team, pair, minutes)
+    manual_rounds: list = field(default_factory=list)
+    requests: int = 0
+    seconds: float = 0.0
+
+
+def simulate(url: str, teams: int = 8, rounds: int = 4, seed: int = 1,
+             token: str | None = None) -> SwissOutcome:
+    """Plays a team event of ``teams`` teams over ``rounds`` rounds to its final standings."""
+    rng, api, started = random.Random(seed), Api(url, token), time.perf_counter()
+    try:
+        tid = _create(api, teams, rounds, seed)
+        outcome = SwissOutcome(tid)
+        late_team = None  # drawn among the teams playing round 2
+        lateness = {2: ("a", 12), 3: ("b", 25)}  # T-6.6: −30 in hand 1; the round forfeited
+        for number in range(1, rounds + 1):
+            round_ = _pair(api, tid, number, outcome)
+            tables = [t["match_id"] for m in round_["meetings"] for t in m["tables"]]
+            for table in tables:
+                api.call("POST", f"/v1/tournaments/{tid}/matches", {"match_id": table})
+            playing = sorted(t for m in round_["meetings"] for t in m["teams"])
+            if number == 2:
+                late_team = rng.choice(playing)
+            if number in lateness and late_team in playing:
+                pair, minutes = lateness[number]
+                api.call("POST", f"/v1/tournaments/{tid}/rounds/{number}/lateness",
+                         {"team": late_team, "pair": pair, "minutes": minutes})
+                outcome.late.append((number, late_team, pair, minutes))
+            outcome.hands += play_round(api, tid, number, tables, rng)
+            outcome.tables += len(tables)
+        standings = api.call("GET", f"/v1/tournaments/{tid}/standings")
+        if not standings["final"]:  # T-6.8: lots decide the places still shared
+            api.call("POST", f"/v1/tournaments/{tid}/standings/lots", {})
+        outcome.standings = api.call("GET", f"/v1/tournaments/{tid}/standings")
+        outcome.rounds = api.call("GET", f"/v1/tournaments/{tid}/rounds")
+        outcome.event_counts = count_events(api, tid)
+        outcome.requests = api.requests
+        outcome.seconds = time.perf_counter() - started
+        return outcome
+    finally:
+        api.close()
+
+
+def _create(api: Api, teams: int, rounds: int, seed: int) -> str:
+    created = api.call("POST", "/v1/tournaments", {
+        "name": f"paiju simulate sj3-swiss (seed {seed})", "game": "SJ3",
+        "format": "swiss-teams", "settings": {"rounds": rounds}})
+    tid = created["id"]
+    api.call("POST", f"/v1/tournaments/{tid}/events", {"events": [
+        {"type": "TeamRegistered", "stream": f"tournament-{tid}",
+         "data": {"team_id": f"team-{n}", "name": f"第{n}队", "leader": f"领队{n}",
+                  "players": [f"队{n}甲", f"队{n}乙", f"队{n}丙", f"队{n}丁"]}}
+        for n in range(1, teams + 1)]})
+    return tid
+
+
+def _pair(api: Api, tid: str, number: int, outcome: SwissOutcome) -> dict:
+    """The server's pairing of the round; when it finds no valid pairing (T-6.4) the referee
+    pairs the teams top-down by the standings, rematches and all."""
+    try:
+        return api.call("POST", f"/v1/tournaments/{tid}/pairings", {})["round"]
+    except ApiError as error:
+        if error.status != 422 or "no valid pairing" not in str(error.body):
+            raise
+    in_play = api.call("GET", f"/v1/tournaments/{tid}/rounds")["next"]["in_play"]
+    ranking = [r["team"] for r in api.call("GET", f"/v1/tournaments/{tid}/standings")["ranking"]
+               if r["team"] in in_play]
+    bye = [ranking.pop()] if len(ranking) % 2 else []
+    matches = [{"match_id": f"R{number}-{k}", "teams": ranking[2 * k - 2:2 * k]}
+               for k in range(1, len(ranking) // 2 + 1)]
+    outcome.manual_rounds.append(number)
+    return api.call("POST", f"/v1/tournaments/{tid}/pairings",
+                    {"matches": matches, "byes": bye, "reason": "no valid pairing"})["round"]
+
+
+def play_round(api: Api, tid: str, number: int, tables: list[str], rng: random.Random) -> int:
+    """Plays the round's tables side by side until every match is over: one move at each table
+    in turn; after each turn of moves the chief referee tries the alert (SJ3-12.1), which the
+    server accepts once its minute has passed since the tables started. Returns the hands
+    played."""
+    live, called, hands = list(tables), False, 0
+    while live:
+        for table in list(live):
+            view = api.call("GET", f"/v1/tournaments/{tid}/matches/{table}?as=referee")
+            action = bots.next_action(view, rng)
+            if action is None:
+                live.remove(table)
+                hands += view["hands_played"]
+                continue
+            event_type, data = action
+            api.call("POST", f"/v1/tournaments/{tid}/events", {
+                "type": event_type, "stream": f"match-{tid}:{table}", "data": data,
+                "meta": {"source": "paiju simulate"}})
+        if not called and live:
+            called = _alert(api, tid, number)
+    return hands
+
+
+def _alert(api: Api, tid: str, number: int) -> bool:
+    try:
+        api.call("POST", f"/v1/tournaments/{tid}/rounds/{number}/time", {})
+    except ApiError as error:
+        if error.status != 422:
+            raise
+        return False  # its minute has not passed yet
+    return True
+
+
+def report(outcome: SwissOutcome) -> str:
+    """The final standings (T-6.8) with each pair's points and level differences by round, and
+    what happened on the way."""
+    s = outcome.standings
+    lines = [f"tournament {outcome.tournament_id}: {s['rounds_played']} rounds, "
+             f"{outcome.tables} tables, {outcome.hands} hands, "
+             f"{sum(outcome.event_counts.values())} events, {outcome.requests} requests in "
+             f"{outcome.seconds:.1f} s"]
+    for r in outcome.rounds["rounds"]:
+        meetings = ", ".join(" v ".join(m["teams"]) for m in r["meetings"])
+        extra = (f"; bye {r['bye']}" if r["bye"] else "") + (" (manual)" if r["manual"] else "")
+        lines.append(f"  round {r['round']}: {meetings}{extra}")
+    for number, team, pair, minutes in outcome.late:
+        lines.append(f"  late: round {number}, {team} pair {pair}, {minutes} minutes")
+    lines.append(f"final standings (tie-break 2: {s['tie_break_2']}; final: {s['final']}):")
+    lines.append("  place team      score  tb1  tb2  pair a by round        pair b by round")
+    for row in s["ranking"] + s["excluded"]:
+        a, b = (" ".join(_cell(x) for x in p["rounds"]) for p in row["pairs"])
+        place = row["place"] if row["place"] is not None else "—"
+        lines.append(f"  {place!s:>5} {row['team']:<9} {row['score']:>5} "
+                     f"{row['tie_break_1']:>4} {row['tie_break_2']:>4}  {a:<22} {b}")
+    lines.append("events: " + ", ".join(f"{t} {n}" for t, n in
+                                        sorted(outcome.event_counts.items())))
+    return "\n".join(lines)
+
+
+def _cell(line: dict) -> str:
+    if line["points"] is None:
+        return "…"
+    mark = {"bye": "b", "forfeitWin": "f", "forfeitLoss": "F"}.get(line["outcome"], "")
+    return f"{line['points']}{mark}({line['level_difference']:+d})"

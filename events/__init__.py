@@ -3,10 +3,12 @@ from .catalogue import Catalogue
 from .guandan_events import GUANDAN_DERIVED, GUANDAN_EVENTS
 from .mahjong_events import MAHJONG_DERIVED, MAHJONG_EVENTS
 from .shengji_events import DERIVED, SHENGJI_EVENTS
+from .team_event_events import TEAM_EVENT_EVENTS
 from .tournament_events import TOURNAMENT_EVENTS
 
 
 def default_catalogue() -> Catalogue:
     """Every event type paiju knows. Each game adds its own tuple here."""
-    return Catalogue(TOURNAMENT_EVENTS + SHENGJI_EVENTS + MAHJONG_EVENTS + GUANDAN_EVENTS,
+    return Catalogue(TOURNAMENT_EVENTS + SHENGJI_EVENTS + MAHJONG_EVENTS + GUANDAN_EVENTS
+                     + TEAM_EVENT_EVENTS,
                      derived={**DERIVED, **MAHJONG_DERIVED, **GUANDAN_DERIVED})

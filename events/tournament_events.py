@@ -67,6 +67,8 @@ class TeamRegisteredData(DataSchema):
     players = fields.List(fields.String(validate=validate.Length(min=1, max=100)), required=True,
                           validate=validate.Length(min=1, max=8))
     organisation = _optional(fields.String(validate=_name))
+    # the team's leader (领队, T-6.2): named by every team of the team event (swiss-teams)
+    leader = _optional(fields.String(validate=validate.Length(min=1, max=100)))
 
 
 class TeamWithdrawnData(DataSchema):

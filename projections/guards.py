@@ -13,7 +13,7 @@ from events.catalogue import Catalogue, tournament_stream
 from events.store import Tail
 from rules import RuleViolation
 
-from . import brackets, groups
+from . import brackets, groups, team_event
 from .streams import StreamCache, load_stream, stream_kind
 
 Guard = Callable[[Tail, Catalogue, str, dict, "StreamCache | None"], None]
@@ -31,10 +31,15 @@ def _all_of(*guards: Guard) -> Guard:
 
 GUARDS: dict[str, Guard] = {
     # T-2.1 – 2.3: a round fits the bracket; T-8.1, T-7.2, T-8.3: tables and ties fit the groups
-    "LotsDrawn": _all_of(brackets.guard_draw, groups.guard_draw),
+    # T-6.4 round 1, T-6.8 ties: the team event's lots
+    "LotsDrawn": _all_of(team_event.other_formats(brackets.guard_draw), groups.guard_draw,
+                         team_event.guard_lots),
+    "RoundPaired": team_event.guard_round_paired,  # T-6.4: later rounds by scores or by hand
     "ResultRecorded": brackets.guard_result,     # T-9.3: a drawn, undecided match
+    "TieDiceRolled": groups.guard_dice,          # T-7.2, T-7.5: dice among tied players
     # T-2.1: the teams the draw paired; T-8.1: the players the lots seated at a table
-    "MatchStarted": _all_of(brackets.guard_match_start, groups.guard_match_start),
+    "MatchStarted": _all_of(brackets.guard_match_start, groups.guard_match_start,
+                            team_event.guard_match_start),  # T-6.4: a paired table, its pairs
 }
 
 

@@ -12,12 +12,13 @@ from . import guandan_views, mahjong_views, shengji_views
 from .streams import StreamCache, StreamState, load_stream
 from .viewers import VIEWERS, Viewer
 
-__all__ = ["VIEWERS", "Viewer", "load_match", "match_view", "hand_view", "summary",
-           "folded_view"]
+__all__ = ["VIEWERS", "Viewer", "load_match", "match_view", "hand_view", "hand_in_play",
+           "summary", "folded_view"]
 
 # game -> module with match_view(state, viewer), numbered_hand_view(state, n, viewer), summary(state)
-VIEWS: Mapping = MappingProxyType({"SJ2": shengji_views, "GD": guandan_views,
-                                    "MJO": mahjong_views})
+VIEWS: Mapping = MappingProxyType({"SJ2": shengji_views, "SJ3": shengji_views,
+                                    "GD": guandan_views, "MJO": mahjong_views,
+                                    "MJS": mahjong_views})
 
 
 def load_match(log: Tail, catalogue: Catalogue, tournament_id: str, match_id: str,
@@ -33,6 +34,13 @@ def match_view(state, viewer: Viewer) -> dict:
 def hand_view(state, number: int, viewer: Viewer) -> dict | None:
     """Hand ``number`` of the match as it stands (in play, or as it ended); None if not dealt."""
     return VIEWS[state.game].numbered_hand_view(state, number, viewer)
+
+
+def hand_in_play(state, number: int) -> bool:
+    """Whether hand ``number`` has been dealt and is not over (every engine's match state keeps
+    its hands by number, each knowing whether it is in play)."""
+    hand = state.hand_number(number)
+    return hand is not None and hand.in_play
 
 
 def summary(state) -> dict:

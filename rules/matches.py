@@ -7,10 +7,13 @@ from typing import Any
 
 from .guandan import match as guandan
 from .mahjong import session as mahjong
+from .mahjong import sichuan_engine as sichuan
 from .shengji import match as shengji
+from .shengji import sj3
 from .violations import RuleViolation
 
-ENGINES = MappingProxyType({"SJ2": shengji, "MJO": mahjong, "GD": guandan})
+ENGINES = MappingProxyType({"SJ2": shengji, "SJ3": sj3, "MJO": mahjong, "MJS": sichuan,
+                            "GD": guandan})
 
 
 def engine_of(game: str):

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Mapping
 
-from . import groups
+from . import groups, swiss
 from .violations import RuleViolation
 
 # T-1.1 disciplines; T-1.2 the size of an entrant in each (a player, a pair, or — seed 004 —
@@ -20,7 +20,8 @@ ENTRANT_SIZES: Mapping[str, tuple[int, ...]] = MappingProxyType({
 })
 GAMES = tuple(ENTRANT_SIZES)
 RESULT_ONLY = ("bridge", "xiangqi", "go")  # T-9: the referee records each match's result
-FORMATS = ("knockout", "swiss", "groups")  # T-1.1: knockout rounds, Swiss rounds, groups
+FORMATS = ("knockout", "swiss", "groups", swiss.FORMAT)  # T-1.1: knockout rounds, Swiss rounds,
+# groups; swiss-teams: seed 004's team event (T-6), teams of two pairs paired by scores
 # T-1.1: a stage's matches are card tables of two pairs, mahjong tables of four or result-only
 # pairings — so mahjong is played in groups of four only (T-7, T-8), and groups only by mahjong.
 MAHJONG = ("MJO", "MJS")
@@ -33,10 +34,12 @@ class Team:
     players: tuple[str, ...]
     organisation: str | None = None
     withdrawn: bool = False
+    leader: str | None = None  # 领队 of a team of the team event (T-6.2)
 
     def to_dict(self) -> dict:
         return {"team_id": self.team_id, "name": self.name, "players": list(self.players),
-                "organisation": self.organisation, "withdrawn": self.withdrawn}
+                "organisation": self.organisation, "withdrawn": self.withdrawn,
+                "leader": self.leader}
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,11 @@ def create(data: dict) -> Tournament:
     _check_match_settings(data["game"], data.get("settings", {}))
     if data["format"] == "groups":
         groups.check_settings(data.get("settings", {}))  # T-7.2 advance, T-8.3 prizePlaces
+    if data["format"] == swiss.FORMAT:
+        if data["game"] != swiss.GAME:  # T-6.3: seed 004's team event plays SJ3
+            raise RuleViolation("T-6.3", f"the team event ({swiss.FORMAT}) plays {swiss.GAME}, "
+                                         f"not {data['game']}")
+        swiss.check_settings(data.get("settings", {}))  # T-6.1 rounds, T-6.7, T-6.8
     return Tournament(tournament_id=data["tournament_id"], name=data["name"], game=data["game"],
                       format=data["format"], settings=data.get("settings", {}),
                       date=data.get("date"), venue=data.get("venue"))
@@ -133,9 +141,11 @@ def register_team(t: Tournament, data: dict) -> Tournament:
     if t.team(data["team_id"]) is not None:
         raise RuleViolation("T-1.3", f"team {data['team_id']!r} is already registered")
     if t.drawn:
-        raise RuleViolation(groups.TABLES if t.format == "groups" else "T-2.1",
-                            "the draw has been made; no team can enter any more")
+        raise RuleViolation({"groups": groups.TABLES, swiss.FORMAT: swiss.PAIRING}.get(
+            t.format, "T-2.1"), "the draw has been made; no team can enter any more")
     players = tuple(data["players"])
+    if t.format == swiss.FORMAT:  # T-6.2: a leader, two pairs, players in one team only
+        swiss.check_entry(data, {i: e.players for i, e in t.teams.items() if not e.withdrawn})
     sizes = ENTRANT_SIZES[t.game]
     if len(players) not in sizes:
         wanted = " or ".join(str(n) for n in sizes)
@@ -143,7 +153,8 @@ def register_team(t: Tournament, data: dict) -> Tournament:
                                      f"not {len(players)}")
     if len(set(players)) != len(players):
         raise RuleViolation("T-1.2", "an entrant names the same player twice")
-    team = Team(data["team_id"], data["name"], players, data.get("organisation"))
+    team = Team(data["team_id"], data["name"], players, data.get("organisation"),
+                leader=data.get("leader"))
     return replace(t, teams={**t.teams, team.team_id: team})
 
 
@@ -175,6 +186,8 @@ def draw_group_lots(t: Tournament, data: dict) -> Tournament:
 def draw_lots(t: Tournament, data: dict) -> Tournament:
     """``LotsDrawn`` in the tournament's stream: a knockout round's pairing (T-2.1). Lots of a
     match (declarations, dealer, a tied match) belong to the match's stream."""
+    if t.format == swiss.FORMAT and data["purpose"] in _TEAM_EVENT_LOTS:
+        return draw_team_event_lots(t, data)
     if data["purpose"] in _GROUP_LOTS:
         return draw_group_lots(t, data)
     if data["purpose"] != "pairing":
@@ -183,6 +196,26 @@ def draw_lots(t: Tournament, data: dict) -> Tournament:
     if t.format != "knockout":
         raise RuleViolation("T-2.1", f"a {t.format} tournament is not drawn as a knockout")
     return replace(t, bracket_facts=t.bracket_facts + (("draw", data),))
+
+
+# LotsDrawn purposes of the team event -> the kind of fact recorded: round 1 (T-6.4), lots
+# between equal teams (T-6.8)
+_TEAM_EVENT_LOTS = {"pairing": "draw", "standingsTie": "tie"}
+
+
+def draw_team_event_lots(t: Tournament, data: dict) -> Tournament:
+    """``LotsDrawn`` of the team event: round 1's pairing (T-6.4) or lots between equal teams
+    (T-6.8). Checked against the rounds — which need the tables' match streams — by the guards
+    of projections/team_event.py."""
+    return replace(t, bracket_facts=t.bracket_facts + ((_TEAM_EVENT_LOTS[data["purpose"]], data),))
+
+
+def pair_round(t: Tournament, data: dict) -> Tournament:
+    """``RoundPaired`` (T-6.4): a later round of the team event, by scores or by the referee;
+    checked by the guards of projections/team_event.py."""
+    if t.format != swiss.FORMAT:
+        raise RuleViolation(swiss.PAIRING, f"a {t.format} tournament is not paired by scores")
+    return replace(t, bracket_facts=t.bracket_facts + (("paired", data),))
 
 
 def record_result(t: Tournament, data: dict) -> Tournament:
@@ -197,12 +230,23 @@ def record_ruling(t: Tournament, data: dict) -> Tournament:
     return replace(t, rulings=t.rulings + (Ruling(data["text"], data.get("effect")),))
 
 
+def roll_tie_dice(t: Tournament, data: dict) -> Tournament:
+    """``TieDiceRolled`` (T-7.2, T-7.5): a round of dice among tied players of a stage of the
+    Sichuan event's groups; checked against the stages by the guards of projections/groups.py."""
+    if t.format != "groups":
+        raise RuleViolation(groups.TABLES, f"a {t.format} tournament is not played in groups "
+                                           f"of four")
+    return replace(t, bracket_facts=t.bracket_facts + (("dice", data),))
+
+
 _TRANSITIONS = {
+    "TieDiceRolled": roll_tie_dice,
     "TeamRegistered": register_team,
     "TeamWithdrawn": withdraw_team,
     "RulingRecorded": record_ruling,
     "LotsDrawn": draw_lots,
     "ResultRecorded": record_result,
+    "RoundPaired": pair_round,
 }
 
 

@@ -1,12 +1,20 @@
-"""The ``paiju`` command: serve the API, verify the log, export a tournament, simulate one."""
+"""The ``paiju`` command: serve the API; tokens and the export key; verify, export, verify an
+export offline and import it; simulate a tournament."""
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from events.export_file import FORMATS
+
+from .tokens import ROLES
+
 DEFAULT_DB = "var/paiju.db"
+PROGRESS_EVERY = 10_000  # long exports, verifications and imports report on the terminal
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,17 +35,70 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("--tournament", help="only this tournament")
     verify.set_defaults(run=_verify)
 
-    export = commands.add_parser("export", help="write a tournament's log to standard output")
+    export = commands.add_parser("export", help="write a tournament's log with its signed "
+                                                "manifest (to standard output or --output)")
     export.add_argument("--tournament", required=True)
-    export.add_argument("--format", choices=["jsonl"], default="jsonl")
+    export.add_argument("--format", choices=list(FORMATS), default="jsonl")
     export.add_argument("--db", default=DEFAULT_DB)
+    export.add_argument("--key", help="the signing key (default: paiju-signing.key beside --db)")
+    export.add_argument("--output", help="a file to write (default: standard output)")
     export.set_defaults(run=_export)
+
+    check = commands.add_parser("verify-export", help="verify an export file offline: every "
+                                "line, the hash chain, the manifest and its signature")
+    check.add_argument("file")
+    check.add_argument("--public-key", required=True,
+                       help="the deployment's public key: a PEM file, or a file or text with "
+                            "the base64 the /.well-known/paiju-export-key endpoint serves")
+    check.set_defaults(run=_verify_export)
+
+    restore = commands.add_parser("import", help="rebuild a database from an export file "
+                                  "(verified first; nothing is written if it is not sound)")
+    restore.add_argument("file")
+    restore.add_argument("--db", required=True, help="the database to write (new, or one "
+                                                     "without this tournament)")
+    restore.add_argument("--public-key", help="the exporting deployment's public key: the "
+                         "manifest's signature is checked too")
+    restore.add_argument("--unsigned", action="store_true",
+                         help="import without checking the signature (the chain still is)")
+    restore.set_defaults(run=_import)
+
+    token = commands.add_parser("token", help="create, list and revoke bearer tokens")
+    token_commands = token.add_subparsers(dest="token_command", required=True)
+    create = token_commands.add_parser("create", help="a new token; its secret is printed once")
+    create.add_argument("--role", required=True, choices=list(ROLES))
+    create.add_argument("--tournament", help="the tournament it acts in (all roles but admin)")
+    create.add_argument("--match", help="the match of a table or player token")
+    create.add_argument("--seat", type=int, help="the seat of a player token (0-3)")
+    create.add_argument("--name", help="who holds it (recorded as meta.actor of what it posts)")
+    create.add_argument("--expires-in", type=_duration, metavar="DURATION",
+                        help="e.g. 90m, 12h, 3d (default: until revoked)")
+    create.add_argument("--db", default=DEFAULT_DB)
+    create.set_defaults(run=_token_create)
+    listing = token_commands.add_parser("list", help="every token, without its secret")
+    listing.add_argument("--db", default=DEFAULT_DB)
+    listing.set_defaults(run=_token_list)
+    revoke = token_commands.add_parser("revoke", help="revoke a token at once")
+    revoke.add_argument("token_id")
+    revoke.add_argument("--db", default=DEFAULT_DB)
+    revoke.set_defaults(run=_token_revoke)
+
+    keys = commands.add_parser("keys", help="the deployment's export signing key")
+    key_commands = keys.add_subparsers(dest="keys_command", required=True)
+    init = key_commands.add_parser("init", help="make the key if there is none (never replaces "
+                                                "one) and print its public half")
+    init.add_argument("--db", default=DEFAULT_DB)
+    init.add_argument("--key", help="the key file (default: paiju-signing.key beside --db)")
+    init.set_defaults(run=_keys_init)
 
     simulate = commands.add_parser(
         "simulate", help="play a whole knockout with random legal bots through the HTTP API")
-    simulate.add_argument("game", choices=["sj2", "guandan", "mjo"])
+    simulate.add_argument("game", choices=["sj2", "guandan", "mjo", "mjs", "sj3-swiss"])
     simulate.add_argument("--url", help="a running paiju server (default: start a temporary "
                                         "one on a temporary database)")
+    simulate.add_argument("--token", default=os.environ.get("PAIJU_TOKEN"),
+                          help="with --url: an admin token of that server (default: the "
+                               "PAIJU_TOKEN environment variable)")
     simulate.add_argument("--teams", type=_at_least(2),
                           help="pairs in the knockout (default: 8 for sj2, 16 for guandan)")
     simulate.add_argument("--seed", type=int, default=1, help="seeds the deals and the bots")
@@ -52,9 +113,13 @@ def main(argv: list[str] | None = None) -> int:
                                "minutes, so matches are decided by play (not with --url)")
     simulate.add_argument("--third-place", choices=["playoff", "shared"], default="playoff")
     simulate.add_argument("--players", type=_at_least(4), default=16,
-                          help="mjo: players in the groups of four (default 16: 4 tables, a final)")
+                          help="mjo, mjs: players in the groups of four (default 16: 4 tables, "
+                               "then a final for mjo, two tables then a final for mjs)")
     simulate.add_argument("--session-hands", type=_at_least(1),
-                          help="mjo: hands per table (default: one round of winds)")
+                          help="mjo, mjs: hands per table (default: one round of winds for "
+                               "mjo, the seed's four rounds for mjs)")
+    simulate.add_argument("--rounds", type=_at_least(1), default=4,
+                          help="sj3-swiss: rounds of the team event (default 4, T-6.1)")
     simulate.set_defaults(run=_simulate, parser=simulate)
 
     args = parser.parse_args(argv)
@@ -78,6 +143,10 @@ def _simulate(args) -> int:
 
     if args.game == "mjo":
         return _simulate_mjo(args)
+    if args.game == "mjs":
+        return _simulate_mjs(args)
+    if args.game == "sj3-swiss":
+        return _simulate_sj3_swiss(args)
 
     match = {key: value for key, value in (("maxHands", args.max_hands),
                                            ("targetLevel", args.target_level)) if value}
@@ -91,21 +160,28 @@ def _simulate(args) -> int:
         args.parser.error("--seconds-per-move is the temporary server's simulated clock; the "
                           "server at --url keeps real time")
     teams = args.teams or _DEFAULT_TEAMS[args.game]
-    run = lambda url, options: simulate(url, teams, args.seed, match,  # noqa: E731
-                                        {"thirdPlace": args.third_place}, game=args.game,
-                                        bot_options=options)
+    run = lambda url, token, options: simulate(  # noqa: E731
+        url, teams, args.seed, match, {"thirdPlace": args.third_place}, game=args.game,
+        bot_options=options, token=token)
     try:
         if args.url:  # real time: the referee posts a limit only once it has really passed
-            outcome = run(args.url, {"seconds_per_move": 0} if args.game == "guandan" else {})
+            outcome = run(args.url, _url_token(args),
+                          {"seconds_per_move": 0} if args.game == "guandan" else {})
         else:
             clock, options = _simulated_clock(args)
             with temporary_server(clock=clock) as server:
-                outcome = run(server.url, options)
+                outcome = run(server.url, server.token, options)
     except (ApiError, OSError) as error:
         print(f"paiju simulate: {error}", file=sys.stderr)
         return 1
     print(report(outcome))
     return 0 if outcome.champion else 1
+
+
+def _url_token(args) -> str:
+    if not args.token:
+        args.parser.error("--url needs an admin token of that server: --token or PAIJU_TOKEN")
+    return args.token
 
 
 def _simulated_clock(args):
@@ -129,14 +205,68 @@ def _simulate_mjo(args) -> int:
     advance = advance_for(args.players)
     if args.players % 4:
         args.parser.error("--players: tables of four need a multiple of four (T-8.1)")
-    run = lambda url: simulate(url, args.players, args.seed, advance, match)  # noqa: E731
+    run = lambda url, token: simulate(url, args.players, args.seed, advance, match,  # noqa: E731
+                                      token=token)
     try:
         if args.url:
-            outcome = run(args.url)
+            outcome = run(args.url, _url_token(args))
         else:
             with temporary_server() as server:
-                outcome = run(server.url)
+                outcome = run(server.url, server.token)
     except (ApiError, OSError, RuntimeError) as error:
+        print(f"paiju simulate: {error}", file=sys.stderr)
+        return 1
+    print(report(outcome))
+    return 0 if outcome.standings.get("final") else 1
+
+
+def _simulate_mjs(args) -> int:
+    """Seed 003's Sichuan event (T-7): groups of four, the top two of each on, down to a final
+    of four with 换三张; ties by dice; the prizes to 12th."""
+    from .simulator.runner import ApiError, temporary_server
+    from .simulator.sichuan import check_players, report, simulate
+
+    try:
+        check_players(args.players)
+    except ValueError as error:
+        args.parser.error(f"--players: {error} (T-7.2)")
+    match = {"sessionHands": args.session_hands} if args.session_hands else {}
+    run = lambda url, token: simulate(url, args.players, args.seed, match,  # noqa: E731
+                                      token=token)
+    try:
+        if args.url:
+            outcome = run(args.url, _url_token(args))
+        else:
+            with temporary_server() as server:
+                outcome = run(server.url, server.token)
+    except (ApiError, OSError, RuntimeError) as error:
+        print(f"paiju simulate: {error}", file=sys.stderr)
+        return 1
+    print(report(outcome))
+    return 0 if outcome.standings.get("final") else 1
+
+
+def _simulate_sj3_swiss(args) -> int:
+    """Seed 004's team event (T-6): 8 teams of two pairs, 4 rounds of SJ3 by default; odd
+    ``--teams`` gives a bye each round. The temporary server's clock moves
+    ``--seconds-per-move`` (default 3) per recorded event, so each 80-minute alert comes after
+    a few hands; with ``--url`` the server's time is real."""
+    from .simulator.runner import ApiError, SimulatedClock, temporary_server
+    from .simulator.swiss import SECONDS_PER_MOVE, report, simulate
+
+    teams = args.teams or 8
+    if args.seconds_per_move is not None and (args.url or args.seconds_per_move <= 0):
+        args.parser.error("--seconds-per-move: more than 0, for the temporary server only")
+    run = lambda url, token: simulate(url, teams, args.rounds, args.seed,  # noqa: E731
+                                      token=token)
+    try:
+        if args.url:
+            outcome = run(args.url, _url_token(args))
+        else:
+            clock = SimulatedClock(args.seconds_per_move or SECONDS_PER_MOVE)
+            with temporary_server(clock=clock) as server:
+                outcome = run(server.url, server.token)
+    except (ApiError, OSError) as error:
         print(f"paiju simulate: {error}", file=sys.stderr)
         return 1
     print(report(outcome))
@@ -150,6 +280,7 @@ def _serve(args) -> int:
 
     app = create_app({"DATABASE": args.db, "SQLITE_MAX_GROUP": args.max_group})
     signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
+    _first_admin_token(app.extensions["paiju"].tokens)
     print(f"paiju serving on http://{args.host}:{args.port} (database {args.db})", flush=True)
     try:
         waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
@@ -159,6 +290,17 @@ def _serve(args) -> int:
     finally:
         app.extensions["paiju"].store.close()
     return 0
+
+
+def _first_admin_token(tokens) -> None:
+    """A new deployment has no token, and without one nothing can be written: the first start
+    makes an admin token and shows it once (``paiju token create`` makes more). A deployment
+    that has had tokens gets none this way, even with every admin token revoked."""
+    if tokens.all():  # not after the first start: revoking a leaked admin token must hold
+        return
+    secret, token = tokens.create("admin", name="first admin")
+    print(f"paiju: no admin token existed, so one was made (shown this once; keep it):\n"
+          f"  Authorization: Bearer {secret}", flush=True)
 
 
 def _stop_like_ctrl_c(signum, frame):
@@ -200,21 +342,259 @@ def _verify(args) -> int:
 
 
 def _export(args) -> int:
+    from events.envelope import utc_timestamp
+    from events.export_file import export_lines
+
+    from .signing import SigningKeyError, load_signer
+    from .version import VERSION
+
     store = _open_existing(args.db)
     if store is None:
         return 2
     try:
-        count = 0
-        for record in store.read_tournament(args.tournament):
-            sys.stdout.write(record.to_json_line() + "\n")
-            count += 1
-        if count == 0:
+        signer = load_signer(args.key or _key_path(args.db))
+        head = store.tournament_head(args.tournament)
+        if head is None:
             print(f"paiju: no events for tournament {args.tournament}", file=sys.stderr)
             return 1
-        print(f"paiju: exported {count} events of {args.tournament}", file=sys.stderr)
+        records = _counted(store.read_tournament(args.tournament, until_position=head[0]),
+                           "exported")
+        lines = export_lines(records, args.format, args.tournament, utc_timestamp(), VERSION,
+                             signer.sign)
+        out = open(args.output, "w", encoding="utf-8", newline="") if args.output else sys.stdout
+        try:
+            out.writelines(lines)
+        finally:
+            if args.output:
+                out.close()
+        print(f"paiju: exported {args.tournament} up to position {head[0]} ({head[1]})",
+              file=sys.stderr)
         return 0
+    except SigningKeyError as error:
+        print(f"paiju: {error}", file=sys.stderr)
+        return 2
     finally:
         store.close()
+
+
+def _counted(records, verb: str):
+    """Pass ``records`` through, telling the terminal every PROGRESS_EVERY events."""
+    count = 0
+    for count, record in enumerate(records, 1):
+        if count % PROGRESS_EVERY == 0:
+            print(f"paiju: {verb} {count} events …", file=sys.stderr, flush=True)
+        yield record
+    print(f"paiju: {verb} {count} events", file=sys.stderr, flush=True)
+
+
+def _progress(verb: str):
+    return lambda count: print(f"paiju: {verb} {count} events …", file=sys.stderr, flush=True)
+
+
+def _key_path(db: str) -> Path:
+    from .app import signing_key_path
+    return signing_key_path({"DATABASE": db})
+
+
+def _export_lines(path: str):
+    """The file's lines as written (newlines kept), read as they are needed; None if the file
+    cannot be opened."""
+    try:
+        file = open(path, encoding="utf-8", newline="")
+    except OSError as error:
+        print(f"paiju: cannot read {path}: {error}", file=sys.stderr)
+        return None
+    return file
+
+
+def _public_key(text_or_file: str):
+    from .signing import load_public_key
+
+    path = Path(text_or_file)
+    return load_public_key(path.read_text() if path.is_file() else text_or_file)
+
+
+def _verify_export(args) -> int:
+    """Offline: no database, no server; the file and the public key alone."""
+    from events.export_file import public_key_id
+
+    from .signing import SigningKeyError
+
+    try:
+        key = _public_key(args.public_key)
+    except SigningKeyError as error:
+        print(f"paiju: --public-key: {error}", file=sys.stderr)
+        return 2
+    report = _verified(args.file, key)
+    if report is None:
+        return 2
+    if report.ok:
+        m = report.manifest
+        print(f"{args.file}: ok, {report.events} events of {m['tournament_id']}, positions "
+              f"{m['first_position']}-{m['last_position']}, last hash {m['last_hash']}, "
+              f"signed by key {public_key_id(key)}, exported {m['exported_at']}")
+        return 0
+    print(f"{args.file}: NOT VERIFIED, first fault at {report.first_fault}")
+    for fault in report.faults[1:20]:
+        print(f"  also: {fault}")
+    return 1
+
+
+def _verified(path: str, key):
+    """The report on the file at ``path`` (streamed: bounded memory), or None if unreadable."""
+    from events.export_file import verify_export
+
+    file = _export_lines(path)
+    if file is None:
+        return None
+    try:
+        with file:
+            return verify_export(file, key, _progress("verified"))
+    except UnicodeDecodeError as error:
+        print(f"paiju: {path} is not UTF-8: {error}", file=sys.stderr)
+        return None
+
+
+def _import(args) -> int:
+    """Verified in full first (one pass over the file); then written in one transaction (a
+    second pass). Without --public-key the signature is only left unchecked if --unsigned
+    says so: a chain alone proves no origin."""
+    from events.export_file import event_records
+    from events.sqlite_store import SQLiteEventStore
+    from events.store import RestoreConflict
+
+    from .signing import SigningKeyError
+
+    if not args.public_key and not args.unsigned:
+        print("paiju import: give --public-key (the exporting deployment's key), or --unsigned "
+              "to import on the chain alone", file=sys.stderr)
+        return 2
+    try:
+        key = _public_key(args.public_key) if args.public_key else None
+    except SigningKeyError as error:
+        print(f"paiju: --public-key: {error}", file=sys.stderr)
+        return 2
+    report = _verified(args.file, key)
+    if report is None:
+        return 2
+    if not report.ok:
+        print(f"paiju: {args.file} is not imported (nothing was written): first fault at "
+              f"{report.first_fault}", file=sys.stderr)
+        return 1
+    store = SQLiteEventStore(args.db)
+    try:
+        with _export_lines(args.file) as file:
+            count = store.restore(_counted(event_records(file), "imported"))
+    except RestoreConflict as error:
+        print(f"paiju: nothing was imported: {error}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+    if not report.signature_checked:
+        print("paiju: warning: the signature was not checked (--unsigned)", file=sys.stderr)
+    print(f"paiju: imported {count} events of {report.manifest['tournament_id']} into "
+          f"{args.db} (chain verified)")
+    return 0
+
+
+def _duration(text: str) -> timedelta:
+    units = {"m": "minutes", "h": "hours", "d": "days"}
+    if len(text) < 2 or text[-1] not in units or not text[:-1].isascii() \
+            or not text[:-1].isdigit() or int(text[:-1]) == 0:
+        raise argparse.ArgumentTypeError("a whole number and m, h or d, e.g. 90m, 12h, 3d")
+    return timedelta(**{units[text[-1]]: int(text[:-1])})
+
+
+def _registry(db: str, create: bool = False):
+    """The token registry of the database at ``db``; None (and why, on stderr) if there is no
+    database there, unless a token is being created (which may make the deployment's file)."""
+    from .tokens import SQLiteTokenRegistry
+
+    if not create and not Path(db).is_file():
+        print(f"paiju: no database at {db}", file=sys.stderr)
+        return None
+    return SQLiteTokenRegistry(db)
+
+
+def _token_create(args) -> int:
+    from events.envelope import utc_timestamp
+
+    from .tokens import TokenError, check_scope
+
+    try:
+        check_scope(args.role, args.tournament, args.match, args.seat)
+    except TokenError as error:
+        print(f"paiju token create: {error}", file=sys.stderr)
+        return 2
+    if args.tournament and args.role != "organiser" and not _tournament_exists(args):
+        print(f"paiju token create: no tournament {args.tournament!r} in {args.db} (only an "
+              "organiser token may name a tournament it is yet to create)", file=sys.stderr)
+        return 2
+    expires = (utc_timestamp(datetime.now(timezone.utc) + args.expires_in)
+               if args.expires_in else None)
+    registry = _registry(args.db, create=True)
+    secret, token = registry.create(args.role, args.tournament, args.match, args.seat, args.name,
+                                    expires)
+    registry.close()
+    print(secret)
+    print(f"paiju: token {token.token_id} ({_scope(token)}) — shown this once; keep it secret",
+          file=sys.stderr)
+    return 0
+
+
+def _tournament_exists(args) -> bool:
+    from events.catalogue import tournament_stream
+
+    store = _open_existing(args.db)
+    if store is None:
+        return False
+    try:
+        return store.stream_head(tournament_stream(args.tournament)) is not None
+    finally:
+        store.close()
+
+
+def _scope(token) -> str:
+    parts = [token.role]
+    parts += [f"tournament {token.tournament_id}"] if token.tournament_id else []
+    parts += [f"match {token.match_id}"] if token.match_id else []
+    parts += [f"seat {token.seat}"] if token.seat is not None else []
+    parts += [f"expires {token.expires_at}"] if token.expires_at else []
+    return ", ".join(parts)
+
+
+def _token_list(args) -> int:
+    registry = _registry(args.db)
+    if registry is None:
+        return 2
+    for token in registry.all():
+        state = f"revoked {token.revoked_at}" if token.revoked_at else "active"
+        print(f"{token.token_id}  {_scope(token)}  {token.name or '-'}  created "
+              f"{token.created_at}  {state}")
+    return 0
+
+
+def _token_revoke(args) -> int:
+    registry = _registry(args.db)
+    if registry is None:
+        return 2
+    token = registry.revoke(args.token_id)
+    if token is None:
+        print(f"paiju token revoke: no token {args.token_id}", file=sys.stderr)
+        return 2
+    print(f"paiju: token {token.token_id} revoked at {token.revoked_at}")
+    return 0
+
+
+def _keys_init(args) -> int:
+    from .signing import init_key
+
+    path = Path(args.key) if args.key else _key_path(args.db)
+    signer, made = init_key(path)
+    what = "made" if made else "already there (kept)"
+    print(f"paiju: export key {signer.public_key_document()['key_id']} {what}: {path}; "
+          f"public key {path}.pub", file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from projections import groups
 from projections.brackets import tournament_at
 
 from ..appending import append_events
+from ..auth import allows
 from ..problems import Problem
 from ..requests import int_arg
 from .common import (
@@ -28,6 +29,7 @@ bp = Blueprint("groups", __name__, url_prefix="/v1/tournaments/<tid>")
 
 
 @bp.get("/groups")
+@allows("read")
 def get_groups(tid: str):
     """The stages of a groups tournament as of ``at``: tables, seats, coins, places,
     qualifiers (T-10.3, T-10.4)."""
@@ -69,6 +71,15 @@ def drawn_table(tid: str, match_id: str):
     """The table a match of a groups tournament is started for (T-8.1): 422 if not drawn."""
     s = services()
     return groups.drawn_table(s.store, s.catalogue, tid, match_id, s.cache)
+
+
+def table_settings(tid: str, game: str, table) -> dict:
+    """What a drawn table's match settings must say of it: the Sichuan final is started as the
+    final (T-7.4: 换三张 and the extra hand on a tie for a podium place)."""
+    s = services()
+    if game == "MJS" and groups.is_final_table(s.store, s.catalogue, tid, table, s.cache):
+        return {"final": True}
+    return {}
 
 
 def standings(tid: str, at: int | None) -> dict | None:

@@ -1,6 +1,6 @@
 """Matches, hands, the bracket and the standings of a tournament: start a match, draw a knockout
-round by lots, and read every state as of any position (``?at=``) for a chosen viewer
-(``?view=``, until tokens exist)."""
+round by lots, and read every state as of any position (``?at=``), filtered for who asks (the
+bearer token; ``?as=`` narrows it, see service/auth.py)."""
 from __future__ import annotations
 
 import random
@@ -15,9 +15,9 @@ from events.store import WrongExpectedVersion
 from events.tournament_events import ID_PATTERN, MATCH_ID
 from projections import brackets
 from projections.matches import (
-    VIEWERS,
     Viewer,
     folded_view,
+    hand_in_play,
     hand_view,
     load_match,
     summary,
@@ -26,10 +26,12 @@ from rules import knockout
 from rules.matches import engine_of, team_keys
 
 from ..appending import append_events
+from ..auth import allows, viewer_for
 from ..problems import Problem, field_errors, validation_failed
-from ..requests import int_arg, json_body, str_arg
+from ..requests import int_arg, json_body
 from ..schemas import MetaSchema
 from . import groups as groups_api
+from . import team_event as team_event_api
 from .common import (
     created_event,
     domain_errors_as_problems,
@@ -70,13 +72,10 @@ def _load(schema: Schema, body: object) -> dict:
         raise validation_failed(field_errors(error.messages)) from None
 
 
-def _viewer() -> Viewer:
-    return Viewer.parse(str_arg("view", VIEWERS, "public"))
-
-
 # --- matches -----------------------------------------------------------------------------------
 
 @bp.post("/matches")
+@allows("organise")
 def start_match(tid: str):
     """MatchStarted, made from the draw (which teams, side A = first drawn), the teams' players
     (side A at seats 0 and 2, side B at 1 and 3, SJ2-1.2) and the settings: the tournament's
@@ -101,11 +100,17 @@ def start_match(tid: str):
 
 
 def _match_started(s, tid: str, t, body: dict) -> dict:
-    teams, drawn_round = _teams_and_round(s, tid, t, body)
+    players = None
+    if t.format == "swiss-teams":  # T-6.4: a table of the team event seats one pair of each
+        teams, drawn_round, players = team_event_api.table_start(tid, body["match_id"])
+        teams = body.get("teams") or teams
+    else:
+        teams, drawn_round = _teams_and_round(s, tid, t, body)
     _must_have_team_keys(t.game, teams)
     engine = engine_of(t.game)
-    players = {side: _players(t, team_id) for side, team_id in teams.items()}
-    settings = {**t.settings.get("match", {}), **body.get("settings", {})}
+    players = players or {side: _players(t, team_id) for side, team_id in teams.items()}
+    settings = {**t.settings.get("match", {}), **_drawn_table_settings(tid, t, body),
+                **body.get("settings", {})}
     data = {"match_id": body["match_id"], "game": t.game, "teams": teams, "settings": settings,
             "seats": engine.seat_players(players)}
     if drawn_round is not None:
@@ -114,6 +119,13 @@ def _match_started(s, tid: str, t, body: dict) -> dict:
         return MatchStartedData().load(data)
     except ValidationError as error:  # the tournament's settings.match are not well formed
         raise validation_failed(field_errors(error.messages)) from None
+
+
+def _drawn_table_settings(tid: str, t, body: dict) -> dict:
+    """What the draw says of a table's settings (a groups tournament's final, T-7.4)."""
+    if t.format != "groups":
+        return {}
+    return groups_api.table_settings(tid, t.game, groups_api.drawn_table(tid, body["match_id"]))
 
 
 def _teams_and_round(s, tid: str, t, body: dict) -> tuple[dict, int | None]:
@@ -153,6 +165,7 @@ def _players(t, team_id: str) -> list[str]:
 
 
 @bp.get("/matches")
+@allows("read")
 def list_matches(tid: str):
     """The matches started in the tournament, in order of start (as of ``at``)."""
     at = int_arg("at", None, 0)
@@ -167,30 +180,42 @@ def list_matches(tid: str):
     return jsonify({"matches": items})
 
 
-def _match_view(s, tid: str, mid: str, at: int | None, viewer: Viewer) -> dict:
+def _match_view(s, tid: str, mid: str, at: int | None, viewer: Viewer,
+                live_shown: bool = True) -> dict:
     folded = load_match(s.store, s.catalogue, tid, mid, at, s.cache)
     if folded.state is None:
         when = "" if at is None else f" at position {at}"
         raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}{when}")
-    return {**folded_view(folded, viewer), "stream": match_stream(tid, mid)}
+    view = {**folded_view(folded, viewer), "stream": match_stream(tid, mid)}
+    current = view["current_hand"]
+    if not live_shown and current and hand_in_play(folded.state, current["hand"]):
+        view["current_hand"] = None  # the public sees finished hands only
+    return view
 
 
 @bp.get("/matches/<mid>")
+@allows("read")
 def get_match(tid: str, mid: str):
-    at, viewer = int_arg("at", None, 0), _viewer()
+    at = int_arg("at", None, 0)
+    viewer, live_shown = viewer_for(mid)
     s = services()
     require_tournament(tid)
-    return jsonify(_match_view(s, tid, mid, at, viewer))
+    return jsonify(_match_view(s, tid, mid, at, viewer, live_shown))
 
 
 @bp.get("/matches/<mid>/hands/<int:n>")
+@allows("read")
 def get_hand(tid: str, mid: str, n: int):
-    at, viewer = int_arg("at", None, 0), _viewer()
+    at = int_arg("at", None, 0)
+    viewer, live_shown = viewer_for(mid)
     s = services()
     require_tournament(tid)
     folded = load_match(s.store, s.catalogue, tid, mid, at, s.cache)
     if folded.state is None:
         raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}")
+    if not live_shown and hand_in_play(folded.state, n):
+        raise Problem(401, "unauthorized", f"hand {n} of match {mid!r} is in play: the public "
+                                           "sees finished hands only; a token is needed")
     view = hand_view(folded.state, n, viewer)
     if view is None:
         when = "" if at is None else f" at position {at}"
@@ -202,6 +227,7 @@ def get_hand(tid: str, mid: str, n: int):
 # --- the knockout --------------------------------------------------------------------------
 
 @bp.post("/draws")
+@allows("organise")
 def draw_round(tid: str):
     """Draws the next knockout round by lots on the server (T-2.1, T-2.2, T-2.3) — with
     ``{"method": "cards"}`` by matching playing cards (T-5.5) — and records the outcome as
@@ -210,6 +236,8 @@ def draw_round(tid: str):
     body = _load(DrawRequest(), json_body() if _has_body() else {})
     if groups_api.plays_in_groups(tid):  # T-8.1: a stage's tables of four
         return groups_api.draw_stage(tid, body)
+    if team_event_api.plays_team_event(tid):  # T-6.4: round 1 by lots, later rounds by scores
+        return team_event_api.draw_next(tid, body)
     s = services()
     with domain_errors_as_problems(lambda _: "/"):
         bracket = brackets.bracket_for_next_draw(s.store, s.catalogue, tid, s.cache)
@@ -232,6 +260,7 @@ def _has_body() -> bool:
 
 
 @bp.get("/bracket")
+@allows("read")
 def get_bracket(tid: str):
     at = int_arg("at", None, 0)
     s = services()
@@ -243,14 +272,18 @@ def get_bracket(tid: str):
 
 
 @bp.get("/standings")
+@allows("read")
 def get_standings(tid: str):
     at = int_arg("at", None, 0)
+    as_csv = team_event_api.wants_csv()  # ?format=csv or Accept: text/csv, for printing
     s = services()
     require_tournament(tid)
     if groups_api.plays_in_groups(tid):  # T-8.3: one ranking by coins
         view = groups_api.standings(tid, at)
+    elif team_event_api.plays_team_event(tid):  # T-6.8: team scores and tie-breaks
+        view = team_event_api.standings(tid, at)
     else:
         view = brackets.standings_view(s.store, s.catalogue, tid, at, s.cache)
     if view is None:
         raise Problem(404, "not-found", f"no tournament {tid!r} at position {at}")
-    return jsonify(view)
+    return team_event_api.standings_csv(view) if as_csv else jsonify(view)

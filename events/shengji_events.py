@@ -10,16 +10,16 @@ Only what people and devices do is an event. What follows from it — a trick's 
 throw and its penalty, the hand's result, the match's winner — is derived by the projections
 (see ``DERIVED`` and the README).
 """
-from marshmallow import fields, validate
+from datetime import datetime
+
+from marshmallow import ValidationError, fields, validate
 
 from .catalogue import EventType, FullMatch
-from .tournament_events import ID_PATTERN, MATCH_ID, DataSchema, _optional
+from .tournament_events import IDENTIFIER, MATCH_ID, DataSchema, _optional
 
 CARD_PATTERN = r"^(?:[2-9TJQKA][SHDC]|BJ|SJ)$"
 _card = FullMatch(CARD_PATTERN, "must be a card: a rank 2-9, T, J, Q, K or A then a suit S, H, "
                                 "D or C (e.g. TH, AS), or BJ / SJ for the jokers")
-_id = FullMatch(ID_PATTERN, "must be 1-64 letters, digits, '_', '.' or '-', starting with a "
-                            "letter or digit")
 RULE_PATTERN = r"^(?:SJ2|SJ3|GD|MJO|MJS|T)-[0-9]+(?:\.[0-9]+)?$"
 _rule = FullMatch(RULE_PATTERN, "must be a rule ID of the rules specification, e.g. SJ2-12.3")
 
@@ -145,11 +145,29 @@ class HandVoidedData(DataSchema):
     reason = fields.String(required=True, validate=_text)
 
 
+# the server's timestamps (``recorded_at``): UTC, microseconds, a Z suffix
+TIMESTAMP_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$"
+_timestamp_form = FullMatch(TIMESTAMP_PATTERN, "must be a UTC time as the server records it, "
+                                               "YYYY-MM-DDTHH:MM:SS.ffffffZ")
+
+
+def _timestamp(value: str) -> None:
+    _timestamp_form(value)
+    try:
+        datetime.strptime(value, "%Y-%m-%dT%H:%M:%S.%fZ")
+    except ValueError:
+        raise ValidationError("must be a UTC time as the server records it, "
+                              "YYYY-MM-DDTHH:MM:SS.ffffffZ") from None
+
+
 class TimeLimitReachedData(DataSchema):
     """A round's time limit has passed (SJ2-14.4, T-5.4): the hand in play is finished, then
-    the levels decide."""
+    the levels decide. ``round_started_at`` (a Shengji match of a round of several tables,
+    SJ3-12.1 「终场前10分钟裁判长统一提醒」): the time the round's first table started, from which
+    the one alert for all its tables counts; without it the match's own MatchStarted."""
     limit_minutes = fields.Integer(required=True, strict=True,
                                    validate=validate.Range(min=1, max=24 * 60))
+    round_started_at = _optional(fields.String(validate=_timestamp))
 
 
 SJ3_MOVE_KINDS = ("kitty", "lead", "follow", "throwChoice")
@@ -179,7 +197,7 @@ class MatchStartedData(DataSchema):
     round = _optional(fields.Integer(strict=True, validate=validate.Range(min=1, max=64)))
     # side -> team (A, B) in the card games, seat -> entrant ("0".."3") at a mahjong table; the
     # game's engine checks which keys its matches have
-    teams = fields.Dict(keys=fields.String(validate=_team_key), values=fields.String(validate=_id),
+    teams = fields.Dict(keys=fields.String(validate=_team_key), values=fields.String(validate=IDENTIFIER),
                         required=True, validate=validate.Length(min=2, max=4))
     seats = fields.List(fields.String(validate=validate.Length(min=1, max=100)),
                         required=True, validate=validate.Length(equal=4))

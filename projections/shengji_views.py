@@ -3,7 +3,8 @@
 Hidden information (rules README §5): a seat's cards are shown to that seat, the kitty to the
 dealer once he has taken it (SJ2-6.3; in SJ3 not after he has buried it, SJ3-5.1), the cards of
 earlier tricks to their own player only (SJ2-15.2, SJ3-5.3), and everything to referees, the
-committee and auditors. A finished hand is public.
+committee and auditors. A finished hand is public. An SJ3 renege still open to correction
+(until the next trick is led, SJ3-11.2) is shown to its player and the officials only.
 
 An SJ3 match adds what seed 004's team event reads: ``result`` (null until the match is
 completed; :func:`rules.shengji.match.match_result`), the lateness recorded and the move-time
@@ -50,7 +51,8 @@ def hand_view(m: Match, h: Hand, viewer: Viewer) -> dict:
         "seats": [_seat(m, h, seat, viewer, public) for seat in range(4)],
         "kitty": _kitty(h, viewer, public),
         "current_trick": _current_trick(h, viewer, public) if h.trick else None,
-        "tricks": [_past_trick(t, viewer, public, _may_look_back(h, t)) for t in h.tricks],
+        "tricks": [_past_trick(t, viewer, public, _may_look_back(h, t), _still_open(h, t))
+                   for t in h.tricks],
         "defender_points": _defender_points(h),
         "penalties": [dict(p) for p in h.penalties],
         "follow_errors": [_error(e, viewer, public) for e in h.follow_errors],
@@ -62,7 +64,8 @@ def hand_view(m: Match, h: Hand, viewer: Viewer) -> dict:
     if h.variant.outcome_penalties:  # SJ3: several plays may wait for correction (SJ3-11.2)
         waiting = waiting_for(h) if h.in_play else None
         view.update(
-            pending_corrections=[_error(e, viewer, public) for e in h.pending],
+            pending_corrections=[_error(e, viewer, public) for e in h.pending
+                                 if _sees_open_error(e, viewer, public)],
             first_drawer=h.first_drawer, point_cards_won=_point_cards_won(h),
             waiting_for=None if waiting is None else
             {"kind": waiting[0], "seat": waiting[1], "seconds": waiting[2],
@@ -118,8 +121,24 @@ def _error(error, viewer: Viewer, public: bool) -> dict:
     return {key: value for key, value in error.items() if key != "message"}
 
 
-def _trick(t: Trick, viewer: Viewer, public: bool) -> dict:
-    flags = {f["seat"]: _error(f, viewer, public) for f in t.flagged}
+def _still_open(h: Hand, t: Trick) -> bool:
+    """SJ3-11.2: a renege may be corrected until the next trick is led; until then the trick's
+    flags are open — the trick in play, and the last one completed while no trick follows it."""
+    if not h.variant.renege_until_next_lead or not h.in_play:
+        return False
+    return t is h.trick or (h.trick is None and bool(h.tricks) and t is h.tricks[-1])
+
+
+def _sees_open_error(error, viewer: Viewer, public: bool) -> bool:
+    """SJ3-11.2: a follow error not yet established (it may still be corrected) is shown to its
+    player and the officials only: its seat and rule (e.g. SJ3-8.4: "he held a triple") would
+    tell the others what he holds. Once the next trick is led it is established and public."""
+    return public or viewer.privileged or viewer.seat == error["seat"]
+
+
+def _trick(t: Trick, viewer: Viewer, public: bool, open_flags: bool = False) -> dict:
+    flags = {f["seat"]: _error(f, viewer, public) for f in t.flagged
+             if not open_flags or _sees_open_error(f, viewer, public)}
     shown = {"trick": t.number, "leader": t.leader,
              "plays": [{"seat": seat, "cards": list(cards), "flagged": flags.get(seat)}
                        for seat, cards in t.plays],
@@ -129,12 +148,13 @@ def _trick(t: Trick, viewer: Viewer, public: bool) -> dict:
     return shown
 
 
-def _past_trick(t: Trick, viewer: Viewer, public: bool, last: bool = True) -> dict:
+def _past_trick(t: Trick, viewer: Viewer, public: bool, last: bool = True,
+                open_flags: bool = False) -> dict:
     """SJ2-15.2 / SJ3-5.3: played cards stay in front of their player for checking at the end,
     and no one may look at another player's earlier tricks — so, until the hand ends, a player
     sees only his own cards of a completed trick (who won it and its points are known to all);
     in SJ3 only of the last one (「以后不得查看，但可以查看自己上一圈的牌」, ``last``)."""
-    shown = _trick(t, viewer, public)
+    shown = _trick(t, viewer, public, open_flags)
     if public or viewer.privileged:
         return shown
     shown["plays"] = [play if play["seat"] == viewer.seat and last else {**play, "cards": None}
@@ -157,7 +177,8 @@ def _point_cards_won(h: Hand) -> list[str]:
 
 
 def _current_trick(h: Hand, viewer: Viewer, public: bool) -> dict:
-    return {**_trick(h.trick, viewer, public), "winning": winning_so_far(h.trick, h.trump)}
+    return {**_trick(h.trick, viewer, public, _still_open(h, h.trick)),
+            "winning": winning_so_far(h.trick, h.trump)}
 
 
 def _defender_points(h: Hand) -> int:

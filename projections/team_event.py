@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import functools
 import random
+from dataclasses import replace
 from typing import Callable
 
 from events.catalogue import Catalogue
+from events.envelope import utc_timestamp
 from events.store import Tail
 from rules import swiss
 from rules.shengji import match as shengji_match
@@ -98,12 +100,21 @@ def table_result(state) -> PairResult | None:
     if result is None:
         return None
     levels = tuple(result["levels"][side] for side in SIDES)
+    disqualified = _disqualified_sides(state)
     if result["forfeited_by"] == "both":
-        return PairResult.forfeited_by_both(levels)
+        return replace(PairResult.forfeited_by_both(levels), disqualified=disqualified)
     if result["forfeited_by"] is not None:
-        return PairResult.forfeited_by(SIDES.index(result["forfeited_by"]))
+        return replace(PairResult.forfeited_by(SIDES.index(result["forfeited_by"])),
+                       disqualified=disqualified)
     winner = result["winner"]
     return PairResult(levels, None if winner is None else SIDES.index(winner))
+
+
+def _disqualified_sides(state) -> tuple[int, ...]:
+    """SJ3-11.9: the sides a ruling of the match disqualified (``effect.kind: disqualify``)."""
+    sides = {(r.get("effect") or {}).get("side") for r in state.rulings
+             if (r.get("effect") or {}).get("kind") == "disqualify"}
+    return tuple(SIDES.index(side) for side in SIDES if side in sides)
 
 
 # --- reads -------------------------------------------------------------------------------------
@@ -179,7 +190,8 @@ def standings_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int 
                    cache: StreamCache | None = None) -> dict | None:
     """GET …/standings of the team event (T-6.8, T-10.2): rank, team, team score, each pair's
     points and level differences round by round, the tie-break values, byes and forfeits;
-    then the teams excluded after a second forfeit (T-6.7), unranked."""
+    then the teams excluded after a second forfeit (T-6.7) or a pair's disqualification
+    (SJ3-11.9), unranked."""
     t = tournament_at(log, catalogue, tournament_id, at, cache)
     if t is None:
         return None
@@ -199,6 +211,7 @@ def standings_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int 
 def _row_view(t: Tournament, ev: TeamEvent, row: swiss.Row) -> dict:
     team = row.totals.team
     lines = swiss.team_lines(ev, team)
+    dq = swiss.disqualification(ev, team)
     return {"place": row.place, "team": team, "name": t.teams[team].name,
             "leader": ev.entries[team].leader, "eliminated_in": None,
             "withdrawn": team in ev.withdrawn, "excluded_after_round": row.excluded_after,
@@ -211,7 +224,8 @@ def _row_view(t: Tournament, ev: TeamEvent, row: swiss.Row) -> dict:
                       for k, p in enumerate(swiss.PAIRS)],
             "byes": sorted({x.round for x in lines if x.outcome == "bye"}),
             "forfeits": [{"round": x.round, "pair": x.pair} for x in lines
-                         if x.outcome == "forfeitLoss"]}
+                         if x.outcome == "forfeitLoss"],
+            "disqualified": None if dq is None else {"round": dq[0], "pair": dq[1]}}
 
 
 # --- the server's pairing and lots -------------------------------------------------------------
@@ -253,17 +267,21 @@ def round_time_events(log: Tail, catalogue: Catalogue, tournament_id: str, numbe
                       cache: StreamCache | None = None) -> list[tuple[str, dict]]:
     """T-6.3 / SJ3-12.1, 「终场前10分钟裁判长统一提醒」: the chief referee's alert for a whole round
     — ``TimeLimitReached`` at the match setting ``alertAtMinute`` for every table of round
-    ``number`` still being played; (match id, data) pairs. The match folds finish the hand in
-    play and let the levels decide."""
+    ``number`` still being played; (match id, data) pairs. One alert for all tables: its minute
+    counts from the round's start, the first of its tables' MatchStarted (``round_started_at``),
+    however many minutes later another table started. The match folds finish the hand in play
+    and let the levels decide."""
     ev = current(log, catalogue, tournament_id, cache)
     r = _paired_round(ev, number)
+    states = {table: load_match(log, catalogue, tournament_id, table, cache=cache).state
+              for meeting in r.meetings for table in meeting.tables}
+    started = [s.started_at for s in states.values() if s is not None and s.started_at]
+    since = {"round_started_at": utc_timestamp(min(started))} if started else {}
     out = []
-    for meeting in r.meetings:
-        for table in meeting.tables:
-            state = load_match(log, catalogue, tournament_id, table, cache=cache).state
-            if state is None or state.status == "completed" or state.time_called is not None:
-                continue
-            out.append((table, {"limit_minutes": state.settings.time_limit_minutes}))
+    for table, state in states.items():
+        if state is None or state.status == "completed" or state.time_called is not None:
+            continue
+        out.append((table, {"limit_minutes": state.settings.time_limit_minutes, **since}))
     if not out:
         raise RuleViolation("SJ3-12.1", f"no table of round {number} is still being played "
                                         f"without its time called")
@@ -372,3 +390,4 @@ def guard_match_start(log: Tail, catalogue: Catalogue, tournament_id: str, data:
                                            f"and 3)")
     if data.get("round") not in (None, number):
         raise RuleViolation(swiss.PAIRING, f"table {data['match_id']} is of round {number}")
+    swiss.check_match_points((data.get("settings") or {}).get("matchPoints"))  # T-6.5

@@ -5,7 +5,7 @@ A :class:`TeamEvent` is a frozen value folded from the facts of the log (the pro
 ``projections/team_event.py`` feeds it, in log order):
 
 1. :func:`start` — the entrants (registered, not withdrawn before the first draw) and the
-   settings ``rounds``, ``tieBreak2``, ``forfeitScope``;
+   settings ``rounds``, ``tieBreak2``, ``forfeitScope`` (and ``match``, the tables');
 2. :func:`record_pairing` — round 1 drawn by lots (``LotsDrawn{purpose: "pairing"}``, T-6.4),
    each later round paired by scores or by the referee (``RoundPaired``);
 3. :func:`record_result` — a table's result, derived by its match stream (never posted);
@@ -26,9 +26,15 @@ the notes file list them):
   each pair of the team).
 - **Repeated forfeits (T-6.7,** 「如连续或间接弃权的队或对子不再安排比赛，并不计算全队团体成绩」**).** On a
   pair's second forfeit (setting ``forfeitScope: pair``, the default) or the team's second
-  (``team``: either pair's forfeits count together) the team is not paired any more and leaves
+  (``team``: a forfeit in a second round, whichever pair; both pairs forfeiting one round is
+  one forfeit — 「连续或间接」 asks for a repeated one) the team is not paired any more and leaves
   the standings; its opponents keep the points they earned against it. A forfeit is a derived
   fact (a table's result), so the exclusion is derived too.
+- **Disqualification (SJ3-11.9,** 「重则判取消参赛资格」**).** A pair disqualified at its table (a
+  ruling's effect) forfeits that table; its team, which plays only as two pairs, is not paired
+  from the next round and leaves the standings like an excluded team.
+- **Settings.** ``rounds``, ``tieBreak2``, ``forfeitScope`` and ``match`` (the tables' SJ3
+  settings, whose ``matchPoints`` must stay 2 / 1 / 0, T-6.5); any other key is refused.
 - **Withdrawal.** A team that withdraws (``TeamWithdrawn``) is not paired again; a table of it
   that has no result yet is forfeited by it (as in the knockout).
 - **Ranking (T-6.8).** Team score, then tie-break 1 (the better of the two pair totals), then
@@ -64,6 +70,11 @@ CHOICES = MappingProxyType({
     "forfeitScope": (FORFEITS, ("pair", "team"), "pair"),
 })
 ROUNDS = ("T-6.1", 1, 20, 4)  # rule, low, high, default: 「共赛四轮」
+# the keys of the tournament's settings a team event reads: its own (T-6.1, T-6.7, T-6.8) and
+# ``match``, the settings of its SJ3 tables (SJ3-15)
+SETTING_KEYS = ("rounds", "tieBreak2", "forfeitScope", "match")
+SETTINGS = "T-6"             # the team event's settings, refused when unknown
+MATCH_POINTS = {"win": WIN, "draw": DRAW, "loss": LOSS}
 
 
 # --- the state ---------------------------------------------------------------------------------
@@ -116,12 +127,14 @@ class Round:
 @dataclass(frozen=True)
 class PairResult:
     """A table's result as its match stream ended: the final levels of sides A and B (2 … 14,
-    15 past A), the winning side (None: equal levels, or both forfeited) and the sides that
-    forfeited (both, when both pairs were 21 minutes late)."""
+    15 past A), the winning side (None: equal levels, or both forfeited), the sides that
+    forfeited (both, when both pairs were 21 minutes late) and the sides disqualified there
+    (SJ3-11.9, seed 十〈5〉「重则判取消参赛资格」: a disqualification forfeits the round too)."""
 
     levels: tuple[int, int]
     winner: int | None
     forfeited: tuple[int, ...] = ()
+    disqualified: tuple[int, ...] = ()
 
     @classmethod
     def forfeited_by(cls, side: int) -> PairResult:
@@ -184,7 +197,20 @@ class TeamEvent:
 # --- settings and entries ----------------------------------------------------------------------
 
 def check_settings(settings: Mapping) -> None:
-    """T-6.1 ``rounds`` 1-20; T-6.8 ``tieBreak2``; T-6.7 ``forfeitScope``."""
+    """T-6.1 ``rounds`` 1-20; T-6.8 ``tieBreak2``; T-6.7 ``forfeitScope``; ``match``, the
+    tables' SJ3 settings, whose ``matchPoints`` stay 2 / 1 / 0 (T-6.5). Any other key is
+    refused: the team event reads no other, and a misspelt one must not pass as stored."""
+    unknown = sorted(set(settings) - set(SETTING_KEYS))
+    if unknown:
+        raise RuleViolation(SETTINGS, f"unknown setting{'s' if len(unknown) > 1 else ''} "
+                                      f"{', '.join(map(repr, unknown))} of the team event "
+                                      f"({FORMAT}); its settings are {', '.join(SETTING_KEYS)}")
+    match = settings.get("match") or {}
+    check_match_points(match.get("matchPoints") if isinstance(match, Mapping) else None)
+    _check_values(settings)
+
+
+def _check_values(settings: Mapping) -> None:
     rule, low, high, _ = ROUNDS
     value = settings.get("rounds")
     if value is not None and (type(value) is not int or not low <= value <= high):
@@ -196,8 +222,19 @@ def check_settings(settings: Mapping) -> None:
                                       f"{settings[key]!r}")
 
 
+def check_match_points(points: Mapping | None) -> None:
+    """T-6.5: a table of the team event scores 2 for a win, 1 for a draw, 0 for a loss — the
+    points the standings add up, and the scale of the seed's forfeit (「对手得2分」) and of a bye;
+    a match setting ``matchPoints`` other than that is refused, not silently overruled."""
+    if isinstance(points, Mapping) and dict(points) != MATCH_POINTS:  # its form: SJ3-15
+        raise RuleViolation(POINTS, f"the team event scores every table win {WIN}, draw {DRAW}, "
+                                    f"loss {LOSS} (a forfeit gives the opponents {WIN}); "
+                                    f"setting match.matchPoints cannot be {dict(points)!r}")
+
+
 def parse_settings(settings: Mapping) -> Settings:
-    check_settings(settings)
+    """The team event's settings from the tournament's (checked in full when it was created)."""
+    _check_values(settings)
     return Settings(rounds=settings.get("rounds") or ROUNDS[3],
                     tie_break2=settings.get("tieBreak2") or CHOICES["tieBreak2"][2],
                     forfeit_scope=settings.get("forfeitScope") or CHOICES["forfeitScope"][2])
@@ -296,16 +333,42 @@ def forfeits(ev: TeamEvent, team: str) -> list[Line]:
     return [line for line in team_lines(ev, team) if line.outcome == "forfeitLoss"]
 
 
-def excluded_after(ev: TeamEvent, team: str) -> int | None:
-    """T-6.7: the round of the team's second forfeit — of one pair (``forfeitScope: pair``) or
-    of the team (``team``) — after which it is not paired and not ranked; None if none."""
-    counts: dict[str, int] = {}
+def forfeited_again(ev: TeamEvent, team: str) -> int | None:
+    """T-6.7 (「如连续或间接弃权的队或对子不再安排比赛」): the round of the team's second forfeit — a
+    forfeit *again*, in a later round: of the same pair (``forfeitScope: pair``), or of the team
+    in a second round (``team``: both pairs forfeiting one round is one forfeit of the team,
+    not two); None if none."""
+    rounds: dict[str, set[int]] = {}
     for line in forfeits(ev, team):
         unit = line.pair if ev.settings.forfeit_scope == "pair" else "team"
-        counts[unit] = counts.get(unit, 0) + 1
-        if counts[unit] == 2:
+        rounds.setdefault(unit, set()).add(line.round)
+        if len(rounds[unit]) == 2:
             return line.round
     return None
+
+
+def disqualification(ev: TeamEvent, team: str) -> tuple[int, str] | None:
+    """SJ3-11.9 (seed 十〈5〉「重则判取消参赛资格」): the round and pair of the team's first
+    disqualification, or None. The players who signalled are the pair; a team of the event plays
+    only as two pairs against two (T-6.4), so the team cannot be paired again."""
+    for r in ev.rounds:
+        meeting = r.meeting_of(team)
+        if meeting is None:
+            continue
+        side = meeting.teams.index(team)
+        for pair in PAIRS:
+            result = ev.results.get(meeting.table(pair))
+            if result is not None and side in result.disqualified:
+                return r.number, pair
+    return None
+
+
+def excluded_after(ev: TeamEvent, team: str) -> int | None:
+    """The round after which the team is not paired and not ranked: its second forfeit (T-6.7)
+    or its pair's disqualification (SJ3-11.9), whichever came first; None if neither."""
+    dq = disqualification(ev, team)
+    rounds = [n for n in (forfeited_again(ev, team), dq[0] if dq else None) if n is not None]
+    return min(rounds, default=None)
 
 
 def excluded(ev: TeamEvent) -> dict[str, int]:
@@ -366,7 +429,7 @@ def complete(ev: TeamEvent) -> bool:
 
 def in_play(ev: TeamEvent) -> list[str]:
     """The teams the next round pairs, in order of registration: not withdrawn, not excluded
-    (T-6.7)."""
+    (T-6.7, SJ3-11.9)."""
     gone = excluded(ev)
     return [t for t in ev.entries if t not in ev.withdrawn and t not in gone]
 
@@ -623,7 +686,7 @@ def propose_tie_lots(ev: TeamEvent, rng: random.Random) -> list[dict]:
 # --- the standings -----------------------------------------------------------------------------
 
 def ranked_teams(ev: TeamEvent) -> list[str]:
-    """The teams in the standings: every entrant except those excluded (T-6.7)."""
+    """The teams in the standings: every entrant except those excluded (T-6.7, SJ3-11.9)."""
     gone = excluded(ev)
     return [t for t in ev.entries if t not in gone]
 

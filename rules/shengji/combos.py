@@ -491,30 +491,49 @@ def arranged_key_top(cards: Sequence[str], lead_shape: Shape, trump: Trump) -> i
     return units.best_top(units.columns(cards, trump), needed[0], needed[1:])
 
 
+def arranged_tops(cards: Sequence[str], lead_shape: Shape, trump: Trump) -> tuple[int, ...] | None:
+    """SJ3-9.1/9.2 with seed 十六 (「先比较拖拉机，三条，单张的级别大小」): if the cards (one class) can be
+    arranged into the lead's shape, the places of its best arrangement component by component in
+    key order (:attr:`Shape.units`), then its singles highest first; else None. Two plays of one
+    class compare as these tuples: the key component first, then the next one, …"""
+    if len(cards) != lead_shape.size:
+        return None
+    return units.best_tops(units.columns(cards, trump), lead_shape.units)
+
+
 def trick_winner(plays: Sequence[Sequence[str]], trump: Trump,
-                 lead_components: Sequence[Component] | None = None) -> int:
+                 lead_components: Sequence[Component] | None = None,
+                 in_order: bool = False) -> int:
     """SJ2-10.1–10.3 / SJ3-9: index of the play that wins the trick; ``plays[0]`` is the
     effective lead, read as ``lead_components`` (SJ3: the stated structure) or else by its
     canonical decomposition (SJ2-7.3). A play competes only if it is all of the led class or all
     trump and fits the lead's shape; it beats the winner if it is trump against a non-trump
-    winner, or of the winner's class with a strictly higher key component (equal: the earlier
-    play keeps the trick)."""
+    winner, or of the winner's class and strictly higher (equal: the earlier play keeps the
+    trick) — by its key component (SJ2-10.2), or with ``in_order`` (SJ3, seed 十六) by its
+    components in key order and then its singles (:func:`arranged_tops`)."""
     lead = tuple(plays[0])
     components = tuple(lead_components) if lead_components else decompose(lead, trump)
     if not components:
         raise ValueError("a trick needs a lead")
     led_cls, lead_shape = components[0].cls, shape_of(components)
-    winner, win_cls, win_top = 0, led_cls, arranged_key_top(lead, lead_shape, trump)
+
+    def rank(cards: tuple[str, ...]) -> tuple[int, ...] | None:
+        if in_order:
+            return arranged_tops(cards, lead_shape, trump)
+        top = arranged_key_top(cards, lead_shape, trump)
+        return None if top is None else (top,)
+
+    winner, win_cls, win_rank = 0, led_cls, rank(lead)
     for index, play in enumerate(plays[1:], start=1):
         classes = {trump.card_class(card) for card in play}
         if classes not in ({led_cls}, {TRUMP}):
             continue
         cls = classes.pop()
-        top = arranged_key_top(tuple(play), lead_shape, trump)
-        if top is None:
+        play_rank = rank(tuple(play))
+        if play_rank is None:
             continue
-        if (cls == TRUMP and win_cls != TRUMP) or (cls == win_cls and top > win_top):
-            winner, win_cls, win_top = index, cls, top
+        if (cls == TRUMP and win_cls != TRUMP) or (cls == win_cls and play_rank > win_rank):
+            winner, win_cls, win_rank = index, cls, play_rank
     return winner
 
 
@@ -587,7 +606,65 @@ def lead_components(cards: Sequence[str], trump: Trump,
                                            "not a single, pair, triple, tractor or triple-tractor "
                                            "(SJ3-7.1)")
         components.append(component)
+    merged = merged_parts(components, trump)
+    if merged is not None:
+        unit = single_component([card for part in merged for card in part.cards], trump)
+        shown_parts = " | ".join(trump.format_cards(part.cards) for part in merged)
+        raise RuleViolation("SJ3-7.1", f"the stated parts {shown_parts} are together one "
+                                       f"{_KIND_NAMES[unit.kind]}, "
+                                       f"{trump.format_cards(unit.cards)}: a throw's structure may "
+                                       "not split a unit, or it would escape the rules for "
+                                       "following and trumping it (SJ3-7.1, SJ3-8, SJ3-9)")
     return tuple(sorted(components, key=lambda c: (c.priority, c.top), reverse=True))
+
+
+_KIND_NAMES = {SINGLE: "single", PAIR: "pair", TRIPLE: "triple", TRACTOR: "tractor",
+               TRIPLE_TRACTOR: "triple-tractor"}
+
+
+def merged_parts(parts: Sequence[Component], trump: Trump) -> tuple[Component, ...] | None:
+    """SJ3-7.1 with seed 十一, 十二, 十五, 十六: two or more stated parts whose cards together are
+    one single, pair, triple, tractor or triple-tractor (``AH | AH`` is a pair, ``88 | 77`` a
+    tractor, ``4433 | 4 | 3`` a triple-tractor), or None. A structure that splits a unit so would
+    turn off the follow obligations and the shape a trump must match; the seed allows a 俘虏
+    only as 「三条加一对或拖拉机加一单张」, which no union of its parts makes one unit.
+
+    The search grows a set of parts from each part: while a place of its span holds fewer than
+    ``width`` cards it must take a part of that place (at most three cards, so three parts, hold
+    a place and card); a complete set of one part may take a part of the next place up."""
+    for width in (2, 3):
+        fitting = [i for i, part in enumerate(parts) if part.width <= width]
+        for start in fitting:
+            found = _grow(parts, fitting, frozenset({start}), width, trump, set())
+            if found is not None:
+                return tuple(parts[i] for i in sorted(found))
+    return None
+
+
+def _grow(parts: Sequence[Component], fitting: Sequence[int], chosen: frozenset[int], width: int,
+          trump: Trump, seen: set) -> frozenset[int] | None:
+    if chosen in seen:
+        return None
+    seen.add(chosen)
+    held: dict[int, Counter] = {}
+    for i in chosen:
+        for card in parts[i].cards:
+            held.setdefault(trump.run_pos(card), Counter())[card] += 1
+    if any(len(at) > 1 or sum(at.values()) > width for at in held.values()):
+        return None  # two different cards at one place (副级牌), or too many
+    low, high = min(held), max(held)
+    short = next((p for p in range(low, high + 1) if sum(held.get(p, Counter()).values()) < width),
+                 None)
+    if short is None and len(chosen) > 1:
+        cards = [card for i in chosen for card in parts[i].cards]
+        return chosen if single_component(cards, trump) is not None else None
+    place = high + 1 if short is None else short
+    for j in fitting:
+        if j not in chosen and any(trump.run_pos(card) == place for card in parts[j].cards):
+            found = _grow(parts, fitting, chosen | {j}, width, trump, seen)
+            if found is not None:
+                return found
+    return None
 
 
 def beatable_components(components: Sequence[Component], trump: Trump,

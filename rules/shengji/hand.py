@@ -677,8 +677,7 @@ def _after_play(h: Hand) -> Hand:
 
 def _judged(trick: Trick, trump: Trump) -> Trick:
     """SJ2-10.1 – 10.4 / SJ3-9: the winner and the trick's point cards."""
-    index = trick_winner([cards for _, cards in trick.plays], trump, trick.components)
-    return replace(trick, winner=trick.plays[index][0],
+    return replace(trick, winner=trick.plays[_winning_index(trick, trump)][0],
                    points=points(card for _, cards in trick.plays for card in cards))
 
 
@@ -686,8 +685,14 @@ def winning_so_far(trick: Trick, trump: Trump) -> int | None:
     """SJ2-10.3, §17: the seat whose play holds the trick in play so far."""
     if not trick.plays:
         return None
-    return trick.plays[trick_winner([cards for _, cards in trick.plays], trump,
-                                    trick.components)][0]
+    return trick.plays[_winning_index(trick, trump)][0]
+
+
+def _winning_index(trick: Trick, trump: Trump) -> int:
+    """SJ2-10 by the key component; SJ3-9 (the tricks that carry their stated lead, SJ3-6.6) by
+    the components in key order, seed 十六 「先比较拖拉机，三条，单张的级别大小」."""
+    return trick_winner([cards for _, cards in trick.plays], trump, trick.components,
+                        in_order=trick.components is not None)
 
 
 def _establish_pending(h: Hand) -> Hand:
@@ -831,14 +836,32 @@ def report_irregularity(h: Hand, data: Mapping) -> Hand:
                    kitty_error=h.kitty_error or rule == "SJ2-12.3")
 
 
+# SJ3-13 row 13: the irregularities a referee reports, each with the consequence the engine
+# applies (a deal handed over, SJ3-4.3, is recorded by KittyTaken; a renege, SJ3-11.2, is derived;
+# time, SJ3-11.8, is the timer's SJ3TimeLimitExceeded; a disqualification a RulingRecorded)
+_SJ3_REPORTED = tuple(sorted(_POINTS_IRREGULARITIES + ("SJ3-11.6",) + _OUTCOME_IRREGULARITIES))
+
+
 def _sj3_irregularity(h: Hand, data: Mapping) -> Hand:
     rule, seat = data["rule"], data.get("seat")
     if rule == "SJ3-4.3":
         raise RuleViolation("SJ3-4.3", "a deal handed over is established by KittyTaken with the "
                                        "seat that took the kitty")
+    if rule not in _SJ3_REPORTED:
+        raise RuleViolation("SJ3-13", f"{rule} is not an irregularity a referee reports in SJ3: "
+                                      f"IrregularityReported is for {', '.join(_SJ3_REPORTED)} "
+                                      "(exposed card, card count mismatch, out-of-turn play, "
+                                      "light illicit signals); other rulings are RulingRecorded "
+                                      "or PenaltyAssessed")
+    if "seat" in data and "seats" in data:
+        raise RuleViolation(rule, "name the seat at fault (seat) or, for a card count "
+                                  "mismatch, the seats whose count is wrong (seats), not both")
     if rule == "SJ3-11.6":
         return count_mismatch(h, data)
-    if rule in _POINTS_IRREGULARITIES + _OUTCOME_IRREGULARITIES and seat is None:
+    if "seats" in data:
+        raise RuleViolation(rule, f"an irregularity of {rule} names the one seat that committed "
+                                  "it (seat); seats are for a card count mismatch (SJ3-11.6)")
+    if seat is None:
         raise RuleViolation(rule, f"an irregularity of {rule} names the seat that committed it")
     entry = {"rule": rule, "seat": seat, "detail": data["detail"]}
     h = replace(h, irregularities=h.irregularities + (entry,))

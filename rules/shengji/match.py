@@ -215,8 +215,10 @@ def _decided(m: Match) -> Match:
 def time_limit(m: Match, data: Mapping, at: datetime | None) -> Match:
     """TimeLimitReached (SJ2-14.4; SJ3-12.1: the chief referee's alert at ``alertAtMinute``,
     「自宣布之时起手中正在打的这副牌打完结束比赛」): only with a time limit set, once, and not before it
-    has passed on the server's clock since MatchStarted; the hand in play is finished, then the
-    levels decide (a hand is in play once dealt; between hands the match ends at once)."""
+    has passed on the server's clock since the round started — ``round_started_at``, the first
+    table's start, for the one alert of a round of several tables (「终场前10分钟裁判长统一提醒」),
+    else this match's MatchStarted; the hand in play is finished, then the levels decide (a hand
+    is in play once dealt; between hands the match ends at once)."""
     _must_be_playing(m)
     limit, rule = m.settings.time_limit_minutes, m.rule("time")
     if limit is None or data["limit_minutes"] != limit:
@@ -224,14 +226,30 @@ def time_limit(m: Match, data: Mapping, at: datetime | None) -> Match:
                             if limit else "this match has no time limit (timeLimitMinutes)")
     if m.time_called is not None:
         raise RuleViolation(rule, "the time limit has already been reached")
-    ends = m.started_at + timedelta(minutes=limit) if m.started_at else None
+    started = _round_start(m, data, rule)
+    ends = started + timedelta(minutes=limit) if started else None
     if at is not None and ends is not None and at < ends:
-        raise RuleViolation(rule, f"the {limit} minutes end at "
-                                  f"{ends.strftime('%Y-%m-%dT%H:%M:%S.%fZ')}, not before")
+        raise RuleViolation(rule, f"the {limit} minutes end at {_stamp(ends)}, not before")
     m = replace(m, time_called=limit)
     if m.hand is not None and m.hand.in_play:
         return m
     return _decided(m)
+
+
+def _round_start(m: Match, data: Mapping, rule: str) -> datetime | None:
+    """The moment the round's time counts from: ``round_started_at`` if given — never after this
+    table started (a round starts with its first table) — else MatchStarted's time."""
+    if "round_started_at" not in data:
+        return m.started_at
+    started = _moment(data["round_started_at"])
+    if m.started_at is not None and started > m.started_at:
+        raise RuleViolation(rule, f"the round cannot have started at {data['round_started_at']}, "
+                                  f"after this table started at {_stamp(m.started_at)}")
+    return started
+
+
+def _stamp(moment: datetime) -> str:
+    return moment.strftime('%Y-%m-%dT%H:%M:%S.%fZ')
 
 
 def match_lots(m: Match, data: Mapping) -> Match:

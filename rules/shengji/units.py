@@ -123,3 +123,26 @@ def best_top(state: Columns, key: Unit, rest: tuple[Unit, ...]) -> int | None:
             if _place(_take(state, chosen, width), ordered) is not None:
                 return top
     return None
+
+
+@lru_cache(maxsize=16384)
+def best_tops(state: Columns, units: tuple[Unit, ...]) -> tuple[int, ...] | None:
+    """SJ3-9.2 with seed 十六 (「先比较拖拉机，三条，单张的级别大小」): over every way of taking
+    ``units`` (in key order) and leaving the rest as singles, the greatest tuple of the units' top
+    places in that order followed by the singles' places, highest first; None if the units cannot
+    all be taken. Compared as tuples, two plays of one shape rank by their key component, then
+    by the next component, …, then by their singles."""
+    if not units:
+        return tuple(sorted((place for place, held in state for _, n in held
+                             for _ in range(n)), reverse=True))
+    (width, length), rest = units[0], units[1:]
+    ordered = _ordered(rest)
+    for top in tops(state, width, length):  # highest first: the first top that fits is best
+        tails = []
+        for chosen in _choices(state, top, width, length):
+            left = _take(state, chosen, width)
+            if _place(left, ordered) is not None:
+                tails.append(best_tops(left, rest))
+        if tails:
+            return (top, *max(tails))
+    return None

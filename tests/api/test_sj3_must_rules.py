@@ -163,6 +163,24 @@ def test_sj3_6_5_a_captive_is_no_lead_and_7_1_a_throw_states_its_structure(setti
                    structure=[["AD"], ["4H"]])
 
 
+@pytest.mark.parametrize("settings", [None, RECORD], ids=["strict", "record"])
+def test_sj3_7_1_a_stated_structure_may_not_split_a_unit(settings):
+    """Seed 十二 「你必须跟出对子」, 十一, 十五, 十六: AH AH stated as two singles, 8H 8H 7H 7H as two
+    pairs would escape the follow and trump rules — 422 SJ3-7.1, in both modes; 4D 4D 4D 3D 3D
+    as tractor + single (「拖拉机加一单张」) stands."""
+    table = at_first_lead({0: "AH AH 8H 8H 7H 7H 4D 4D 4D 3D 3D"}, no={1: "D", 3: "D"},
+                          settings=settings)
+    problem = table.rejected("CardsPlayed", "SJ3-7.1", seat=0, cards=["AH", "AH"],
+                             structure=[["AH"], ["AH"]])
+    assert "together one pair" in problem["detail"]
+    table.rejected("CardsPlayed", "SJ3-7.1", seat=0, cards=["8H", "8H", "7H", "7H"],
+                   structure=[["8H", "8H"], ["7H", "7H"]])
+    table.ok("CardsPlayed", seat=0, cards=["4D", "4D", "4D", "3D", "3D"],
+             structure=[["4D", "4D", "3D", "3D"], ["4D"]])
+    trick = table.hand_view()["current_trick"]
+    assert trick["throw"] is None and trick["structure"] == [["4D", "4D", "3D", "3D"], ["4D"]]
+
+
 def test_sj3_7_3_only_the_next_seat_designates_one_of_the_options():
     """Ex 5's throw at level 2: seat 0 throws AH AH KH KH + 8H; seat 1 holds the third AH."""
     table = at_first_lead({0: "AH AH KH KH 8H", 1: "AH"}, no={1: "H"})
@@ -282,6 +300,26 @@ def test_sj3_7_3_the_designators_time_runs_out_only_after_its_seconds():
 def test_sj3_11_a_reported_irregularity_names_the_seat_at_fault(rule):
     table = at_first_lead({})
     table.rejected("IrregularityReported", rule, rule=rule, detail="someone, somewhere")
+
+
+@pytest.mark.parametrize("rule", ["SJ3-11.2", "SJ3-11.8", "SJ3-11.11", "SJ2-12.3", "T-6.6"])
+def test_sj3_13_only_the_irregularities_the_engine_applies_are_reported(rule):
+    """SJ3-13 row 13: exposed card (11.5), count mismatch (11.6), out-of-turn play (11.7),
+    light signals (11.9); any other rule would be stored with no effect — refused."""
+    table = at_first_lead({})
+    problem = table.rejected("IrregularityReported", "SJ3-13", rule=rule, seat=1, detail="x")
+    assert "SJ3-11.5, SJ3-11.6, SJ3-11.7, SJ3-11.9" in problem["detail"]
+
+
+def test_sj3_11_a_report_names_seat_or_seats_not_both():
+    table = at_first_lead({})
+    table.rejected("IrregularityReported", "SJ3-11.6", rule="SJ3-11.6", seat=1, seats=[2],
+                   detail="seat 1 holds 38, seat 2 holds 40")
+    table.rejected("IrregularityReported", "SJ3-11.5", rule="SJ3-11.5", seats=[1, 2],
+                   detail="both showed a card")
+    table.ok("IrregularityReported", rule="SJ3-11.5", seat=1, detail="showed 8D")
+    assert table.hand_view()["irregularities"] == [
+        {"rule": "SJ3-11.5", "seat": 1, "detail": "showed 8D"}]
 
 
 def test_sj3_4_3_a_handed_over_deal_is_recorded_by_kitty_taken_not_reported():

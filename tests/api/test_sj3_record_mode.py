@@ -176,6 +176,32 @@ def test_sj3_11_2_a_renege_corrected_before_the_next_lead_carries_nothing():
     assert_result(table, 4)
 
 
+def test_sj3_11_2_an_open_renege_is_shown_to_its_player_and_the_officials_only():
+    """Until the next lead seat 1 may still correct his renege: its seat and rule (SJ3-8.1: he
+    held the led suit) would tell the others what he holds — the opponents and his partner see
+    no pending entry and no flag; once the next trick is led it is established and public."""
+    table = renege_table()
+
+    def flags(view: dict, trick: dict) -> list:
+        return [p["flagged"] for p in trick["plays"] if p["flagged"] is not None]
+
+    for viewer in ("seat:0", "seat:2", "seat:3"):
+        view = table.hand_view(view=viewer)
+        assert view["pending_corrections"] == [] and flags(view, view["current_trick"]) == []
+    for viewer in ("seat:1", "referee"):
+        view = table.hand_view(view=viewer)
+        assert [(e["seat"], e["rule"]) for e in view["pending_corrections"]] == [(1, "SJ3-8.1")]
+        assert [f["rule"] for f in flags(view, view["current_trick"])] == ["SJ3-8.1"]
+    finish_trick(table)  # the trick is complete, the next one not yet led: still open
+    view = table.hand_view(view="seat:0")
+    assert view["pending_corrections"] == [] and flags(view, view["tricks"][0]) == []
+    table.batch(table.play_out(4)[:1])  # the next trick is led: established
+    view = table.hand_view(view="seat:0")
+    assert [(e["seat"], e["rule"]) for e in view["follow_errors"]] == [(1, "SJ3-8.1")]
+    assert [(f["seat"], f["rule"]) for f in flags(view, view["tricks"][0])] == [(1, "SJ3-8.1")]
+    assert "message" not in view["follow_errors"][0]  # it names cards he still holds
+
+
 def test_sj3_11_2_once_the_next_trick_is_led_the_renege_stands():
     table = renege_table()
     finish_trick(table)

@@ -170,10 +170,66 @@ def test_sj3_12_1_the_round_time_waits_for_the_alert_minute():
     assert response.status_code == 422 and "80 minutes end at" in response.json["detail"]
     assert ev.client.post(f"{T}/{TID}/rounds/2/time").json["rule"] == "T-6.4"
     called = ok(ev.call_time(1))
-    assert [e["data"] for e in called["events"]] == [{"limit_minutes": 80}] * 2
+    # round_started_at: the first table's MatchStarted (this test once asserted the data was
+    # limit_minutes alone; the round's start is now part of the one alert, SJ3-12.1)
+    started = first_start(ev)
+    assert [e["data"] for e in called["events"]] == [
+        {"limit_minutes": 80, "round_started_at": started}] * 2
     assert ev.client.post(f"{T}/{TID}/rounds/1/time").json["rule"] == "SJ3-12.1"
     rows = ev.standings()["ranking"]
     assert [(r["score"], r["tie_break_1"], r["tie_break_2"]) for r in rows] == [(2, 1, 0)] * 2
+
+
+def first_start(ev: Event) -> str:
+    events = ev.client.get(f"{T}/{TID}/events?limit=1000").json["events"]
+    return min(e["recorded_at"] for e in events if e["type"] == "MatchStarted")
+
+
+def test_sj3_12_1_one_alert_for_tables_that_started_minutes_apart():
+    """「终场前10分钟裁判长统一提醒」: table a starts, table b 7 minutes later; the chief referee's one
+    alert at the round's start + 80 minutes calls the time at both tables (before, at b's own
+    minute 73, its match would have refused it)."""
+    ev = Event(["T1", "T2"])
+    meeting = ev.pair()["meetings"][0]["match_id"]
+    ok(ev.client.post(f"{T}/{TID}/matches", json={"match_id": meeting + "a"}))
+    ev.clock.advance(minutes=7)
+    ok(ev.client.post(f"{T}/{TID}/matches", json={"match_id": meeting + "b"}))
+    ev.clock.advance(minutes=72, seconds=59)
+    early = ev.client.post(f"{T}/{TID}/rounds/1/time")
+    assert (early.status_code, early.json["rule"]) == (422, "SJ3-12.1")
+    ev.clock.advance(seconds=1)
+    called = ok(ev.client.post(f"{T}/{TID}/rounds/1/time"))
+    assert [e["stream"].split(":")[1] for e in called["events"]] == [meeting + "a", meeting + "b"]
+    for table in ("a", "b"):
+        match = ev.match(meeting + table)
+        assert (match["time_limit_reached"], match["status"]) == (80, "completed")
+    assert ev.rounds()["rounds"][0]["complete"] is True
+
+
+def test_sj3_11_9_a_disqualified_pair_takes_its_team_out_of_the_next_pairing():
+    """Seed 十〈5〉「重则判取消参赛资格」: a ruling disqualifies T1's pair a at its table in round 1:
+    that table is forfeited (2 points, 4 : 2 to the opponents); T1 plays only as two pairs, so
+    it is absent from round 2's pairing and listed apart in the standings."""
+    ev = Event(["T1", "T2", "T3", "T4"])
+    r1 = ev.pair()
+    ev.start_all(r1)
+    meeting = meeting_of(r1, "T1")
+    side = "AB"[meeting["teams"].index("T1")]
+    ok(ev.post("RulingRecorded", {"text": "暗示同伴，取消参赛资格",
+                                  "effect": {"kind": "disqualify", "side": side}},
+               stream=f"match-{TID}:{meeting['match_id']}a"))
+    ok(ev.call_time(1))
+    assert ev.rounds()["excluded"] == {"T1": 1}
+    r2 = ev.pair()
+    paired = [t for m in r2["meetings"] for t in m["teams"]] + [r2["bye"]]
+    assert sorted(paired) == ["T2", "T3", "T4"]
+    row = ev.row("T1")
+    assert (row["place"], row["excluded_after_round"], row["disqualified"]) == (
+        None, 1, {"round": 1, "pair": "a"})
+    opponent = ev.row(meeting["teams"][1 - meeting["teams"].index("T1")])
+    assert opponent["pairs"][0]["rounds"][0]["outcome"] == "forfeitWin"
+    csv_rows = ev.client.get(f"{T}/{TID}/standings?format=csv").data.decode("utf-8-sig")
+    assert "取消参赛资格 pair a disqualified in round 1" in csv_rows
 
 
 def test_t6_4_no_valid_pairing_then_a_manual_pairing_with_warnings():

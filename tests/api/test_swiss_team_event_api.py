@@ -66,6 +66,37 @@ def test_t6_3_the_team_event_plays_sj3_and_checks_its_settings(client):
     assert client.get(f"{T}/x").status_code == 404
 
 
+@pytest.mark.parametrize("settings, key", [({"tiebreak2": "x"}, "'tiebreak2'"),
+                                           ({"pairingUnit": "pair"}, "'pairingUnit'"),
+                                           ({"rounds": 4, "byePolicy": "oddGetsBye"},
+                                            "'byePolicy'")])
+def test_t6_an_unknown_team_event_setting_is_refused_by_name(client, settings, key):
+    """A misspelt key (tiebreak2) would be stored and never read; pairingUnit is the spec's
+    setting the seed's team-only event does not have (T-6.4)."""
+    response = client.post(T, json={"tournament_id": "x", "name": "x", "game": "SJ3",
+                                    "format": "swiss-teams", "settings": settings})
+    problem = refused(response, 422, "T-6")
+    assert f"unknown setting {key}" in problem["detail"]
+    assert "rounds, tieBreak2, forfeitScope, match" in problem["detail"]
+    assert client.get(f"{T}/x").status_code == 404
+
+
+def test_t6_5_the_tables_score_2_1_0(client):
+    """T-6.5: the standings add 2 / 1 / 0 per table and a forfeit gives 2 (「对手得2分」): another
+    match setting matchPoints is refused, for the tournament and for one table."""
+    response = client.post(T, json={"tournament_id": "x", "name": "x", "game": "SJ3",
+                                    "format": "swiss-teams", "settings": {"match": {
+                                        "matchPoints": {"win": 3, "draw": 1, "loss": 0}}}})
+    assert "'win': 3" in refused(response, 422, "T-6.5")["detail"]
+    create(client, match={"matchPoints": {"win": 2, "draw": 1, "loss": 0}})
+    register(client, "T1", "T2")
+    meeting = client.post(f"{T}/{TID}/pairings").json["round"]["meetings"][0]["match_id"]
+    response = client.post(f"{T}/{TID}/matches", json={
+        "match_id": meeting + "a", "settings": {"matchPoints": {"win": 3, "draw": 1, "loss": 0}}})
+    refused(response, 422, "T-6.5")
+    assert client.post(f"{T}/{TID}/matches", json={"match_id": meeting + "a"}).status_code == 201
+
+
 def test_t6_2_a_team_registers_with_a_leader_and_two_pairs(event):
     response = post(event, "TeamRegistered", team("T1"))
     assert response.status_code == 201

@@ -4,6 +4,7 @@ round — the worked examples Ex 3 and Ex 4 among them."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -64,10 +65,15 @@ def test_t6_1_settings_are_checked():
     assert swiss.parse_settings({}).to_dict() == {
         "rounds": 4, "tieBreak2": "bestSingleRoundDiff", "forfeitScope": "pair"}
     for bad, rule in (({"rounds": 0}, "T-6.1"), ({"rounds": "4"}, "T-6.1"),
-                      ({"tieBreak2": "coin"}, "T-6.8"), ({"forfeitScope": "all"}, "T-6.7")):
+                      ({"tieBreak2": "coin"}, "T-6.8"), ({"forfeitScope": "all"}, "T-6.7"),
+                      ({"tiebreak2": "x"}, "T-6"), ({"pairingUnit": "pair"}, "T-6"),
+                      ({"match": {"matchPoints": {"win": 3, "draw": 1, "loss": 0}}}, "T-6.5")):
         with pytest.raises(RuleViolation) as v:
             swiss.check_settings(bad)
         assert v.value.rule == rule
+    swiss.check_settings({"rounds": 4, "tieBreak2": "sumOfDiffs", "forfeitScope": "team",
+                          "match": {"alertAtMinute": 80,
+                                    "matchPoints": {"win": 2, "draw": 1, "loss": 0}}})
 
 
 # --- match points (T-6.5) and byes (T-6.4) ----------------------------------------------------
@@ -224,6 +230,38 @@ def test_t6_7_forfeit_scope_team_counts_both_pairs_together():
     by_team = swiss.TeamEvent(ev.entries, swiss.parse_settings({"forfeitScope": "team"}),
                               ev.rounds, ev.results)
     assert swiss.excluded(by_team) == {"A": 2}
+
+
+def test_t6_7_forfeit_scope_team_needs_a_forfeit_again_in_another_round():
+    """「如连续或间接弃权的队或对子」: a repeated forfeit. Both pairs of A forfeiting round 1 is
+    one forfeit of the team — A is still paired in round 2; a forfeit again in round 2
+    excludes it after round 2."""
+    ev = swiss.start(entries("A", "B", "C", "D"), {"forfeitScope": "team"})
+    ev = paired(ev, 1, [("A", "B"), ("C", "D")])
+    ev = played(ev, 1, {1: (PairResult.forfeited_by(0), PairResult.forfeited_by(0)),
+                        2: ((5, 5), (5, 5))})
+    assert swiss.excluded(ev) == {} and "A" in swiss.in_play(ev)
+    assert [(x.round, x.pair) for x in swiss.forfeits(ev, "A")] == [(1, "a"), (1, "b")]
+    ev = paired(ev, 2, [("A", "C"), ("B", "D")])
+    ev = played(ev, 2, {1: ((5, 5), PairResult.forfeited_by(0)), 2: ((5, 5), (5, 5))})
+    assert swiss.excluded(ev) == {"A": 2} and "A" not in swiss.in_play(ev)
+
+
+def test_sj3_11_9_a_disqualified_pairs_team_is_not_paired_again_nor_ranked():
+    """Seed 十〈5〉「重则判取消参赛资格」: A's pair a is disqualified in round 1 (its table is
+    forfeited: B's pair a 2 points, 4 : 2); A, which plays only as two pairs, is absent from
+    round 2's pairing and listed apart; B keeps its points."""
+    ev = paired(event("A", "B", "C", "D", "E"), 1, [("A", "B"), ("C", "D")], bye="E")
+    dq = replace(PairResult.forfeited_by(0), disqualified=(0,))
+    ev = played(ev, 1, {1: (dq, (6, 4)), 2: ((5, 5), (5, 5))})
+    assert swiss.disqualification(ev, "A") == (1, "a")
+    assert swiss.excluded(ev) == {"A": 1} and swiss.in_play(ev) == ["B", "C", "D", "E"]
+    round2 = swiss.propose(ev, random.Random(0))
+    assert "A" not in [t for m in round2["matches"] for t in m["teams"]]
+    assert round2["matches"] and not round2["byes"]
+    rows = swiss.standings(ev)
+    assert (rows[-1].totals.team, rows[-1].place, rows[-1].excluded_after) == ("A", None, 1)
+    assert swiss.totals(ev, "B").pair_points == (2, 0)
 
 
 def test_a_withdrawn_team_forfeits_its_tables_without_a_result():

@@ -76,6 +76,37 @@ def test_sj3_6_5_a_captive_may_be_led_as_a_throw_with_its_structure_stated(struc
         single_component(part, L9C).kind for part in structure)
 
 
+@pytest.mark.parametrize("cards, structure, unit", [
+    ("AH AH", [["AH"], ["AH"]], "pair"),                            # seed 十二: a pair is a pair
+    ("8H 8H 7H 7H", [["8H", "8H"], ["7H", "7H"]], "tractor"),       # seed 十一
+    ("AH AH AH", [["AH", "AH"], ["AH"]], "triple"),                 # seed 十三
+    ("4S 4S 4S 3S 3S 3S", [c("4S 4S 3S 3S"), ["4S"], ["3S"]], "triple-tractor"),
+    ("4S 4S 4S 3S 3S 3S", [c("4S 4S 4S"), c("3S 3S 3S")], "triple-tractor"),
+    ("5S 5S 4S 4S 3S 3S", [c("5S 5S"), c("3S 3S"), c("4S 4S")], "tractor"),
+    ("AS AS KS QS QS", [["AS"], ["AS"], ["KS"], c("QS QS")], "pair"),  # two singles of a throw
+])
+def test_sj3_7_1_a_stated_structure_may_not_split_a_unit(cards, structure, unit):
+    """Seed 十二「你必须跟出对子」, 十一 (a tractor follows a tractor), 十六 (trumps of the same
+    shape), 十五 (a 俘虏 only as 「三条加一对或拖拉机加一单张」): stated parts that together make one
+    component would turn those rules off — refused, naming the unit."""
+    with pytest.raises(RuleViolation, match=f"together one {unit}") as refused:
+        lead_components(c(cards), L9C, structure)
+    assert refused.value.rule == "SJ3-7.1"
+
+
+@pytest.mark.parametrize("cards, structure", [
+    ("4S 4S 4S 3S 3S", [c("4S 4S 3S 3S"), ["4S"]]),   # tractor + single (seed 十五)
+    ("4S 4S 4S 3S 3S", [c("4S 4S 4S"), c("3S 3S")]),   # triple + pair (seed 十五)
+    ("AH AH KH KH 8H", [c("AH AH KH KH"), ["8H"]]),     # Ex 5
+    ("9H 9S", [["9H"], ["9S"]]),                         # two level cards of one place: no pair
+    ("AS AS QS QS", [c("AS AS"), c("QS QS")]),           # K between: no tractor
+])
+def test_sj3_7_1_a_structure_whose_parts_make_no_unit_together_stands(cards, structure):
+    components = lead_components(c(cards), L9C, structure)
+    assert sorted(comp.cards for comp in components) == sorted(
+        tuple(sorted(part, key=L9C.sort_key)) for part in structure)
+
+
 def test_sj3_7_1_several_components_need_a_stated_structure():
     with pytest.raises(RuleViolation) as refused:
         lead_components(c("AH KH"), L9C)
@@ -96,10 +127,13 @@ def test_sj3_7_1_the_structure_must_partition_one_class_into_components(cards, s
 # --- SJ3-7.2 / 7.3: throws ------------------------------------------------------------------------
 
 def test_sj3_ex5_a_failed_throw_offers_the_lowest_of_each_type():
-    """Ex 5: seat 1 throws AH AH KH KH + 8H; opponent seat 2 holds the third AH: the single is
-    beatable, the tractor (A-K, the top of hearts) is not. Options: 8H or the tractor."""
+    """Ex 5: seat 1 throws AH AH KH KH + 8H; opponent seat 2 holds the third AH (three decks:
+    seat 1's two and this one — seat 0 holds none, only a lower heart): the single is
+    beatable by seat 2 alone, the tractor (A-K, the top of hearts) is not. Options: 8H or the
+    tractor."""
     components = lead_components(c("AH AH KH KH 8H"), L9C, [c("AH AH KH KH"), ["8H"]])
-    seat_0, seat_2 = c("AH 3S"), c("AH 2D")
+    seat_0, seat_2 = c("7H 3S"), c("AH 2D")
+    assert not beatable_components(components, L9C, [seat_0])
     beaten = beatable_components(components, L9C, [seat_0, seat_2])
     assert [comp.cards for comp in beaten] == [("8H",)]
     options = throw_options(components)
@@ -166,6 +200,32 @@ def test_sj3_9_2_a_triple_serves_as_a_pair_and_a_single_never_the_reverse():
     assert trick_winner([c("5H 5H 3H"), c("2C 2C 2C")], L9C, pair_and_single) == 1
     triple = lead_components(c("5H 5H 5H"), L9C)
     assert trick_winner([c("5H 5H 5H"), c("2C 2C 3C")], L9C, triple) == 0
+
+
+def test_sj3_9_2_two_trumps_equal_on_the_key_component_compare_the_next_in_order():
+    """Seed 十六 「如有单张，三条或拖拉机，则先比较拖拉机，三条，单张的级别大小」: AS AS + KS led; seat 1
+    trumps with 9H 9H 3C, seat 2 with 9D 9D AC — the 副级牌 pairs are equal (13 = 13), so the
+    single decides: AC (12) over 3C (2), seat 2 wins. Comparing the key component alone would
+    leave the trick with seat 1, the earlier play (SJ2-10.2)."""
+    lead = lead_components(c("AS AS KS"), L9C, [c("AS AS"), ["KS"]])
+    plays = [c("AS AS KS"), c("9H 9H 3C"), c("9D 9D AC")]
+    assert trick_winner(plays, L9C, lead, in_order=True) == 2
+    assert trick_winner(plays, L9C, lead) == 1
+    # equal in every component: the earlier play keeps the trick (SJ3-9.3)
+    assert trick_winner([c("AS AS KS"), c("9H 9H 3C"), c("9D 9D 3C")], L9C, lead,
+                        in_order=True) == 1
+
+
+def test_sj3_9_2_after_the_key_the_next_component_then_the_singles_highest_first():
+    """Triple + pair + single led: two trumps equal on the triple (副级牌, 13 = 13) are decided
+    by the pair — 4C 4C over 3C 3C though the other's single AC is higher; with only singles
+    left to compare, the highest first, then the next."""
+    lead = lead_components(c("QS QS QS 8S 8S 4S"), L9C, [c("QS QS QS"), c("8S 8S"), ["4S"]])
+    plays = [c("QS QS QS 8S 8S 4S"), c("9H 9H 9H 3C 3C AC"), c("9D 9D 9D 4C 4C 2C")]
+    assert trick_winner(plays, L9C, lead, in_order=True) == 2
+    singles = lead_components(c("QS QS 8S 4S"), L9C, [c("QS QS"), ["8S"], ["4S"]])
+    plays = [c("QS QS 8S 4S"), c("9H 9H AC 2C"), c("9D 9D AC 3C")]
+    assert trick_winner(plays, L9C, singles, in_order=True) == 2
 
 
 def test_sj3_9_3_equal_key_components_the_earlier_play_keeps_the_trick():

@@ -9,7 +9,7 @@ import pytest
 from rules.shengji import declaring, lateness, scoring
 from rules.shengji import match as matches
 from rules.shengji.cards import Trump
-from rules.shengji.hand import SJ3, Hand, Trick, first_drawer, play
+from rules.shengji.hand import SJ3, Hand, Trick, first_drawer, play, report_irregularity
 from rules.shengji.settings import SJ3Settings
 from rules.violations import RuleViolation
 
@@ -71,6 +71,17 @@ def test_sj3_10_2_a_thrown_last_trick_multiplies_by_its_key_component():
     assert result["multiplier"] == 4
 
 
+def test_sj3_9_2_a_defender_equal_on_the_key_pair_wins_the_last_trick_by_his_single():
+    """Seed 十六 in the hand's fold: seat 3 leads AS AS + KS in the last trick; dealer seat 0
+    trumps with 9H 9H 3C, defender seat 1 with 9D 9D AC — equal 副级牌 pairs, AC over 3C:
+    seat 1 wins and captures the kitty with a pair (× 3). Judged on the key pair alone, seat 0,
+    the earlier play, would keep the trick and nothing would be captured."""
+    result = last_trick({3: "AS AS KS", 0: "9H 9H 3C", 1: "9D 9D AC", 2: "2S 3S 4S"},
+                        structure=[c("AS AS"), ["KS"]])
+    assert (result["kitty_captured"], result["multiplier"], result["kitty_capture"]) == \
+        (True, 3, 90)
+
+
 # --- Ex 8: points to result (SJ3-10.3 / 10.4) ---------------------------------------------------
 
 @pytest.mark.parametrize("points, outcome", [
@@ -82,14 +93,49 @@ def test_sj3_ex8_the_defender_point_table(points, outcome):
     assert scoring.outcome(scoring.hand_result(points, scoring.SJ3_RESULT_SCALE)) == outcome
 
 
+def ex8_hand(exposed_by: int) -> dict:
+    """Ex 8 played through the hand's fold: level 9, trump C, dealer seat 0 (side A), Ex 7's
+    kitty (30) buried; the defenders have won 95 in tricks. Seat ``exposed_by`` exposes a card
+    (SJ3-11.5). Seat 3 (a defender) throws AC + KC: seat 0's BJ beats both, the throw fails
+    (SJ3-7.3: −20 to side B) and KC, the only type's lowest, is led; seat 0 wins it with BJ and
+    leads 2S in the last trick, which seat 3, void in spades, wins with AC — a trump single:
+    the kitty × 2 = 60. Returns the hand's result."""
+    hands = (("BJ", "2S"), ("3H", "3S"), ("5H", "4S"), ("AC", "KC"))
+    earlier = Trick(1, 3, plays=tuple((s, ("2D",)) for s in (3, 0, 1, 2)), winner=3, points=95)
+    h = Hand(number=2, level="9", dealer=0, settings=SJ3Settings(), variant=SJ3, dealt=hands,
+             dealt_kitty=tuple(KITTY), hands=hands, kitty=tuple(KITTY),
+             bidding=declaring.bidding_for_reveals("9"), phase="playing", trump=L9C,
+             tricks=(earlier,))
+    h = report_irregularity(h, {"rule": "SJ3-11.5", "seat": exposed_by, "detail": "shown"})
+    h = play(h, {"seat": 3, "cards": ["AC", "KC"], "structure": [["AC"], ["KC"]]})
+    assert h.trick.throw["forced"] == ["KC"] and h.hands[3] == ("AC",)
+    for seat, card in ((0, "BJ"), (1, "3H"), (2, "5H"), (0, "2S"), (1, "3S"), (2, "4S"),
+                       (3, "AC")):
+        h = play(h, {"seat": seat, "cards": [card]})
+    assert h.phase == "completed" and [t.winner for t in h.tricks[1:]] == [0, 3]
+    assert [(p["rule"], p["side"], p["points"]) for p in h.penalties] == [
+        ("SJ3-11.5", "AB"[exposed_by % 2], 20), ("SJ3-7.3", "B", 20)]
+    return h.result
+
+
 def test_sj3_ex8_points_to_result():
-    """95 in tricks, a trump-single capture 30 × 2, the dealer side exposed a card (+20), the
-    defenders failed a throw (−20): P = 155 → the defenders take the deal, no level."""
-    total = 95 + 30 * scoring.sj3_kitty_multiplier(1, 0) + 20 - 20
-    result = scoring.hand_result(total, scoring.SJ3_RESULT_SCALE)
-    assert total == 155
-    assert (result.winner_side_role, result.levels, result.deal_passes) == ("defenders", 0, True)
-    assert scoring.next_dealer(1, result.deal_passes) == 2  # next(dealer)
+    """Ex 8: 95 in tricks, a trump-single capture 30 × 2, the dealer side exposed a card (+20),
+    the defenders failed a throw (−20): P = 155 → the defenders take the deal, no level."""
+    result = ex8_hand(exposed_by=0)
+    assert (result["trick_points"], result["kitty_capture"], result["penalty_points"]) == \
+        (95, 60, 0)
+    assert (result["points"], result["final_outcome"]) == (155, 0)
+    outcome = scoring.result_of(result["final_outcome"])
+    assert (outcome.winner_side_role, outcome.levels, outcome.deal_passes) == \
+        ("defenders", 0, True)
+    assert scoring.next_dealer(0, outcome.deal_passes) == 1  # next(dealer)
+
+
+def test_sj3_ex8_a_defenders_exposed_card_counts_against_them():
+    """The same hand with the card exposed by a defender: both 20s come off P — 95 + 60 − 20 −
+    20 = 115 → dealer side +1 (a sign taken the wrong way round would give 155 or 195)."""
+    result = ex8_hand(exposed_by=1)
+    assert (result["penalty_points"], result["points"], result["final_outcome"]) == (-40, 115, 1)
 
 
 # --- Ex 9: renege (SJ3-11.2) ----------------------------------------------------------------------
@@ -135,6 +181,25 @@ def test_sj3_12_1_the_alert_is_refused_before_its_minute():
     with pytest.raises(RuleViolation) as refused:
         matches.apply(started(), "TimeLimitReached", {"limit_minutes": 80},
                       "2006-05-27T10:19:59Z")
+    assert refused.value.rule == "SJ3-12.1"
+
+
+def test_sj3_12_1_one_alert_for_the_round_counts_from_the_rounds_start():
+    """Seed 「终场前10分钟裁判长统一提醒」: this table started at 09:00; the round's first table at
+    08:55 — the alert at 10:15 (80 minutes after 08:55) is accepted here too; not at 10:14."""
+    alert = {"limit_minutes": 80, "round_started_at": "2006-05-27T08:55:00.000000Z"}
+    with pytest.raises(RuleViolation, match="end at 2006-05-27T10:15:00") as early:
+        matches.apply(started(), "TimeLimitReached", alert, "2006-05-27T10:14:59Z")
+    assert early.value.rule == "SJ3-12.1"
+    m = matches.apply(started(), "TimeLimitReached", alert, "2006-05-27T10:15:00Z")
+    assert (m.time_called, m.status, matches.match_result(m)["draw"]) == (80, "completed", True)
+
+
+def test_sj3_12_1_a_round_does_not_start_after_its_table():
+    with pytest.raises(RuleViolation, match="after this table started") as refused:
+        matches.apply(started(), "TimeLimitReached",
+                      {"limit_minutes": 80, "round_started_at": "2006-05-27T09:00:00.000001Z"},
+                      "2006-05-27T11:00:00Z")
     assert refused.value.rule == "SJ3-12.1"
 
 

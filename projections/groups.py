@@ -248,3 +248,17 @@ def _must_mark_the_final(log: Tail, catalogue: Catalogue, tournament_id: str,
         raise RuleViolation("T-7.4", f"table {table.match_id} is not the final (stage "
                                      f"{table.stage}); only the final's table is started with "
                                      f"final true")
+    _must_exchange_only_in_the_final(table, data, final)
+
+
+def _must_exchange_only_in_the_final(table: DrawnTable, data: dict, final: bool) -> None:
+    """T-7.4 / MJS-2.1 (seed 003 「決賽：采用換三張打法」): the final, and only the final, is
+    played with 换三张 — a table's ``exchangeThree``, when its settings name it (from the
+    tournament's ``settings.match`` or the start), is the table's ``final``."""
+    exchange = (data.get("settings") or {}).get("exchangeThree", final)
+    if exchange != final:
+        which = "the final: it is played with" if final else \
+            f"not the final (stage {table.stage}): only the final is played with"
+        raise RuleViolation("T-7.4", f"table {table.match_id} is {which} 换三张 — match "
+                                     f"setting exchangeThree {str(final).lower()} (seed "
+                                     f"「決賽：采用換三張打法」)")

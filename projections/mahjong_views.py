@@ -3,11 +3,13 @@
 Hidden information (rules README §5): a seat's concealed tiles — and the tile it just drew — are
 shown to that seat only, and everything to referees, the committee and auditors; the wall's
 order is the officials' alone. The discard pools (in the order discarded, claimed tiles marked),
-the melds, the wall count, the claims called and every payment are public. A finished hand is
-public.
+the melds, the wall count, the claims called and every payment are public. What a seat may claim
+— and so the timer's report that it let a pong's 3 s pass (MJO-8.1) — is its own and the
+officials'. A finished hand is public.
 
-The Sichuan game (MJS) adds, per hand, the exchange of three (each seat sees the three tiles it
-passes; all are shown once the exchange is made, MJS-2.1), the void suits (shown together once
+The Sichuan game (MJS) adds, per hand, the exchange of three (the tiles pass face down: a seat
+sees the three tiles it passes and, once the exchange is made, the three it receives — the
+others' only once the hand is over, MJS-2.1), the void suits (shown together once
 all four are declared, MJS-2.2), the ledger — every payment with its cause and rule, as it
 happens (MJS-6, 7, 8.3, 9, 10) —, who is out, who is barred from winning and why, the warnings,
 and at an exhaustive draw the check of every player still in (MJS-8.2); a winner's tiles are
@@ -92,7 +94,8 @@ def _result_row(t: Table, rec: HandRecord) -> dict:
            "balances": list(o.balances), "next_dealer": o.next_dealer}
     if t.game == "MJS":
         # MJS-6 – 10: every point explained; before + payments + deductions = after, except
-        # an extra hand of the final, which only orders tied players (T-7.4)
+        # an extra hand of the final, which only orders tied players: there only its
+        # penalties count in the scores (T-7.4, 7.6)
         row.update(deductions=list(o.deductions), tiebreak=o.tiebreak,
                    ledger=[p.to_dict() for p in sichuan.ledger(state)],
                    draw_checks=[c.to_dict() for c in sichuan.draw_checks(state)])
@@ -131,7 +134,8 @@ def hand_view(t: Table, rec: HandRecord, viewer: Viewer) -> dict:
         "balances_before": list(rec.balances_before),
         "balances": list(o.balances) if o else None,
         "next_dealer": o.next_dealer if o else None,
-        "time_limits": [dict(r) for r in rec.time_limits],
+        "time_limits": [dict(r) for r in rec.time_limits
+                        if officials or r["limit"] != "pong" or viewer.seat == r["seat"]],
         "penalties": [dict(p) for p in t.penalties if p["hand"] == rec.number],
         "viewer": str(viewer),
         **(_sichuan_hand(rec, viewer, officials) if t.game == "MJS" else {}),
@@ -143,7 +147,6 @@ def _sichuan_hand(rec: HandRecord, viewer, officials: bool) -> dict:
     standing in the bloody battle, and the checks of an exhaustive draw."""
     state = rec.state
     ledger = sichuan.ledger(state)
-    transfers, deductions = sichuan.totals(ledger)
     revealed = all(v is not None for v in state.voids)
     return {
         "tiebreak": rec.tiebreak,
@@ -157,25 +160,40 @@ def _sichuan_hand(rec: HandRecord, viewer, officials: bool) -> dict:
         "warnings": list(state.warnings),
         "passed_win": [s for s in sorted(state.passed_win) if officials or viewer.seat == s],
         "ledger": [p.to_dict() for p in ledger],
-        # the scores as they stand — an extra hand of the final leaves them (T-7.4)
-        "scores": list(rec.balances_before) if rec.tiebreak else
-        [b + p + d for b, p, d in zip(rec.balances_before, transfers, deductions, strict=True)],
+        # the scores as they stand — an extra hand of the final leaves them, but for its
+        # penalties (T-7.4, 7.6)
+        "scores": [b + n for b, n in zip(rec.balances_before, _scored(ledger, rec.tiebreak),
+                                         strict=True)],
         "draw_checks": [c.to_dict() for c in sichuan.draw_checks(state)],
     }
 
 
+def _scored(ledger, tiebreak: bool) -> tuple[int, ...]:
+    """What the hand's payments change in the scores: all of them — or, in an extra hand of
+    the final, only its penalties (T-7.4, T-7.6)."""
+    return sichuan.net(p for p in ledger if not tiebreak or p.reason == "penalty")
+
+
 def _exchange(state: Hand, viewer, officials: bool) -> dict | None:
-    """MJS-2.1: the three tiles each seat passes — its own to each seat, all once made."""
+    """MJS-2.1: the tiles pass face down — each seat sees the three it passes and, once the
+    exchange is made, the three it receives (``received``); the officials see all, everyone
+    once the hand is over (``officials`` is true then)."""
     ex = state.exchange
     if not state.settings.exchangeThree:
         return None
     if ex is None:
-        return {"chosen": [False] * 4, "selections": [None] * 4, "dice": None,
-                "direction": None}
+        return {"chosen": [False] * 4, "selections": [None] * 4, "received": [None] * 4,
+                "dice": None, "direction": None}
     made = ex.red is not None
+
+    def sees(seat: int) -> bool:
+        return officials or viewer.seat == seat
+
     return {"chosen": [x is not None for x in ex.selections],
-            "selections": [list(x) if x is not None and (made or officials or viewer.seat == s)
-                           else None for s, x in enumerate(ex.selections)],
+            "selections": [list(x) if x is not None and sees(s) else None
+                           for s, x in enumerate(ex.selections)],
+            "received": [list(ex.received(s)) if made and sees(s) else None
+                         for s in range(len(ex.selections))],
             "dice": list(ex.dice) if made else None, "direction": ex.direction}
 
 

@@ -152,16 +152,22 @@ class Table:
         return self.ok("TilesDealt", **data)
 
     def settle(self) -> None:
-        """Every seat that could still claim the open discard passes (strict enforcement keeps
-        the window open for them, MJO-4.5)."""
+        """Every seat yet to answer the open claim window passes, one after another, until it
+        closes (the window waits for every other seat still in the hand, MJO-4.5)."""
+        while (seat := self.unanswered()) is not None:
+            self.ok("ClaimPassed", seat=seat)
+
+    def unanswered(self) -> int | None:
+        """The first seat, in turn order after the discarder, that answers the open claim
+        window and has not yet; None when no window is open."""
         view = self.hand_view()
         window = view["claim_window"]
         if window is None:
-            return
-        for seat, kinds in window["may"].items():
-            if kinds and int(seat) not in window["passed"] and \
-                    all(c["seat"] != int(seat) for c in window["claims"]):
-                self.ok("ClaimPassed", seat=int(seat))
+            return None
+        out = view.get("out") or [False] * 4            # MJS-4.1: winners do not answer
+        answered = set(window["passed"]) | {c["seat"] for c in window["claims"]}
+        order = [(window["discarder"] + k) % 4 for k in (1, 2, 3)]
+        return next((s for s in order if not out[s] and s not in answered), None)
 
     def next_tile(self) -> str:
         return self.hand_view()["wall"][0]
@@ -176,7 +182,11 @@ class Table:
 
     def draw_discard(self, seat: int | None = None, tile: str | None = None) -> str:
         """The seat on turn (or ``seat``) draws the next wall tile and discards ``tile``
-        (default: the tile drawn) — unless that was the last tile and the hand is over."""
+        (default: the tile drawn) — unless that was the last tile and the hand is over, or the
+        open window was on the last discard and its closing ended the hand (MJS-8.1)."""
+        self.settle()
+        if self.hand_view()["phase"] == "over":
+            return None
         drawn = self.draw(seat)
         view = self.hand_view()
         if view["phase"] == "discard":       # not when the last tile ended the hand (MJO-6.1)

@@ -9,15 +9,14 @@ settled and a refused event are the shared mahjong helpers of mj_states.
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import replace
 
-from mj_states import act, settle, violated
+from mj_states import act, filled_deal, settle, violated
 
 from rules.mahjong import MJS
 from rules.mahjong.hand import SeatHand, WinRecord, deal
 from rules.mahjong.sichuan import ledger, totals
-from rules.mahjong.tiles import parse_meld, parse_tiles, sort_tiles, tile_set
+from rules.mahjong.tiles import parse_meld, parse_tiles, sort_tiles
 
 WON = "1s 1s 1s 2s 2s 2s 3s 3s 3s 4s 4s 4s 5s 5s"    # an earlier winner's hand
 
@@ -34,21 +33,7 @@ def deal_data(hands: dict[int, str], dealer: int = 0, wall: str = "", end: str =
     """``TilesDealt`` data of the 108 tiles: the given tiles where given, every other tile in
     the ``SPREAD`` order, four rounds through the faces; the live wall starts with ``wall``
     and ends with ``end`` (kong replacements are drawn from the end: the last tile first)."""
-    pool = Counter(tile_set(108))
-    given = {s: list(parse_tiles(t)) for s, t in hands.items()}
-    front, tail = list(parse_tiles(wall)), list(parse_tiles(end))
-    for tiles in (*given.values(), front, tail):
-        pool.subtract(tiles)
-    assert min(pool.values()) >= 0, "more than four of a tile"
-    copies = [(k, t) for t, n in pool.items() for k in range(n)]
-    rest = [t for k, t in sorted(copies, key=lambda kt: (kt[0], SPREAD.index(kt[1])))]
-    full = []
-    for seat in range(4):
-        tiles = given.get(seat, [])
-        need = (14 if seat == dealer else 13) - len(tiles)
-        full.append(tiles + rest[:need])
-        rest = rest[need:]
-    return {"dealer": dealer, "hands": full, "wall": front + rest + tail}
+    return filled_deal(108, hands, dealer, wall, end, order=SPREAD.index)
 
 
 def dealt(hands: dict[int, str], dealer: int = 0, wall: str = "", end: str = "",

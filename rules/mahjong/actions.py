@@ -72,8 +72,10 @@ def _next_tile(state: Hand) -> str | None:
 
 
 def _claim_actions(state: Hand, seat: int) -> tuple[Action, ...]:
+    """Each claim the seat's tiles allow, and the pass every seat answering the window has
+    (MJO-4.5: the window waits for every other seat still in)."""
     w = state.window
-    if not w.may[seat] or w.answered(seat):
+    if seat not in w.open_to or w.answered(seat):
         return ()
     held = state.seats[seat].concealed
     out = []
@@ -120,7 +122,7 @@ def _kong_actions(state: Hand, seat: int) -> list[Action]:
         fours = [t for t in dict.fromkeys(hand.concealed) if hand.concealed.count(t) == 4]
         dealers_first = state.drawn is None and began_with_draw(state)
         if not (settings.concealedKongLater or dealers_first):
-            fours = [t for t in fours if t == state.drawn]   # seed 003 5c: on drawing the 4th
+            fours = [t for t in fours if t == state.drawn]   # seed 5c read literally
         out.extend(Action("kong", seat, t, claim="concealed") for t in fours if suit(t) != void)
     if settings.kongAdded is not None:
         ponged = {m.tiles[0] for m in hand.melds if m.kind == "pong"}
@@ -132,17 +134,23 @@ def _kong_actions(state: Hand, seat: int) -> list[Action]:
 def due_engine_event(state: Hand) -> str | None:
     """The derived event the engine owes now, if any: ``ClaimsResolved`` once the open window
     is decided (MJO-4.5); ``DrawGame`` once the wall is exhausted and nobody can still win
-    (MJO-6.1) — the last drawer holding no winning hand, or no win on the last discard."""
+    (MJO-6.1, MJS-8.1) — the last drawer, who may not discard, holding no winning hand or
+    barred from winning (MJS-9, 10), or no win on the last discard."""
     if state.phase == "claims" and window_decided(state.window, state.settings):
         return "ClaimsResolved"
     if state.wall_count or state.phase not in ("draw", "discard"):
         return None
     if state.phase == "draw":
         return "DrawGame"
-    if (not state.settings.lastTileDiscard
-            and not wins_with(state, state.turn, state.seats[state.turn].concealed)):
+    if not state.settings.lastTileDiscard and not _may_win_now(state, state.turn):
         return "DrawGame"
     return None
+
+
+def _may_win_now(state: Hand, seat: int) -> bool:
+    """Whether the seat on turn may declare a self-drawn win now: a winning hand of his
+    (MJS-5.5) and no bar on his winning (MJS-9.1, 9.2, 10.2, 10.5)."""
+    return state.barred[seat] is None and wins_with(state, seat, state.seats[seat].concealed)
 
 
 def apply_action(state: Hand, action: Action) -> Hand:

@@ -5,12 +5,13 @@ chow), MJO-4.3 (no kongs — setting), MJO-4.4 (win beats both; ``multipleWinner
 MJO-4.5 (the claim window); MJS-3.1 (no chow), MJS-3.3 (direct kong; several winners), MJS-2.2
 (no pong or kong of one's void suit), MJS-7.3 (a window on an added kong: only a win robs it).
 
-A window is decided by the priority of the claims, never by the order they arrived in.
+A window is decided by the priority of the claims, never by the order they arrived in — nor
+by what the tiles of the seats yet to answer allow them to claim, which the table does not see.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .settings import GameSettings
 from .tiles import Meld, shifted, sort_tiles, suit
@@ -35,12 +36,16 @@ class Claim:
 
 @dataclass(frozen=True)
 class ClaimWindow:
-    """The open claim window after a discard (MJO-4.5): per seat, the kinds it may still
-    claim (``may``, empty for the discarder and for seats that can claim nothing), the claims
-    made and the seats that passed. ``robbing``: the window is on the fourth tile of an added
-    kong, which only a win may take (MJS-7.3; ``discarder`` is the kong's maker). ``kongs``:
-    the kongs the discarder made in the turn that ended with this discard — a win on it is
-    杠上炮 and cancels their payments (MJS-7.2); indexes into the hand's kongs."""
+    """The open claim window after a discard (MJO-4.5): the seats that answer it
+    (``open_to``: every other seat still in the hand, MJS-4.2), per seat the kinds its tiles
+    allow it to claim (``may``: hidden information — the window never closes or stays open
+    because of it, so that nobody learns from the table's phase whether someone could claim),
+    the claims made and the seats that passed. ``last``: the discard after the last wall
+    tile, on which only a win may be claimed (MJO-6.1, MJS-8.1). ``robbing``: the window is on
+    the fourth tile of an added kong, which only a win may take (MJS-7.3; ``discarder`` is the
+    kong's maker). ``kongs``: the kongs the discarder made in the turn that ended with this
+    discard — a win on it is 杠上炮 and cancels their payments (MJS-7.2); indexes into the
+    hand's kongs."""
 
     discarder: int
     tile: str
@@ -49,16 +54,32 @@ class ClaimWindow:
     passed: frozenset[int] = frozenset()
     robbing: bool = False
     kongs: tuple[int, ...] = ()
+    open_to: frozenset[int] = frozenset()
+    last: bool = False
 
     def answered(self, seat: int) -> bool:
         return self.claims[seat] is not None or seat in self.passed
 
     @property
     def pending(self) -> tuple[int, ...]:
-        """Seats, in turn order after the discarder, that could still claim and have not
-        answered."""
+        """Seats, in turn order after the discarder, that answer the window and have not
+        answered yet."""
         return tuple(s for s in turn_order_after(self.discarder)
-                     if self.may[s] and not self.answered(s))
+                     if s in self.open_to and not self.answered(s))
+
+    def could_claim(self, seat: int, settings: GameSettings) -> frozenset[str]:
+        """The kinds of claim ``seat`` could make as far as the table can see — what the
+        game allows a seat in its position, whatever its tiles: only a win on the last
+        discard or a kong being robbed; else a win, a pong, a direct kong where the game has
+        them, a chow for the next seat where it has chows."""
+        if seat not in self.open_to:
+            return frozenset()
+        if self.last or self.robbing:
+            return frozenset({"win"})
+        return frozenset({"win", "pong"}
+                         | ({"kong"} if settings.kongDirect is not None else set())
+                         | ({"chow"} if settings.chow and seat == next_seat(self.discarder)
+                            else set()))
 
     @property
     def made(self) -> tuple[Claim, ...]:
@@ -126,9 +147,12 @@ def outranks(kind: str, seat: int, best: Claim, discarder: int, settings: GameSe
 
 
 def window_decided(window: ClaimWindow, settings: GameSettings) -> bool:
-    """MJO-4.5: the window can be resolved before its time is up when no seat that has not
-    answered could change the outcome — everyone answered, or the best claim made cannot be
-    beaten by what the others may still claim."""
+    """MJO-4.5 (section 10 row 7: "window closed (timer) or every other seat answered"): the
+    window can be resolved before its time is up when every seat that answers it has
+    answered — or when a claim made can no longer be beaten by any claim the seats yet to
+    answer could make, whatever their tiles (:meth:`ClaimWindow.could_claim`). What their
+    tiles allow (``may``) never decides it: the table would learn from the window staying
+    open or closing whether someone can claim."""
     pending = window.pending
     if not pending:
         return True
@@ -137,26 +161,7 @@ def window_decided(window: ClaimWindow, settings: GameSettings) -> bool:
         return False
     best = max(made, key=lambda c: PRIORITY[c.kind])
     return not any(outranks(kind, seat, best, window.discarder, settings)
-                   for seat in pending for kind in window.may[seat])
-
-
-def any_claim(window: ClaimWindow, settings: GameSettings, *,
-              last_discard: bool, seats: Sequence[int] = tuple(range(SEATS))) -> ClaimWindow:
-    """Record enforcement (MJO-4.5): the window as a scorer may still fill it — every other
-    seat of ``seats`` (those still in the hand, MJS-4.2) may record any claim the game has (a
-    chow only the next seat, only a win on the discard after the last tile or on a kong being
-    robbed), valid or not, whatever its tiles allow; so only the claims' priority, never the
-    order they were typed in, decides."""
-    def kinds(seat: int) -> frozenset[str]:
-        if seat == window.discarder or seat not in seats:
-            return frozenset()
-        if last_discard or window.robbing:
-            return frozenset({"win"})
-        return frozenset({"win", "pong"}
-                         | ({"kong"} if settings.kongDirect is not None else set())
-                         | ({"chow"} if settings.chow and seat == next_seat(window.discarder)
-                            else set()))
-    return replace(window, may=tuple(kinds(s) for s in range(SEATS)))
+                   for seat in pending for kind in window.could_claim(seat, settings))
 
 
 def successful_claims(window: ClaimWindow, settings: GameSettings) -> tuple[Claim, ...]:

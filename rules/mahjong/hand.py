@@ -244,9 +244,6 @@ class Hand:
     penalties: tuple[PenaltyRecord, ...] = ()              # MJS-9, MJS-10
     records: int = 0                                       # wins, kongs, penalties made
     warnings: tuple[int, ...] = (0,) * SEATS               # MJS-10.2, 10.3: this hand
-    # strict enforcement: the discard whose window closed at once, no seat being able to claim
-    # it — until the next draw a claim on it is judged on it, to say why it is refused
-    unclaimable: tuple[int, str] | None = None
     offences: tuple[int, ...] = (0,) * SEATS               # MJS-10.2: this hand
 
     def seat(self, seat: int) -> SeatHand:
@@ -531,20 +528,21 @@ def draw(state: Hand, data: Mapping) -> Hand:
     wall = state.wall
     if wall is not None:
         expected = wall[-1] if state.replacement else wall[0]
+        # the refusal names neither the wall's tile nor where the copies of the tile are:
+        # it goes to whoever posted the draw (rules README §5, hidden information)
         if tile != expected:
-            raise _fail(settings, "wall", f"seat {seat} drew {tile}, but the next tile of the "
-                                          f"recorded wall is {expected}")
+            raise _fail(settings, "wall", f"seat {seat} drew {tile}: it is not the next wall "
+                                          f"tile")
         wall = wall[:-1] if state.replacement else wall[1:]
     elif _in_play(state)[tile] >= COPIES:
-        raise _fail(settings, "tiles", f"all four {tile} are already in play; seat {seat} "
-                                       f"cannot draw a fifth")
+        raise _fail(settings, "tiles", f"seat {seat} drew {tile}: it is not a possible draw")
     hand = state.seats[seat]
     return replace(state, seats=_with_seat(state, seat, replace(
         hand, concealed=add_tiles(hand.concealed, (tile,)))), wall=wall,
         wall_count=state.wall_count - 1, phase="discard", drawn=tile, replacement=False,
         drawn_from_end=state.replacement,
         turn_kongs=state.turn_kongs if state.replacement else (),
-        passed_win=state.passed_win - {seat}, unclaimable=None)
+        passed_win=state.passed_win - {seat})
 
 
 def discard(state: Hand, data: Mapping) -> Hand:
@@ -576,8 +574,10 @@ def discard(state: Hand, data: Mapping) -> Hand:
 
 
 def _open_window(state: Hand, discarder: int, tile: str) -> Hand:
-    """MJO-4.5: after a discard each other seat still in may claim what its tiles allow; with
-    nothing to claim (and in strict enforcement) the next seat still in draws at once."""
+    """MJO-4.5, MJS section 11: after every discard a claim window opens, answered by each
+    other seat still in (MJS-4.2), each able to claim what its tiles allow. It opens even when
+    no seat can claim anything: a window closing at once would tell the whole table that
+    nobody holds a pair of the tile or waits on it (rules README §5, hidden information)."""
     settings = state.settings
     last = state.wall_count == 0
     may = tuple(
@@ -586,12 +586,14 @@ def _open_window(state: Hand, discarder: int, tile: str) -> Hand:
                       can_win=s != discarder and may_win_on(state, s, tile),
                       void=state.voids[s])
         for s, h in enumerate(state.seats))
-    turn = next_in(state, discarder)
-    if not any(may) and settings.strict:
-        return replace(state, phase="draw", turn=turn, window=None, turn_kongs=(),
-                       unclaimable=(discarder, tile))
-    return replace(state, phase="claims", turn=turn, turn_kongs=(),
-                   window=ClaimWindow(discarder, tile, may, kongs=state.turn_kongs))
+    return replace(state, phase="claims", turn=next_in(state, discarder), turn_kongs=(),
+                   window=ClaimWindow(discarder, tile, may, kongs=state.turn_kongs,
+                                      open_to=_answering(state, discarder), last=last))
+
+
+def _answering(state: Hand, discarder: int) -> frozenset[int]:
+    """The seats that answer a claim window: every other seat still in the hand."""
+    return frozenset(s for s in state.still_in if s != discarder)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -624,8 +626,6 @@ def claim(state: Hand, data: Mapping) -> Hand:
     kind = data.get("kind")
     if kind == "pass":
         return pass_claim(state, data)
-    if kind in CLAIM_KINDS and state.phase == "draw" and state.unclaimable is not None:
-        _judge_on_the_closed_discard(state, seat, kind, data.get("tiles"))
     w = _must_be_claimable(state, seat)
     if kind not in CLAIM_KINDS:
         raise _fail(settings, "claimWindow", f"a claim is win, pong, chow or kong, not {kind!r}")
@@ -639,24 +639,6 @@ def claim(state: Hand, data: Mapping) -> Hand:
     made = _CLAIM_CHECKS[kind](state, w, seat, tiles)
     claims = tuple(made if s == seat else c for s, c in enumerate(w.claims))
     return replace(state, window=replace(w, claims=claims))
-
-
-def _judge_on_the_closed_discard(state: Hand, seat: int, kind: str, tiles: object) -> None:
-    """Strict enforcement closes a window at once when no seat may claim the discard; a claim
-    on it before the next draw is refused for the rule it breaks (MJS-2.2, 4.1, 5.5, 5.6, 9,
-    10 …), as it would have been in an open window."""
-    discarder, tile = state.unclaimable
-    settings = state.settings
-    if seat == discarder:
-        raise _fail(settings, "claimWindow", f"seat {seat} cannot claim his own discard")
-    _must_be_still_in(state, seat, "claim")
-    if state.wall_count == 0 and kind != "win":
-        raise _fail(settings, "exhaustive", f"seat {seat} may not {kind} the discard after the "
-                                            f"last tile: only a win may be claimed on it")
-    ghost = ClaimWindow(discarder, tile, (frozenset(),) * SEATS)
-    _CLAIM_CHECKS[kind](state, ghost, seat, _tiles_arg(settings, tiles))
-    raise _fail(settings, "claimWindow", f"seat {seat} cannot claim seat {discarder}'s {tile}: "
-                                         f"no seat could claim it, and its window has closed")
 
 
 def _chow_claim(state: Hand, w: ClaimWindow, seat: int, tiles: tuple[str, ...]) -> Claim:
@@ -747,8 +729,9 @@ def pass_claim(state: Hand, data: Mapping) -> Hand:
 
 
 def resolve_claims(state: Hand, data: Mapping | None = None) -> Hand:
-    """``ClaimsResolved`` (MJO-4.5): when every seat that could claim has answered, or no
-    answer still due could change the outcome, or the window's time is up (``timedOut``),
+    """``ClaimsResolved`` (MJO-4.5): when every other seat still in has answered, or no
+    answer still due could change the outcome whatever the tiles of the seats yet to answer,
+    or the window's time is up (``timedOut``),
     the claims are settled by priority — win, then pong (or kong), then chow (MJO-4.2,
     MJO-4.4) — whatever order they arrived in."""
     settings = state.settings
@@ -946,8 +929,9 @@ def rule_on_win(state: Hand, data: Mapping) -> Hand:
 
 def declare_kong(state: Hand, data: Mapping) -> Hand:
     """``KongDeclared`` (MJO-4.3: no kongs at all; MJS-3.4 where the game has them): a
-    concealed kong of four held tiles — after the seed (003 5c) only when the fourth is the
-    tile just drawn, unless ``concealedKongLater`` —, or an added kong of the tile just drawn
+    concealed kong of four held tiles on one's turn — with ``concealedKongLater`` false (seed
+    003 5c read literally) only when the fourth is the tile just drawn —, or an added kong of
+    the tile just drawn
     (any held tile with ``addedKongLater``) onto a pong, which a win may rob first (MJS-7.3);
     never of the void suit (MJS-2.2). A replacement is then drawn from the wall's end, and the
     kong is paid at once (MJS-7.1)."""
@@ -972,10 +956,10 @@ def declare_kong(state: Hand, data: Mapping) -> Hand:
     hand = state.seats[seat]
     if kind == "added":
         _must_add_to_a_pong(state, hand, seat, tile)
-        robbers = _may_rob(state, seat, tile)
-        if robbers:
-            return replace(state, phase="claims", window=ClaimWindow(seat, tile, robbers,
-                                                                     robbing=True))
+        if state.settings.robKong:
+            return replace(state, phase="claims", window=ClaimWindow(
+                seat, tile, _may_rob(state, seat, tile), robbing=True,
+                open_to=_answering(state, seat)))
         return _complete_added_kong(state, seat, tile)
     hand = _concealed_kong(state, hand, seat, tile)
     payers = tuple(s for s in state.still_in if s != seat)
@@ -1006,14 +990,13 @@ def _must_add_to_a_pong(state: Hand, hand: SeatHand, seat: int, tile: str) -> No
         raise _fail(settings, "kong", f"seat {seat} may add only the tile just drawn to a pong")
 
 
-def _may_rob(state: Hand, maker: int, tile: str) -> tuple[frozenset[str], ...] | None:
+def _may_rob(state: Hand, maker: int, tile: str) -> tuple[frozenset[str], ...]:
     """MJS-7.3: who may rob the added kong of ``tile`` — a win on it, as on a discard (MJS-5.6:
-    not under 过水); None if nobody may (or the game has no robbing)."""
-    if not state.settings.robKong:
-        return None
-    may = tuple(frozenset({"win"}) if s != maker and may_win_on(state, s, tile) else frozenset()
-                for s in range(SEATS))
-    return may if any(may) else None
+    not under 过水). The robbing window opens whether or not anyone may (MJS section 11: "the
+    claim window is 3 s after a discard or an added kong"), so that the table does not learn
+    from it who waits on the tile."""
+    return tuple(frozenset({"win"}) if s != maker and may_win_on(state, s, tile) else frozenset()
+                 for s in range(SEATS))
 
 
 def _complete_added_kong(state: Hand, seat: int, tile: str) -> Hand:

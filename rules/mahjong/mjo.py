@@ -14,44 +14,33 @@ from types import MappingProxyType
 from ..violations import RuleViolation
 from .dealer import Rotation, advance, start_rotation
 from .hand import Hand
-from .settings import ENFORCEMENT, MJO_RULE_IDS, MULTIPLE_WINNERS, GameSettings
+from .settings import (
+    ENFORCEMENT,
+    MJO_RULE_IDS,
+    MULTIPLE_WINNERS,
+    GameSettings,
+    MatchKeys,
+)
 from .wall import SEATS
 
 MJO = GameSettings(game="MJO", rule_ids=MJO_RULE_IDS)
 
 # The keys a match may set (MJO section 11, T-8.2); the game's structure is fixed by the preset.
-_CHOICES = {"enforcement": ENFORCEMENT, "multipleWinners": MULTIPLE_WINNERS}
-_WHOLE_NUMBERS = {"startingCoins": (0, 100_000), "claimWindowSeconds": (0, 60),
-                  "sessionHands": (1, 10_000), "sessionMinutes": (1, 24 * 60),
-                  "sessionRounds": (1, 100)}
-_FLAGS = ("lastTileDiscard", "dealerRepeatsOnWin")
-MATCH_KEYS = (*_CHOICES, *_WHOLE_NUMBERS, *_FLAGS)
+_KEYS = MatchKeys(
+    choices={"enforcement": ENFORCEMENT, "multipleWinners": MULTIPLE_WINNERS},
+    whole_numbers={"startingCoins": (0, 100_000), "claimWindowSeconds": (0, 60),
+                   "sessionHands": (1, 10_000), "sessionMinutes": (1, 24 * 60),
+                   "sessionRounds": (1, 100)},
+    flags=("lastTileDiscard", "dealerRepeatsOnWin"))
+MATCH_KEYS = _KEYS.names
 
 
 def mjo_settings(raw: Mapping | None = None) -> GameSettings:
     """MJO section 11: the MJO preset with a match's ``MatchStarted.settings``; omitted keys
     take the defaults, an unknown key or a value out of range is refused."""
     raw = dict(raw or {})
-    for key, value in raw.items():
-        _check_setting(key, value)
+    _KEYS.check(raw, MJO.rule("settings"))
     return replace(MJO, **raw)
-
-
-def _check_setting(key: str, value: object) -> None:
-    rule = MJO.rule("settings")
-    if key not in MATCH_KEYS:
-        raise RuleViolation(rule, f"unknown setting {key!r}; the settings are "
-                                  f"{', '.join(sorted(MATCH_KEYS))} ({rule})")
-    if key in _CHOICES and value not in _CHOICES[key]:
-        raise RuleViolation(rule, f"setting {key} must be one of {', '.join(_CHOICES[key])}, "
-                                  f"not {value!r} ({rule})")
-    if key in _WHOLE_NUMBERS and not (value is None and key.startswith("session")):
-        low, high = _WHOLE_NUMBERS[key]
-        if type(value) is not int or not low <= value <= high:
-            raise RuleViolation(rule, f"setting {key} must be a whole number from {low} to "
-                                      f"{high}, not {value!r} ({rule})")
-    if key in _FLAGS and type(value) is not bool:
-        raise RuleViolation(rule, f"setting {key} must be true or false, not {value!r} ({rule})")
 
 
 def win_payments(dealer: int, winner: int, discarder: int | None) -> tuple[int, ...]:
@@ -91,8 +80,8 @@ def hand_payments(hand: Hand) -> tuple[int, ...]:
 class HandOutcome:
     """What ``HandCompleted`` reports (MJO section 10, row 9; MJS section 11, row 17):
     ``payments`` between the players, ``deductions`` lost to no one (MJS-10.6), the balances
-    after them — unchanged by a ``tiebreak`` hand, which only orders tied players (T-7.4) —
-    and the next dealer."""
+    after them — changed by a ``tiebreak`` hand, which only orders tied players (T-7.4), by its
+    penalties alone (T-7.6) — and the next dealer."""
 
     hand_no: int
     dealer: int

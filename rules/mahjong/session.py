@@ -23,9 +23,11 @@ itself is judged by :mod:`.hand`; this module adds what lies around it:
   ``TimeLimitReached`` only ``sessionMinutes`` after the table started (T-8.2).
 
 Enforcement (README §5): ``strict`` refuses what breaks a "must" rule. ``record`` transcribes a
-physical table: a win on a hand that is not one waits for the referee (MJO-5.6), and the claim
-window stays open for any seat's claim until every other seat has answered, the timer closes it,
-or the next move of play shows that it closed (a draw or a discard).
+physical table: a win on a hand that is not one waits for the referee (MJO-5.6), and the next
+move of play (a draw or a discard) also shows a claim window closed. In both, a window opens
+after every discard (and added kong) and stays open until every other seat still in has
+answered, a claim made can no longer be beaten, or the timer closes it — never because of what
+the seats' tiles allow, which the table does not see.
 """
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ from types import MappingProxyType
 from ..violations import RuleViolation
 from . import conduct, opening, sichuan
 from .actions import due_engine_event
-from .claims import any_claim, window_decided
+from .claims import window_decided
 from .dealer import first_dealer
 from .hand import (
     Hand,
@@ -103,6 +105,10 @@ class HandRecord:
     outcome: HandOutcome | None = None
     opened_at: str | None = None   # MJS: play opened after 换三张 and the void suits
     tiebreak: bool = False         # T-7.4: an extra hand of the final, played to order ties
+    # MJS-10.3: the discard clock — restarted by each discard (and self-drawn win) — and the
+    # (seat, clock) of each slow-discard warning, the timer's or the referee's: one a discard
+    clock: int = 0
+    slow_warned: frozenset[tuple[int, int]] = frozenset()
 
     @property
     def in_play(self) -> bool:
@@ -153,7 +159,7 @@ class Table:
     @property
     def tiebreaks(self) -> tuple[tuple[int, ...], ...]:
         """T-7.4: per seat, his result in each extra hand of the final, in order."""
-        rows = [sichuan.hand_result(r.outcome) for r in self.finished if r.tiebreak]
+        rows = [sichuan.play_result(r.state) for r in self.finished if r.tiebreak]
         return tuple(tuple(row[s] for row in rows) for s in range(SEATS))
 
     def rule(self, key: str) -> str:
@@ -375,12 +381,13 @@ def _moment(at: str | None) -> datetime | None:
 
 def _window_seconds(rec: HandRecord, settings: GameSettings) -> int:
     """MJO-4.5 after the seed: the window lasts ``claimWindowSeconds`` (the pong call, seed 八
-    「碰牌要快，要在3秒之内报出」) — longer while the next seat may still chow, whose chow falls
-    within his ``turnSeconds`` from the discard (seed 六 「到自己出牌的时限为15秒（包括吃牌、碰牌)」)."""
+    「碰牌要快，要在3秒之内报出」) — longer while the next seat, who may chow within his
+    ``turnSeconds`` from the discard (seed 六 「到自己出牌的时限为15秒（包括吃牌、碰牌)」), has not
+    answered. Whether he holds a chow does not matter: the window's length must not tell the
+    table (hidden information)."""
     w = rec.state.window
-    chow_pending = (w is not None and rec.state.phase == "claims"
-                    and any("chow" in w.may[s] and not w.answered(s) for s in range(SEATS)))
-    if chow_pending:
+    if w is not None and rec.state.phase == "claims" and any(
+            "chow" in w.could_claim(s, settings) for s in w.pending):
         return max(settings.claimWindowSeconds, settings.turnSeconds)
     return settings.claimWindowSeconds
 
@@ -440,7 +447,7 @@ def discard_tile(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> Ha
     """``TileDiscarded`` (MJO-3.2); a claim window opens at the discard's time (MJO-4.5)."""
     rec = _closed_by_play(rec, t.settings)
     state = discard(rec.state, data)
-    return replace(rec, state=state, discarded_at=at,
+    return replace(rec, state=state, discarded_at=at, clock=rec.clock + 1,
                    window_at=at if state.phase == "claims" else None)
 
 
@@ -488,7 +495,8 @@ def declare_a_win(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> H
         after = declare_win(state, {"seat": data["seat"]})
         # MJS-10.3: after a self-drawn win the next player's 30 s run from the win
         moved = after.settings.bloodyBattle and len(after.wins) > len(state.wins)
-        return replace(rec, state=after, discarded_at=at if moved else rec.discarded_at)
+        return replace(rec, state=after, discarded_at=at if moved else rec.discarded_at,
+                       clock=rec.clock + int(moved))
     w = state.window if state.phase == "claims" else None
     if w is None or (w.discarder, w.tile) != (data["discarder"], data["tile"]):
         rule = settings.rule("claimWin")
@@ -501,8 +509,11 @@ def declare_a_win(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> H
 
 
 def declare_a_kong(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
-    """``KongDeclared`` (MJO-4.3: no kongs in MJO; MJS-3.4)."""
-    return replace(rec, state=declare_kong(rec.state, data))
+    """``KongDeclared`` (MJO-4.3: no kongs in MJO; MJS-3.4); an added kong opens the robbing
+    window at the declaration's time (MJS-7.3, section 11: "the claim window is 3 s after a
+    discard or an added kong")."""
+    state = declare_kong(rec.state, data)
+    return replace(rec, state=state, window_at=at if state.phase == "claims" else None)
 
 
 def declare_exhaustive_draw(rec: HandRecord, t: Table, data: Mapping,
@@ -511,6 +522,10 @@ def declare_exhaustive_draw(rec: HandRecord, t: Table, data: Mapping,
     hand is drawn. (When he cannot win the draw follows by itself: ``DrawGame``.)"""
     state = rec.state
     rule = t.settings.rule("exhaustive")
+    if t.game == "MJS" and t.settings.lastTileDiscard:
+        raise _fail(rule, f"seat {data['seat']} cannot declare the hand drawn: the player who "
+                          f"draws the last tile wins or discards, and the others may win on "
+                          f"that discard (lastDiscardWinnable)")
     if state.phase != "discard" or state.wall_count or data["seat"] != state.turn:
         raise _fail(rule, f"seat {data['seat']} cannot declare the hand drawn: only the player "
                           f"who drew the last tile may, instead of winning")
@@ -553,12 +568,8 @@ def report_time_limit(rec: HandRecord, t: Table, data: Mapping, at: str | None) 
     seat, limit = data["seat"], data["limit"]
     since, seconds = _running_limit(rec, t.settings, seat, limit)
     began, now = _moment(since), _moment(at)
-    if t.game == "MJS" and any(r["seat"] == seat and _moment(r["at"]) is not None
-                               and began is not None and _moment(r["at"]) >= began
-                               for r in rec.time_limits):
-        # MJS-10.3: a breach is one warning — the timer reports each slow discard once
-        rule = t.settings.rule("timeLimits")
-        raise _fail(rule, f"seat {seat} has already been warned for this discard")
+    if t.game == "MJS":
+        _must_not_be_warned_for_this_discard(rec, t.settings, seat)
     if began is not None and now is not None and now < began + timedelta(seconds=seconds):
         rule = t.settings.rule("timeLimits")
         raise _fail(rule, f"seat {seat}'s {limit} limit of {seconds} s runs until "
@@ -566,8 +577,29 @@ def report_time_limit(rec: HandRecord, t: Table, data: Mapping, at: str | None) 
     report = {"seat": seat, "limit": limit, "at": at}
     rec = replace(rec, time_limits=rec.time_limits + (report,))
     if t.game == "MJS":        # MJS-10.3: a breach is a warning
-        rec = replace(rec, state=conduct.slow_discard(rec.state, seat))
+        rec = replace(rec, state=conduct.slow_discard(rec.state, seat),
+                      slow_warned=rec.slow_warned | {(seat, rec.clock)})
     return rec
+
+
+def _must_not_be_warned_for_this_discard(rec: HandRecord, settings: GameSettings,
+                                         seat: int) -> None:
+    """MJS-10.3 「每次出牌時間為30秒，違者警告一次」: a slow discard is one warning — the timer's
+    report or the referee's, not both."""
+    if (seat, rec.clock) in rec.slow_warned:
+        rule = settings.rule("timeLimits")
+        raise _fail(rule, f"seat {seat} has already been warned for this discard")
+
+
+def warn(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
+    """``WarningIssued`` (MJS-10.2, 10.3); a slow discard is warned once, by the referee or
+    by the timer (``TimeLimitExceeded``)."""
+    if data.get("offence") != "slow":
+        return replace(rec, state=conduct.warn(rec.state, data))
+    seat = data["seat"]
+    _must_not_be_warned_for_this_discard(rec, t.settings, seat)
+    return replace(rec, state=conduct.warn(rec.state, data),
+                   slow_warned=rec.slow_warned | {(seat, rec.clock)})
 
 
 def _hand_step(transition):
@@ -597,7 +629,7 @@ _HAND_EVENTS = {
     # the Sichuan game (MJS-2, MJS-9, MJS-10)
     "ExchangeTilesSelected": _hand_step(opening.select_exchange),
     "VoidSuitDeclared": declare_void,
-    "WarningIssued": _hand_step(conduct.warn),
+    "WarningIssued": warn,
     "FalseWinDeclared": _hand_step(conduct.declare_false_win),
     "WrongTileCount": _hand_step(conduct.wrong_count),
     "ConductPenaltyAssessed": _hand_step(conduct.disclose),
@@ -606,32 +638,21 @@ _HAND_EVENTS = {
 _MJS_ONLY = frozenset({"ExchangeTilesSelected", "VoidSuitDeclared", "WarningIssued",
                        "FalseWinDeclared", "WrongTileCount", "ConductPenaltyAssessed"})
 _NOT_AT = {"MJO": _MJS_ONLY,
-           # MJS-9, 10: the Sichuan penalties are their own events; the last drawer discards
-           "MJS": frozenset({"CoinPenaltyAssessed", "ExhaustiveDrawDeclared"})}
+           # MJS-9, 10: the Sichuan penalties are their own events
+           "MJS": frozenset({"CoinPenaltyAssessed"})}
 
 
 # --- derived facts ---------------------------------------------------------------------------
 
-def _window_settles(state: Hand) -> bool:
-    """MJO-4.5: strict — no seat still to answer could change the outcome; record — every other
-    seat has answered, or a claim made can no longer be beaten by any claim a seat that has not
-    answered may still record (an irregular one too: what its tiles allow does not limit a
-    transcription, so silence does not close the window and typing order decides nothing)."""
-    w = state.window
-    if state.settings.strict:
-        return window_decided(w, state.settings)
-    if all(w.answered(s) for s in state.still_in if s != w.discarder):
-        return True
-    open_to_all = any_claim(w, state.settings, last_discard=state.wall_count == 0,
-                            seats=state.still_in)
-    return bool(w.made) and window_decided(open_to_all, state.settings)
-
-
 def _derived(state: Hand) -> Hand:
-    """Apply the derived facts that follow: ``ClaimsResolved`` and ``DrawGame``."""
+    """Apply the derived facts that follow: ``ClaimsResolved`` once every other seat still in
+    has answered the window, or a claim made can no longer be beaten by any claim the others
+    could make whatever their tiles (MJO-4.5; in both enforcements, so that neither silence
+    nor what a hand holds closes a window, and typing order decides nothing) — and
+    ``DrawGame``."""
     while not state.over:
         if state.phase == "claims":
-            if not _window_settles(state):
+            if not window_decided(state.window, state.settings):
                 return state
             state = resolve_claims(state, {})
         elif due_engine_event(state) == "DrawGame":

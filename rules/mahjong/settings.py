@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from ..violations import RuleViolation
+
 # key -> MJO rule ID. The keys are the engine's checks; each game maps them to its own IDs.
 MJO_RULE_IDS: Mapping[str, str] = MappingProxyType({
     "tiles": "MJO-1.1",          # the tile set; four of each face
@@ -60,7 +62,9 @@ class GameSettings:
     kongAdded: int | None = None           # by each other player still in (MJS: 2)
     kongConcealed: int | None = None       # by each other player still in (MJS: 4)
     addedKongLater: bool = False           # MJS-3.4: an added kong only with the tile just drawn
-    concealedKongLater: bool = False       # seed 003 5c: a concealed kong when the 4th is drawn
+    # MJS-3.4: a concealed kong of any four held on one's turn (false: only on drawing the 4th,
+    # seed 003 5c read literally — then four dealt to a non-dealer could never be konged)
+    concealedKongLater: bool = True
     sevenPairs: bool = False               # MJO-5.3 (MJS-5.3: allowed, fully concealed)
     fourAsTwoPairs: bool = True            # MJS-5.3: four identical tiles count as two pairs
     pairRanks: frozenset[int] | None = frozenset({2, 5, 8})   # MJO-5.2; None = any pair
@@ -102,3 +106,39 @@ class GameSettings:
     @property
     def kongs(self) -> bool:
         return any(k is not None for k in (self.kongDirect, self.kongAdded, self.kongConcealed))
+
+
+@dataclass(frozen=True)
+class MatchKeys:
+    """The keys a game lets a match set in ``MatchStarted.settings`` (MJO section 11, MJS
+    section 12) and the values each takes; the rest of the game is fixed by its preset."""
+
+    choices: Mapping[str, tuple[str, ...]]       # key -> the values allowed
+    whole_numbers: Mapping[str, tuple[int, int]]  # key -> (lowest, highest)
+    flags: tuple[str, ...]                       # true or false
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (*self.choices, *self.whole_numbers, *self.flags)
+
+    def check(self, raw: Mapping, rule: str) -> None:
+        """Refuses (``rule``: the game's settings rule) an unknown key or a value it does not
+        take; a session limit may be null (no limit of that kind)."""
+        for key, value in raw.items():
+            self._check(key, value, rule)
+
+    def _check(self, key: str, value: object, rule: str) -> None:
+        if key not in self.names:
+            raise RuleViolation(rule, f"unknown setting {key!r}; the settings are "
+                                      f"{', '.join(sorted(self.names))} ({rule})")
+        if key in self.choices and value not in self.choices[key]:
+            raise RuleViolation(rule, f"setting {key} must be one of "
+                                      f"{', '.join(self.choices[key])}, not {value!r} ({rule})")
+        if key in self.whole_numbers and not (value is None and key.startswith("session")):
+            low, high = self.whole_numbers[key]
+            if type(value) is not int or not low <= value <= high:
+                raise RuleViolation(rule, f"setting {key} must be a whole number from {low} to "
+                                          f"{high}, not {value!r} ({rule})")
+        if key in self.flags and type(value) is not bool:
+            raise RuleViolation(rule, f"setting {key} must be true or false, not {value!r} "
+                                      f"({rule})")

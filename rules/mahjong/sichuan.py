@@ -22,7 +22,7 @@ from ..violations import RuleViolation
 from .dealer import advance
 from .hand import Hand, winning_tiles
 from .mjo import HandOutcome, Session
-from .settings import ENFORCEMENT, GameSettings
+from .settings import ENFORCEMENT, GameSettings, MatchKeys
 from .tiles import COPIES, Meld, add_tiles, kinds, meld_tiles, suit
 from .wall import SEATS
 from .winning import Reading, is_winning_hand, winning_readings
@@ -72,15 +72,16 @@ MJS = GameSettings(
 
 # --- match settings (MJS section 12; T-7.2 / T-7.4) ------------------------------------------
 
-_CHOICES = {"enforcement": ENFORCEMENT, "disclosurePayee": ("victim", "eachOther"),
-            "drawSettlementValue": ("highest", "lowest")}
-_WHOLE_NUMBERS = {"cap": (2, 1_000_000), "kongDirect": (0, 1000), "kongAdded": (0, 1000),
-                  "kongConcealed": (0, 1000), "falseWinPayment": (0, 1000),
-                  "claimWindowSeconds": (0, 60), "sessionHands": (1, 10_000),
-                  "sessionRounds": (1, 100), "sessionMinutes": (1, 24 * 60)}
-_FLAGS = ("exchangeThree", "voidFirstDiscards", "addedKongLater", "concealedKongLater",
-          "genCountsUndeclaredFour", "lastDiscardWinnable", "final")
-MATCH_KEYS = (*_CHOICES, *_WHOLE_NUMBERS, *_FLAGS)
+_KEYS = MatchKeys(
+    choices={"enforcement": ENFORCEMENT, "disclosurePayee": ("victim", "eachOther"),
+             "drawSettlementValue": ("highest", "lowest")},
+    whole_numbers={"cap": (2, 1_000_000), "kongDirect": (0, 1000), "kongAdded": (0, 1000),
+                   "kongConcealed": (0, 1000), "falseWinPayment": (0, 1000),
+                   "claimWindowSeconds": (0, 60), "sessionHands": (1, 10_000),
+                   "sessionRounds": (1, 100), "sessionMinutes": (1, 24 * 60)},
+    flags=("exchangeThree", "voidFirstDiscards", "addedKongLater", "concealedKongLater",
+           "genCountsUndeclaredFour", "lastDiscardWinnable", "final"))
+MATCH_KEYS = _KEYS.names
 # The settings a table shows, in this order (the spec's names).
 SETTING_KEYS = ("enforcement", "final", "exchangeThree", "voidFirstDiscards", "addedKongLater",
                 "concealedKongLater", "genCountsUndeclaredFour", "cap", "kongDirect",
@@ -95,27 +96,9 @@ def sichuan_settings(raw: Mapping | None = None) -> GameSettings:
     take the defaults — ``exchangeThree`` that of ``final`` (MJS-2.1: 换三张 in the final) —, an
     unknown key or a value out of range is refused (``MJS-12``)."""
     raw = dict(raw or {})
-    for key, value in raw.items():
-        _check_setting(key, value)
+    _KEYS.check(raw, MJS.rule("settings"))
     raw.setdefault("exchangeThree", bool(raw.get("final", False)))
     return replace(MJS, **{_RENAMED.get(k, k): v for k, v in raw.items()})
-
-
-def _check_setting(key: str, value: object) -> None:
-    rule = MJS.rule("settings")
-    if key not in MATCH_KEYS:
-        raise RuleViolation(rule, f"unknown setting {key!r}; the settings are "
-                                  f"{', '.join(sorted(MATCH_KEYS))} ({rule})")
-    if key in _CHOICES and value not in _CHOICES[key]:
-        raise RuleViolation(rule, f"setting {key} must be one of {', '.join(_CHOICES[key])}, "
-                                  f"not {value!r} ({rule})")
-    if key in _WHOLE_NUMBERS and not (value is None and key.startswith("session")):
-        low, high = _WHOLE_NUMBERS[key]
-        if type(value) is not int or not low <= value <= high:
-            raise RuleViolation(rule, f"setting {key} must be a whole number from {low} to "
-                                      f"{high}, not {value!r} ({rule})")
-    if key in _FLAGS and type(value) is not bool:
-        raise RuleViolation(rule, f"setting {key} must be true or false, not {value!r} ({rule})")
 
 
 def settings_dict(settings: GameSettings) -> dict:
@@ -404,22 +387,31 @@ def totals(payments: Iterable[Payment]) -> tuple[tuple[int, ...], tuple[int, ...
 
 def hand_outcome(session: Session, hand: Hand, tiebreak: bool = False) -> HandOutcome:
     """``HandCompleted`` (MJS section 11 row 17): the payments and deductions of the ledger,
-    the scores after them (a ``tiebreak`` hand of the final only orders tied players and
-    leaves the scores, T-7.4), and the next dealer (MJS-1.3: the dealer keeps the deal if he
-    is among the winners)."""
+    the scores after them, and the next dealer (MJS-1.3: the dealer keeps the deal if he is
+    among the winners). A ``tiebreak`` hand of the final only orders the tied players by its
+    play (T-7.4): its wins, kongs and draw settlement leave the scores, but its penalties
+    count in them like any other (T-7.6: "conduct penalties … count in the stage score")."""
     if hand.dealer != session.dealer:
         rule = session.settings.rule("dealer")
         raise RuleViolation(rule, f"the hand was dealt by seat {hand.dealer}, but seat "
                                   f"{session.dealer} deals this hand ({rule})")
-    payments, deductions = totals(ledger(hand))
-    balances = session.balances if tiebreak else tuple(
-        b + p + d for b, p, d in zip(session.balances, payments, deductions, strict=True))
+    rows = ledger(hand)
+    payments, deductions = totals(rows)
+    scored = tuple(p for p in rows if p.reason == "penalty") if tiebreak else rows
+    balances = tuple(b + c for b, c in zip(session.balances, net(scored), strict=True))
     following = advance(session.rotation, hand.winners, session.settings)
     return HandOutcome(session.hand_no, hand.dealer, hand.result, hand.winners, payments,
                        balances, following.dealer, deductions=deductions, tiebreak=tiebreak)
 
 
-def hand_result(outcome: HandOutcome) -> tuple[int, ...]:
-    """What a hand changed for each seat: payments and deductions (T-7.4: the result by
-    which an extra hand orders tied players)."""
-    return tuple(p + d for p, d in zip(outcome.payments, outcome.deductions, strict=True))
+def net(payments: Iterable[Payment]) -> tuple[int, ...]:
+    """Per seat, what the payments change: transfers and deductions together."""
+    transfers, deductions = totals(payments)
+    return tuple(p + d for p, d in zip(transfers, deductions, strict=True))
+
+
+def play_result(hand: Hand) -> tuple[int, ...]:
+    """T-7.4: what an extra hand of the final changed for each seat by its play — wins, kongs,
+    refunds and the draw settlement, not the penalties —, the result by which it orders the
+    tied players."""
+    return net(p for p in ledger(hand) if p.reason != "penalty")

@@ -139,7 +139,8 @@ def test_mjo_2_2_the_next_hand_is_dealt_by_the_sessions_dealer():
 def test_mjo_2_4_a_draw_is_the_next_tile_of_the_recorded_wall():
     table = opened(wall="E S")
     problem = table.rejected("TileDrawn", "MJO-2.4", seat=1, tile="S")
-    assert "the next tile of the recorded wall is E" in problem["detail"]
+    # the refusal goes to whoever posted it: it does not name the wall's next tile
+    assert "not the next wall tile" in problem["detail"] and " E" not in problem["detail"]
 
 
 def test_mjo_3_1_the_dealer_opens_by_discarding():
@@ -162,6 +163,7 @@ def test_mjo_3_2_draw_in_turn_and_discard_a_tile_held():
 def test_mjo_3_3_after_a_pong_the_seats_in_between_lose_their_turn():
     table = claims_on_5p()
     table.ok("Claim", seat=0, kind="pong", tiles=["5p", "5p"])
+    table.settle()                          # seats 2 and 3 answer too (MJO-4.5)
     view = table.hand_view()
     assert (view["phase"], view["turn"]) == ("discard", 0)
     assert view["seats"][0]["melds"][0]["text"] == "[pong 5p]"
@@ -189,6 +191,7 @@ def test_mjo_4_3_no_kong_on_a_discard_and_no_declared_kong():
     problem = table.rejected("Claim", "MJO-4.3", seat=3, kind="kong", tiles=["7s"] * 3)
     assert "he may pong it" in problem["detail"]
     table.ok("Claim", seat=3, kind="pong", tiles=["7s", "7s"])
+    table.settle()
     assert table.hand_view()["seats"][3]["melds"][0]["text"] == "[pong 7s]"
     other = new_table()
     other.deal({0: "9m 9m 9m 9m"})
@@ -206,7 +209,8 @@ def test_mjo_4_5_a_claim_after_the_window_and_on_ones_own_discard():
     table = claims_on_5p()
     problem = table.rejected("Claim", "MJO-4.5", seat=1, kind="pong", tiles=["5p", "5p"])
     assert "cannot claim his own discard" in problem["detail"]  # he discarded this turn
-    table.ok("Claim", seat=0, kind="pong", tiles=["5p", "5p"])  # nothing can beat it: settled
+    table.ok("Claim", seat=0, kind="pong", tiles=["5p", "5p"])
+    table.settle()                                              # seats 2 and 3 pass: settled
     problem = table.rejected("Claim", "MJO-4.5", seat=2, kind="chow", tiles=["4p", "6p"])
     assert "no discard is open" in problem["detail"]
 
@@ -225,6 +229,7 @@ def test_mjo_4_5_claims_are_made_within_the_window_time():
     table.ok("TileDiscarded", seat=1, tile="5p")
     problem = table.rejected("Claim", "MJO-4.5", seat=0, kind="pong", tiles=["5p", "5p"])
     assert "0 s after the discard" in problem["detail"]
+    table.ok("ClaimPassed", seat=2)        # the next seat, who could chow, passes
     table.ok("ClaimWindowClosed")          # the timer: nobody claimed in time
     assert table.hand_view()["phase"] == "draw"
     table.rejected("ClaimWindowClosed", "MJO-4.5")
@@ -260,6 +265,7 @@ def test_mjo_5_2_a_win_claim_without_a_two_five_eight_pair():
 def test_mjo_5_4_a_self_drawn_win_needs_the_tile_just_drawn():
     table = claims_on_5p()
     table.ok("Claim", seat=0, kind="pong", tiles=["5p", "5p"])
+    table.settle()
     problem = table.rejected("Win", "MJO-5.4", seat=0)
     assert "did not draw this turn" in problem["detail"]
     table = opened({1: "1m 2m 3m 4p 5p 6p 7s 8s 9s C C C 5m"}, wall="5m")
@@ -376,6 +382,9 @@ def test_mjo_8_1_a_time_limit_is_recorded_only_when_it_applies_and_has_passed():
     table.ok("TimeLimitExceeded", seat=1, limit="discard")
     assert [(r["seat"], r["limit"]) for r in table.hand_view()["time_limits"]] == [
         (0, "firstDiscard"), (2, "pong"), (1, "discard")]
+    # a pong's report shows the seat could pong: its own and the officials' while in play
+    for view, seen in (("seat:2", [0, 2, 1]), ("seat:1", [0, 1]), ("public", [0, 1])):
+        assert [r["seat"] for r in table.hand_view(view=view)["time_limits"]] == seen
 
 
 def test_mjo_4_5_each_claim_comes_within_its_own_time_after_the_seed():
@@ -403,6 +412,7 @@ def test_mjo_4_5_each_claim_comes_within_its_own_time_after_the_seed():
     winner.ok("TileDiscarded", seat=0, tile="5p")
     clock.advance(seconds=10)                                     # the window lasts for seat 1's chow
     winner.ok("Claim", seat=3, kind="win")
+    winner.settle()                               # seats 1 and 2, earlier in turn, pass
     assert winner.hand_view()["wins"][0]["seat"] == 3
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from clients import admin_client
-from mj_table import TID, Table, opened
+from mj_table import TID, Clock, Table, clocked_client, opened
 
 from events.memory_store import InMemoryEventStore
 from service import create_app
@@ -28,10 +28,14 @@ def played(store=None):
     table.ok("Claim", seat=2, kind="chow", tiles=["4p", "6p"])
     yield table, "a chow called, the pong may still come"
     table.ok("Claim", seat=0, kind="pong", tiles=["5p", "5p"])
+    yield table, "the pong called, seat 3 yet to answer"
+    table.ok("ClaimPassed", seat=3)
     yield table, "seat 0 ponged"
     table.ok("TileDiscarded", seat=0, tile="5m")
     yield table, "seat 2 may win"
     table.ok("Claim", seat=2, kind="win")
+    yield table, "seat 2's win called, seat 1 yet to answer"
+    table.ok("ClaimPassed", seat=1)
     yield table, "over"
 
 
@@ -40,6 +44,21 @@ def views(table: Table) -> dict[str, dict]:
 
 
 # --- hidden information -------------------------------------------------------------------------
+
+def test_mjo_4_5_the_table_cannot_tell_whether_anyone_may_claim_a_discard():
+    """Two deals that differ only in whether seat 2 holds a pair of the dealer's N look the
+    same to the public after the discard — a claim window open, waiting for the three others
+    (MJO section 10 row 7) — and seat 1's draw is refused the same way in both (MJO-4.5)."""
+    views, refusals = [], []
+    for seat2, wall in (("N N", "1m N"), ("", "1m N N N")):
+        table = opened(clocked_client(Clock()), {2: seat2} if seat2 else {}, wall=wall,
+                       settle=False)
+        views.append(table.hand_view(view="public"))
+        refusals.append(table.rejected("TileDrawn", "MJO-4.5", seat=1, tile="1m")["detail"])
+    assert views[0] == views[1]
+    assert views[0]["phase"] == "claims" and views[0]["claim_window"]["may"] == {}
+    assert refusals[0] == refusals[1]
+
 
 def test_a_seat_sees_its_own_tiles_the_public_none_the_officials_all():
     for table, stop in played():

@@ -29,7 +29,9 @@ def result(table: Table) -> tuple[list[int], list[int], int, int]:
 
 
 def discard_in_turn(table: Table, seat: int, tile: str) -> None:
-    """``seat``, on turn to draw, draws the wall's next tile and discards ``tile``."""
+    """``seat``, on turn to draw once the open claim window is passed, draws the wall's next
+    tile and discards ``tile``."""
+    table.settle()
     assert table.hand_view()["turn"] == seat
     table.ok("TileDrawn", seat=seat, tile=table.next_tile())
     table.ok("TileDiscarded", seat=seat, tile=tile)
@@ -51,12 +53,14 @@ def test_mjo_ex6_dealer_wins_on_a_discard_the_discarder_pays_four():
     discard_in_turn(table, 1, "E")
     discard_in_turn(table, 2, "5m")
     table.ok("Claim", seat=0, kind="win")
+    table.settle()                                # seat 3, before seat 0 in turn, passes
     assert result(table) == ([8, -2, -4, -2], [28, 18, 16, 18], 0, 0)   # seat 0 deals again
 
 
 def test_mjo_ex8_non_dealer_wins_on_the_dealers_discard_the_dealer_pays_two():
     table = opened(client(), {2: WAIT_5M}, first="5m", settle=False)
     table.ok("Claim", seat=2, kind="win")
+    table.settle()                                # seat 1, before seat 2 in turn, passes
     assert result(table) == ([-2, -1, 4, -1], [18, 19, 24, 19], 1, 1)   # the deal passes
 
 
@@ -66,6 +70,7 @@ def test_mjo_ex8_the_discarder_pays_no_extra():
     discard_in_turn(table, 2, "S")
     discard_in_turn(table, 3, "5m")
     table.ok("Win", seat=1, selfDrawn=False, discarder=3, tile="5m")  # = his win claim
+    table.settle()                                # seat 0, before seat 1 in turn, passes
     assert result(table) == ([-2, 4, -1, -1], [18, 24, 19, 19], 1, 1)
 
 
@@ -73,6 +78,7 @@ def test_mjo_ex9_non_dealer_self_draw_the_dealer_pays_four():
     table = opened(client(), {3: WAIT_5M}, wall="E S 5m")
     discard_in_turn(table, 1, "E")
     discard_in_turn(table, 2, "S")
+    table.settle()
     table.ok("TileDrawn", seat=3, tile="5m")
     table.ok("Win", seat=3, tile="5m")
     assert result(table) == ([-4, -2, -2, 8], [16, 18, 18, 28], 1, 1)
@@ -109,9 +115,12 @@ def test_mjo_ex11_pong_beats_chow_whatever_the_order():
     chow_first.ok("Claim", seat=2, kind="chow", tiles=["4p", "6p"])
     assert chow_first.hand_view()["phase"] == "claims"    # seat 0 may still pong: it waits
     chow_first.ok("Claim", seat=0, kind="pong", tiles=["5p", "5p"])
+    chow_first.settle()                                    # seat 3 passes
     pong_first = ex11()
-    pong_first.ok("Claim", seat=0, kind="pong", tiles=["5p", "5p"])  # nothing can beat it
-    pong_first.rejected("Claim", "MJO-4.5", seat=2, kind="chow", tiles=["4p", "6p"])
+    pong_first.ok("Claim", seat=0, kind="pong", tiles=["5p", "5p"])
+    assert pong_first.hand_view()["phase"] == "claims"    # seats 2 and 3 answer too
+    pong_first.ok("Claim", seat=2, kind="chow", tiles=["4p", "6p"])
+    pong_first.settle()
     assert outcome(chow_first) == outcome(pong_first)
     view = chow_first.hand_view()
     assert view["seats"][0]["melds"][0]["text"] == "[pong 5p]"
@@ -131,7 +140,9 @@ def test_mjo_ex11_a_win_beats_pong_and_chow_whatever_the_order():
     last.ok("Claim", seat=3, kind="win")
     first = ex11(seat3=WAIT_5P)
     first.ok("Claim", seat=3, kind="win")
-    first.rejected("Claim", "MJO-10", seat=0, kind="pong", tiles=["5p", "5p"])  # hand over
+    assert first.hand_view()["phase"] == "claims"         # seat 2, before seat 3, answers
+    first.ok("Claim", seat=0, kind="pong", tiles=["5p", "5p"])
+    first.ok("Claim", seat=2, kind="chow", tiles=["4p", "6p"])
     assert outcome(last) == outcome(first)
     assert result(last) == ([-2, -1, -1, 4], [18, 19, 19, 24], 1, 1)
     assert last.hand_view()["seats"][0]["melds"] == []    # the pong lapsed

@@ -42,10 +42,11 @@ def seated(client, match_id: str) -> list[str]:
 
 
 def play_hand(client, match_id: str, hand: int, layout, dealer: int = 0,
-              exchange: dict[int, str] | None = None) -> None:
+              exchange: dict[int, str] | None = None, penalty: dict | None = None) -> None:
     """One hand: the dealer discards 5m and the three others win on it. With ``exchange``
     (the final) each seat first passes those three tiles to the next seat (red die 1), the
-    deal being made so that each then holds the hand of ``layout``."""
+    deal being made so that each then holds the hand of ``layout``. ``penalty``: the data of
+    a ``ConductPenaltyAssessed`` posted before the dealer's discard."""
     cores, voids = layout
     stream = f"match-{TID}:{match_id}"
     hands = {(dealer + k) % 4: tiles for k, tiles in cores.items()}
@@ -65,6 +66,8 @@ def play_hand(client, match_id: str, hand: int, layout, dealer: int = 0,
                 dice=[1, 4]))
     for k, suit in enumerate(voids):
         ok(post(client, "VoidSuitDeclared", stream, hand=hand, seat=(dealer + k) % 4, suit=suit))
+    if penalty:
+        ok(post(client, "ConductPenaltyAssessed", stream, hand=hand, **penalty))
     ok(post(client, "TileDiscarded", stream, hand=hand, seat=dealer, tile="5m"))
     for k in (1, 2, 3):
         ok(post(client, "Claim", stream, hand=hand, seat=(dealer + k) % 4, kind="win"))
@@ -178,3 +181,31 @@ def test_t_7_the_sichuan_event_from_the_draw_to_the_prizes():
     assert [len(s["tables"]) for s in stages] == [4, 2, 1] and stages[2]["final"]
     assert stages[2]["tables"][0]["tiebreak_results"] == [[16], [-22], [4], [2]]
     assert len(stages[0]["dice"]) == 3 and len(stages[1]["dice"]) == 2
+
+
+def test_t_7_6_a_penalty_in_an_extra_hand_of_the_final_counts_in_the_score():
+    """T-7.4: the final's extra hand orders the tied players without changing the scores —
+    but T-7.6: conduct penalties count in the stage score, in an extra hand too. Seat 2, tied
+    for second, discloses his own hand in it: 20 deducted (MJS-10.4)."""
+    client = admin_client(create_app(store=InMemoryEventStore()))
+    tournament(client, TID, {"sessionHands": 1}, players=players(4))
+    ok(client.post(f"{BASE}/draws", json={}))
+    ok(client.post(f"{BASE}/matches", json={"match_id": "S1-T1"}))   # the final (T-7.4)
+    play_hand(client, "S1-T1", 1, TIED,
+              exchange={0: "1p 1p 1p", 1: "1s 2s 3s", 2: "1m 1m 1m", 3: "2p 4p 6p"})
+    match = ok(client.get(f"{BASE}/matches/S1-T1?as=referee"))
+    assert match["balances"] == [-20, 2, 2, 16] and match["status"] == "playing"
+    extra = ({1: ALL_PONGS, 2: BASIC_B, 3: PURE}, "sspp")      # seat 2 +4, seat 3 +2, seat 0 +16
+    play_hand(client, "S1-T1", 2, extra, dealer=1,
+              exchange={1: "1p 1p 1p", 2: "1s 2s 3s", 3: "1m 1m 1m", 0: "2p 4p 6p"},
+              penalty={"seat": 2, "offence": "ownHand"})
+    match = ok(client.get(f"{BASE}/matches/S1-T1?as=referee"))
+    assert match["status"] == "completed"
+    assert match["balances"] == [-20, 2, -18, 16]              # only the −20 counts
+    row = match["history"][1]
+    assert row["tiebreak"] and row["deductions"] == [0, 0, -20, 0]
+    assert row["balances"] == [-20, 2, -18, 16]
+    assert match["tiebreak_results"] == [[16, -22, 4, 2]]      # the play alone orders ties
+    hand = ok(client.get(f"{BASE}/matches/S1-T1/hands/2?as=public"))
+    assert hand["scores"] == [-20, 2, -18, 16]
+    assert [r["seat"] for r in match["ranking"]] == [3, 1, 2, 0]

@@ -167,6 +167,40 @@ def test_mjs_3_3_a_claim_after_its_window_closed():
                                                  kind="pong")["detail"]
 
 
+ROBBER = "4p 5p 1s 2s 3s 7s 8s 9s 2p 2p 2p 9s 9s"            # Ex 7: waits on 3p / 6p
+
+
+def test_mjs_3_3_the_robbing_window_of_an_added_kong_lasts_its_3_s():
+    """MJS section 11: "the claim window is 3 s after a discard or an added kong" — the timer
+    may not close it at once, and a rob after its 3 s is late (MJS-3.3, 7.3)."""
+    clock = Clock()
+    table = Table(client(clock), {"claimWindowSeconds": 3})
+    table.deal({0: "6p 6p 1m 2s", 1: "6p", 2: ROBBER}, wall="2m 1s 4s 7s 6p")
+    table.voids("smms")
+    table.ok("TileDiscarded", seat=0, tile="1m")
+    table.settle()
+    table.ok("TileDrawn", seat=1, tile="2m")
+    table.ok("TileDiscarded", seat=1, tile="6p")
+    table.ok("Claim", seat=0, kind="pong", tiles=["6p", "6p"])
+    table.settle()
+    table.ok("TileDiscarded", seat=0, tile="2s")
+    for _ in range(3):                                          # seat 2 draws: 过水 lifted
+        table.draw_discard()
+    table.settle()
+    table.ok("TileDrawn", seat=0, tile="6p")
+    table.ok("KongDeclared", seat=0, kind="added", tile="6p")
+    window = table.hand_view()["claim_window"]
+    assert window["tile"] == "6p" and window["opened_at"] is not None
+    assert "stays open until" in table.rejected("ClaimWindowClosed", "MJS-3.3")["detail"]
+    clock.advance(seconds=4)
+    assert "closed for a win" in table.rejected("Claim", "MJS-3.3", seat=2,
+                                                kind="win")["detail"]
+    table.ok("ClaimWindowClosed")                               # the kong is made
+    hand = table.hand_view()
+    assert hand["phase"] == "draw" and hand["replacement"] and not hand["wins"]
+    assert [m["text"] for m in hand["seats"][0]["melds"]] == ["[kong 6p]"]
+
+
 def test_mjs_4_1_a_player_who_has_won_does_not_act_again():
     table = opened(client(), {2: READY_7S}, voids="mmps", first="7s", settle=False)
     table.ok("Claim", seat=2, kind="win")
@@ -194,6 +228,23 @@ def test_mjs_10_3_the_only_time_limit_is_the_discard_and_only_once_passed():
     clock.advance(seconds=31)
     table.ok("TimeLimitExceeded", seat=1, limit="discard")
     assert table.hand_view()["warnings"] == [0, 1, 0, 0]
+
+
+def test_mjs_10_3_a_slow_discard_is_one_warning_the_timers_or_the_referees():
+    """Seed 「每次出牌時間為30秒，違者警告一次」: the timer's report and the referee's slow warning
+    for the same discard are one warning, not two; the next discard may be warned again."""
+    clock = Clock()
+    table = opened(client(clock))
+    clock.advance(seconds=31)
+    table.ok("TimeLimitExceeded", seat=1, limit="discard")
+    problem = table.rejected("WarningIssued", "MJS-10.3", seat=1, offence="slow")
+    assert "already been warned for this discard" in problem["detail"]
+    table.ok("WarningIssued", seat=1, offence="peek")          # another offence is no slow one
+    table.draw_discard()                                        # seat 1 discards: a new clock
+    clock.advance(seconds=31)
+    table.ok("WarningIssued", seat=2, offence="slow")          # the referee first, this time
+    table.rejected("TimeLimitExceeded", "MJS-10.3", seat=2, limit="discard")
+    assert table.hand_view()["warnings"] == [0, 2, 1, 0]
 
 
 def test_mjs_11_events_of_the_other_game_are_refused():
@@ -235,6 +286,34 @@ def test_t_7_4_the_final_is_started_as_the_final_and_no_other_table_is():
     response = c2.post(f"/v1/tournaments/{TID}/matches",
                        json={"match_id": "S1-T1", "settings": {"final": True}})
     assert response.status_code == 422 and response.json["rule"] == "T-7.4"
+
+
+def test_t_7_4_only_the_final_is_played_with_the_exchange():
+    """Seed 「決賽：采用換三張打法」: exchangeThree is the table's final — a table of the first
+    stage started with it, from the request or the tournament's settings.match, is refused,
+    and so is a final without it."""
+    c = client()
+    tournament(c)
+    ok(c.post(f"/v1/tournaments/{TID}/draws", json={}))
+    response = c.post(f"/v1/tournaments/{TID}/matches",
+                      json={"match_id": "S1-T1", "settings": {"exchangeThree": True}})
+    assert response.status_code == 422 and response.json["rule"] == "T-7.4"
+    assert "only the final is played with 换三张" in response.json["detail"]
+    ok(c.post(f"/v1/tournaments/{TID}/matches", json={"match_id": "S1-T1"}))
+    c2 = client()
+    tournament(c2, match_settings={"exchangeThree": True})
+    ok(c2.post(f"/v1/tournaments/{TID}/draws", json={}))
+    response = c2.post(f"/v1/tournaments/{TID}/matches", json={"match_id": "S1-T2"})
+    assert response.status_code == 422 and response.json["rule"] == "T-7.4"
+    c3 = client()
+    tournament(c3, players=[(f"p{k}", f"P{k}") for k in range(1, 5)])
+    ok(c3.post(f"/v1/tournaments/{TID}/draws", json={}))
+    response = c3.post(f"/v1/tournaments/{TID}/matches",
+                       json={"match_id": "S1-T1", "settings": {"exchangeThree": False}})
+    assert response.status_code == 422 and response.json["rule"] == "T-7.4"
+    assert "the final: it is played with 换三张" in response.json["detail"]
+    started = ok(c3.post(f"/v1/tournaments/{TID}/matches", json={"match_id": "S1-T1"}))
+    assert started["settings"]["exchangeThree"] is True
 
 
 # --- record enforcement: a physical table transcribed ---------------------------------------------

@@ -3,8 +3,11 @@ each viewer sees of the exchange, the void suits, the tiles, 过水, the ledger 
 as of an earlier position equals what was shown then."""
 from __future__ import annotations
 
+import pytest
 from clients import admin_client
+from mj_table import clocked_client
 from mjs_table import Table, opened
+from tables import Clock
 
 from events.memory_store import InMemoryEventStore
 from service import create_app
@@ -42,12 +45,39 @@ def test_mjs_2_1_each_seat_sees_the_three_tiles_it_passes_until_the_exchange():
     assert table.hand_view(view="public")["phase"] == "exchange"
 
 
+def test_mjs_2_1_the_tiles_pass_face_down_a_seat_sees_what_it_passed_and_received():
+    """The exchange made (red die 5: each passes to the previous seat, seat 2 receiving seat
+    3's), seat 2 sees only his three and the three he received, the public none of them —
+    until the hand is over."""
+    table = Table(client(), final=True)
+    picks = {0: "2p 5p 9p", 1: "1s 1s 7s", 2: "3m 4m 8m", 3: "6p 6p 2p"}     # Ex 11
+    table.deal(picks, dealer=1)
+    for seat, tiles in picks.items():
+        table.ok("ExchangeTilesSelected", seat=seat, tiles=tiles.split())
+    table.ok("DiceRolled", purpose="exchange", seat=1, dice=[5, 2], hand=1)
+    seat2 = table.hand_view(view="seat:2")["exchange"]
+    assert seat2["selections"] == [None, None, ["3m", "4m", "8m"], None]
+    assert seat2["received"] == [None, None, ["6p", "6p", "2p"], None]
+    public = table.hand_view(view="public")["exchange"]
+    assert public["selections"] == [None] * 4 and public["received"] == [None] * 4
+    assert public["direction"] == "previous" and public["chosen"] == [True] * 4
+    table.voids("sspm")
+    table.ok("TileDiscarded", seat=1, tile=table.concealed(1)[0])
+    while table.hand_view()["phase"] != "over":
+        table.draw_discard()
+    over = table.hand_view(view="public")["exchange"]           # a finished hand is public
+    assert over["selections"][0] == ["2p", "5p", "9p"] and over["received"][3] == \
+        ["2p", "5p", "9p"]
+
+
 def test_a_seats_tiles_are_its_own_until_it_wins_then_laid_down():
     table = opened(client(), {2: READY_7S, 3: "9p 9p"}, voids="mmps", first="7s", settle=False)
     public = table.hand_view(view="public")
     assert [s["concealed"] for s in public["seats"]] == [None] * 4
     assert table.hand_view(view="seat:3")["seats"][3]["concealed"] is not None
     table.ok("Claim", seat=2, kind="win")
+    assert table.hand_view(view="public")["seats"][2]["concealed"] is None   # not yet settled
+    table.settle()
     public = table.hand_view(view="public")
     assert public["seats"][2]["concealed"] == sorted(READY_7S.split(), key=lambda t: (
         "mps".index(t[1]), t[0]))
@@ -68,3 +98,24 @@ def test_reads_as_of_an_earlier_position_equal_what_was_shown_then():
     assert then["wins"] == [] and table.hand_view()["wins"][0]["seat"] == 2
     assert table.match(at=position)["current_hand"]["ledger"] == []
     assert table.match()["current_hand"]["ledger"][0]["reason"] == "win"
+
+
+@pytest.mark.parametrize("enforcement", ["strict", "record"])
+def test_mjs_3_3_the_table_cannot_tell_whether_anyone_may_claim_a_discard(enforcement):
+    """Hidden information (rules README §5): two deals that differ only in whether seat 2
+    holds a pair of the dealer's 9s look the same to the public after the discard — a claim
+    window open, waiting for the three others — and the next player's draw is refused the
+    same way in both (strict: 422 MJS-3.3; record: the draw shows the window closed); who
+    may claim is shown to that seat and the officials only."""
+    views, answers = [], []
+    for seat2, wall in (("9s 9s", "1m 9s"), ("", "1m 9s 9s 9s")):
+        table = opened(clocked_client(Clock()), {2: seat2} if seat2 else {}, first="9s",
+                       wall=wall, settle=False, settings={"enforcement": enforcement})
+        views.append(table.hand_view(view="public"))
+        response = table.post("TileDrawn", seat=1, tile="1m")
+        answers.append((response.status_code, response.json.get("detail"),
+                        table.hand_view(view="public")["phase"]))
+    assert views[0] == views[1]
+    assert views[0]["phase"] == "claims" and views[0]["claim_window"]["may"] == {}
+    assert answers[0] == answers[1]
+    assert answers[0][0] == (422 if enforcement == "strict" else 201)

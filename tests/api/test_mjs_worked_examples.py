@@ -43,6 +43,7 @@ def finished(table: Table) -> dict:
 def test_mjs_ex1_basic_discard_win_paid_by_the_discarder():
     table = opened(client(), {2: READY_7S}, voids="mmps", first="7s", settle=False)
     table.ok("Claim", seat=2, kind="win")
+    table.settle()                                              # seats 1 and 3 pass
     hand = table.hand_view()
     assert rows(hand) == [(0, 2, 2, "win", "MJS-6.4")]
     assert hand["wins"][0]["value"] == {"pattern": "basic", "fans": {}, "fan": 0, "points": 2}
@@ -54,6 +55,7 @@ def test_mjs_ex3_pure_seven_pairs_capped():
     table = opened(client(), {3: "1s 1s 3s 3s 3s 3s 5s 5s 7s 7s 9s 9s 8s"}, voids="ppsm",
                    first="8s", settle=False)
     table.ok("Win", seat=3, selfDrawn=False, discarder=0, tile="8s")
+    table.settle()
     hand = table.hand_view()
     assert hand["wins"][0]["value"]["fans"] == {"sevenPairs": 2, "pure": 2, "gen": 1}
     assert rows(hand) == [(0, 3, 32, "win", "MJS-6.4")]
@@ -94,6 +96,7 @@ def test_mjs_ex6_one_discard_two_winners_then_the_seat_after_the_last():
     table.ok("TileDiscarded", seat=1, tile="5m")
     table.ok("Claim", seat=3, kind="win")
     table.ok("Claim", seat=2, kind="win")
+    table.settle()                                              # seat 0 passes
     hand = table.hand_view()
     assert sorted(rows(hand)) == [(1, 2, 2, "win", "MJS-6.4"), (1, 3, 16, "win", "MJS-6.4")]
     assert hand["scores"] == [0, -18, 2, 16] and hand["turn"] == 0
@@ -114,6 +117,7 @@ def test_mjs_ex7_robbing_an_added_kong():
     table.settle()
     for _ in range(3):                                          # seat 2 draws: 过水 lifted
         table.draw_discard()
+    table.settle()
     table.ok("TileDrawn", seat=0, tile="6p")
     table.ok("KongDeclared", seat=0, kind="added", tile="6p")
     window = table.hand_view()["claim_window"]
@@ -122,6 +126,7 @@ def test_mjs_ex7_robbing_an_added_kong():
     table.rejected("TileDrawn", "MJS-3.3", seat=0, tile=table.hand_view()["wall"][-1],
                    fromEnd=True)                                # play waits for the window
     table.ok("Claim", seat=2, kind="win")
+    table.settle()
     hand = table.hand_view()
     assert rows(hand) == [(0, 2, 4, "win", "MJS-6.4")]          # no kong payment
     assert hand["wins"][0]["how"] == "robKong"
@@ -140,29 +145,60 @@ def test_mjs_ex8_win_after_a_kong_refunds_the_kong():
     table.ok("TileDrawn", seat=3, tile="4s", fromEnd=True)
     table.ok("TileDiscarded", seat=3, tile="4s")
     table.ok("Claim", seat=0, kind="win")
+    table.settle()
     hand = table.hand_view()
     assert rows(hand) == [(1, 3, 2, "kong", "MJS-7.1"), (3, 0, 4, "win", "MJS-6.4"),
                           (3, 1, 2, "refund", "MJS-7.2")]
     assert hand["scores"] == [4, 0, 0, -4]
 
 
-def test_mjs_ex9_exhaustive_draw_the_flower_pigs_pay_the_ready_player():
-    table = opened(client(), {0: "1m 1m 2m 2m 3m 3m 5m 5m 7m 7m 9m 9m 4p"}, voids="spmm")
+READY_4P = "1m 1m 2m 2m 3m 3m 5m 5m 7m 7m 9m 9m 4p"     # Ex 9: seven pairs on 4p, value 8
+NOT_READY = "6p 6p 6p 4m 7m 9m 1p 3p 8p 9p 2m 5m 8m"     # Ex 9: kongs 6p, then not ready
+FLOWER_PIG = "1m 4p 7s"                                  # Ex 9: all three suits, 花猪
+
+
+def test_mjs_ex9_exhaustive_draw_the_not_ready_and_the_flower_pig_pay_the_ready_player():
+    """Ex 9: seat 1 makes a direct kong on seat 3's 6p (seat 3 pays 2), seat 3 wins (on seat
+    2's 7s) and leaves; at the exhaustive draw seat 0 is ready (seven pairs on 4p, 8), seat 1
+    not ready, seat 2 a 花猪. Settlement: seat 1 refunds 2 to seat 3 and pays seat 0 8, seat 2
+    pays seat 0 8 — net +16, −10, −8, +2."""
+    table = opened(client(), {0: READY_4P, 1: NOT_READY, 2: FLOWER_PIG, 3: READY_7S},
+                   voids="ssmp", wall="1s 8s 6p 7s", end="3s")
+    table.draw_discard(1)                                       # 1s
+    table.draw_discard(2)                                       # 8s
+    table.draw_discard(3)                                       # 6p
+    table.ok("Claim", seat=1, kind="kong", tiles=["6p"] * 3)
+    table.settle()
+    table.ok("TileDrawn", seat=1, tile="3s", fromEnd=True)
+    table.ok("TileDiscarded", seat=1, tile="3s")
+    table.draw_discard(2)                                       # 7s: seat 3 wins on it
+    table.ok("Claim", seat=3, kind="win")
+    table.settle()
+    assert table.hand_view()["out"] == [False, False, False, True]
     while table.hand_view()["phase"] != "over":
-        table.draw_discard()
+        table.draw_discard()                                    # each discards what he draws
     row = finished(table)
-    assert row["result"] == "draw" and row["winners"] == []
-    checks = {c["seat"]: c["status"] for c in row["draw_checks"]}
-    assert checks == {0: "ready", 1: "flowerPig", 2: "flowerPig", 3: "flowerPig"}
-    assert [c["value"]["points"] for c in row["draw_checks"] if c["seat"] == 0] == [8]
-    assert [(p["from"], p["to"], p["amount"], p["reason"]) for p in row["ledger"]] == [
-        (1, 0, 8, "drawSettlement"), (2, 0, 8, "drawSettlement"), (3, 0, 8, "drawSettlement")]
-    assert row["balances"] == [24, -8, -8, -8] and row["next_dealer"] == 1
+    assert row["result"] == "draw" and row["winners"] == [3]
+    checks = {c["seat"]: (c["status"], c["value"] and c["value"]["points"])
+              for c in row["draw_checks"]}
+    assert checks == {0: ("ready", 8), 1: ("notReady", None), 2: ("flowerPig", None)}
+    settlement = [(p["from"], p["to"], p["amount"], p["reason"]) for p in row["ledger"]
+                  if p["reason"] in ("refund", "drawSettlement")]
+    assert settlement == [(1, 3, 2, "refund"), (1, 0, 8, "drawSettlement"),
+                          (2, 0, 8, "drawSettlement")]
+    net = [0, 0, 0, 0]
+    for payer, payee, amount, _ in settlement:
+        net[payer] -= amount
+        net[payee] += amount
+    assert net == [16, -10, -8, 2]
+    # with the kong (3 → 1: 2) and seat 3's win (2 → 3: 2) before it, the hand's balances
+    assert row["balances"] == [16, -8, -10, 2] and row["next_dealer"] == 1
 
 
 def test_mjs_ex10_false_win_declared_by_the_referee():
     table = opened(client(), {3: READY_7S}, voids="mmmp", first="7s", settle=False)
     table.ok("Claim", seat=3, kind="win")
+    table.settle()                                              # seat 3 wins and leaves
     table.ok("FalseWinDeclared", seat=2)
     hand = table.hand_view()
     assert rows(hand)[1:] == [(2, 0, 32, "penalty", "MJS-9.2"), (2, 1, 32, "penalty", "MJS-9.2")]
@@ -177,11 +213,17 @@ def test_mjs_ex11_the_final_exchanges_three_by_the_red_die():
     for seat, tiles in picks.items():
         table.ok("ExchangeTilesSelected", seat=seat, tiles=tiles.split())
     assert table.hand_view(view="seat:0")["exchange"]["selections"] == [
-        ["2p", "5p", "9p"], None, None, None]                  # hidden until made
+        ["2p", "5p", "9p"], None, None, None]                  # hidden: face down
     table.ok("DiceRolled", purpose="exchange", seat=1, dice=[5, 2], hand=1)
     hand = table.hand_view(view="public")
     assert hand["exchange"]["direction"] == "previous" and hand["phase"] == "void"
-    assert hand["exchange"]["selections"][1] == ["1s", "1s", "7s"]
+    assert hand["exchange"]["selections"] == [None] * 4         # the tiles passed face down
+    assert hand["exchange"]["received"] == [None] * 4
+    assert table.hand_view(view="referee")["exchange"]["received"] == [
+        ["1s", "1s", "7s"], ["3m", "4m", "8m"], ["6p", "6p", "2p"], ["2p", "5p", "9p"]]
+    seat0 = table.hand_view(view="seat:0")["exchange"]
+    assert seat0["selections"] == [["2p", "5p", "9p"], None, None, None]
+    assert seat0["received"] == [["1s", "1s", "7s"], None, None, None]   # seat 1's
     assert sorted(table.dealt["hands"][0][3:] + ["1s", "1s", "7s"]) == \
         sorted(table.concealed(0))                              # seat 0 received seat 1's
 

@@ -141,8 +141,13 @@ def test_mjo_4_5_resolved_only_when_decided_or_timed_out():
     assert window_outcome(state.window, MJO) == {"winners": [], "claim": None}
     timed_out = apply(state, "ClaimsResolved", {"timedOut": True})
     assert timed_out.phase == "draw" and timed_out.turn == 2 and timed_out.window is None
-    # seat 3's win claim cannot be beaten: decided before seats 0 and 2 answer
-    assert apply(act(state, "Claim", 3, kind="win"), "ClaimsResolved", {}).winners == (3,)
+    # seat 3's win claim: seat 2, earlier in turn, could win too as far as the table knows —
+    # what his tiles allow does not decide the window (hidden information); once he has
+    # passed nothing seat 0 could claim beats it: decided before seat 0 answers
+    claimed = act(state, "Claim", 3, kind="win")
+    with pytest.raises(RuleViolation):
+        apply(claimed, "ClaimsResolved", {})
+    assert apply(act(claimed, "Claim", 2, kind="pass"), "ClaimsResolved", {}).winners == (3,)
 
 
 def test_mjo_4_5_nobody_draws_while_the_window_is_open():
@@ -151,11 +156,15 @@ def test_mjo_4_5_nobody_draws_while_the_window_is_open():
                                       tile=state.wall[0]).message
 
 
-def test_mjo_4_5_no_window_when_nobody_can_claim():
+def test_mjo_4_5_a_window_opens_even_when_nobody_can_claim():
+    """Hidden information (rules README §5): a window closing at once would tell the table
+    that nobody holds a pair of the tile; it waits for the three others' answers."""
     state = table({0: "E"})
     state = act(state, "TileDiscarded", 0, tile="E")
-    if state.phase == "claims":      # the filler tiles allow a claim: pass it
-        state = settle(state)
+    assert state.phase == "claims" and not any(state.window.may)
+    assert state.window.pending == (1, 2, 3)
+    violated("MJO-4.5", state, "TileDrawn", 1, tile=state.wall[0])
+    state = settle(state)
     assert state.phase == "draw" and state.turn == 1
 
 

@@ -8,16 +8,15 @@ from functools import cache
 from itertools import combinations
 
 import pytest
+from mj_states import check_listing_is_exact, usefulness
 
-from rules import RuleViolation
 from rules.mahjong import MJO, apply, apply_action, apply_engine_event, due_engine_event
-from rules.mahjong.actions import Action, legal_actions
+from rules.mahjong.actions import legal_actions
 from rules.mahjong.hand import tiles_in_play
 from rules.mahjong.tiles import (
     KINDS,
     Meld,
     is_chow,
-    kinds,
     shifted,
     sort_tiles,
     tile_set,
@@ -43,15 +42,6 @@ def new_hand(rng, settings):
                  settings)
 
 
-NEAR = {t: tuple((n, 3 - abs(d)) for d in (-2, -1, 1, 2) if (n := shifted(t, d)))
-        for t in KINDS}
-
-
-def usefulness(tile, held):
-    """How much a tile helps a hand: copies held and neighbours in its suit."""
-    return 3 * (held[tile] - 1) + sum(held[n] * w for n, w in NEAR[tile])
-
-
 def choose(rng, state, actions):
     """A plain bot, so that hands end both ways: it always wins when it can, keeps useful
     tiles, claims now and then, and otherwise passes."""
@@ -66,27 +56,6 @@ def choose(rng, state, actions):
         return rng.choice([a for a, n in zip(discards, scores, strict=True) if n == least])
     weights = [{"pass": 6, "claim": 2}.get(a.kind, 1) for a in actions]
     return rng.choices(actions, weights)[0]
-
-
-def accepted(state, action):
-    try:
-        apply_action(state, action)
-    except RuleViolation:
-        return False
-    return True
-
-
-def check_listing_is_exact(state, listed):
-    """Every discard, pong, win claim and self-drawn win the transitions accept is listed,
-    and every listed action is accepted."""
-    for seat in range(4):
-        tries = [Action("claim", seat, claim="win"), Action("win", seat, state.drawn)]
-        for tile in kinds(state.settings.tileCount):
-            tries += [Action("discard", seat, tile),
-                      Action("claim", seat, claim="pong", tiles=(tile, tile))]
-        for action in tries:
-            assert accepted(state, action) == (action in listed[seat]), action
-        assert all(accepted(state, action) for action in listed[seat])
 
 
 def play(seed, settings, check_listing=False):

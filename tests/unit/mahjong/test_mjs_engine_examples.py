@@ -82,6 +82,8 @@ def test_mjs_ex5_kong_payments_at_once():
                          turn=3, wall="4p", won=won)
         state = act(act(state, "TileDrawn", 3, tile="4p"), "KongDeclared", 3, kind="added",
                     tile="4p")
+        assert state.phase == "claims" and state.window.robbing   # MJS-7.3: may it be robbed?
+        state = settle(state)
         assert state.phase == "draw" and state.replacement
         assert paid(state)[3] == gain and all(p[2] == 2 for p in payments(state))
     # a concealed kong: 4 from each of three
@@ -188,8 +190,7 @@ def test_mjs_ex11_exchange_three_by_the_red_die():
 
 def test_mjs_ex12_passing_a_win_bars_discard_wins_until_the_next_draw():
     waiting = "1m 2m 3m 4m 5m 6m 7m 8m 9m 9m 9m 4p 5p"
-    # seat 0 may pong the 6p, so that a window opens on it
-    state = playing({0: "3p 6p 6p", 2: waiting}, voids="sssm", wall="6p 6p")
+    state = playing({0: "3p 6p 6p", 2: waiting}, voids="sssm", wall="6p 6p 3p")
     state = act(state, "TileDiscarded", 0, tile="3p")
     assert "win" in state.window.may[2]
     state = settle(state)                                    # seat 2 passes the 3p
@@ -202,8 +203,13 @@ def test_mjs_ex12_passing_a_win_bars_discard_wins_until_the_next_draw():
     assert 2 not in state.passed_win
     won = act(state, "Win", 2)                                # self-draw is never barred
     assert won.wins[0].self_drawn
-    # after his draw he may again win on a discard: he discards the 6p, keeps waiting on it
-    assert 2 not in settle(act(state, "TileDiscarded", 2, tile="6p")).passed_win
+    # after his draw he may again win on a discard: he discards the 6p, still waiting on
+    # 3p / 6p, and wins on seat 3's 3p
+    state = settle(act(state, "TileDiscarded", 2, tile="6p"))
+    state = act(act(state, "TileDrawn", 3, tile="3p"), "TileDiscarded", 3, tile="3p")
+    assert "win" in state.window.may[2]
+    state = claim_win(state, 2)
+    assert state.winners == (2,) and state.wins[0].from_seat == 3 and not state.wins[0].self_drawn
 
 
 def test_mjs_ex13_fan_and_cap_table():

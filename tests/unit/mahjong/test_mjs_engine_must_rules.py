@@ -4,9 +4,20 @@ with four of a kind inside, no win ever holding three suits."""
 from dataclasses import replace
 
 import pytest
-from mjs_states import MJS, act, arranged, deal_data, dealt, playing, settle, violated
+from mjs_states import (
+    MJS,
+    act,
+    arranged,
+    deal_data,
+    dealt,
+    payments,
+    playing,
+    settle,
+    violated,
+)
 
 from rules import RuleViolation
+from rules.mahjong import session as S
 from rules.mahjong.actions import due_engine_event
 from rules.mahjong.hand import deal
 from rules.mahjong.sichuan import sichuan_settings
@@ -137,16 +148,30 @@ def test_mjs_3_4_kongs_need_the_tiles():
     violated("MJS-3.4", state, "Claim", 2, kind="kong")
 
 
-def test_mjs_3_4_seed_a_concealed_kong_on_drawing_the_fourth():
-    """Seed 003 5c: 「當自己手中有三張一樣的牌…如果再摸到一張相同的牌，可以選擇杠牌」."""
+def test_mjs_3_4_a_concealed_kong_of_four_held_and_the_seeds_literal_reading():
+    """MJS-3.4: "four identical tiles in hand on one's own turn" (seed 5c describes the usual
+    case, the fourth drawn); ``concealedKongLater: false`` reads seed 5c literally — only on
+    drawing the fourth."""
     hand = "6p 6p 6p 6p 1m 2m 3m 5m 5m 7m 8m 9m 2s"
     state = act(arranged({0: (hand, "")}, voids="ssss", turn=0, wall="4m"), "TileDrawn", 0,
                 tile="4m")
-    assert "on drawing the fourth" in violated("MJS-3.4", state, "KongDeclared", 0,
-                                               kind="concealed", tile="6p").message
-    later = replace(state, settings=replace(MJS, concealedKongLater=True))
-    assert act(later, "KongDeclared", 0, kind="concealed", tile="6p").kongs[0].kind == \
+    assert act(state, "KongDeclared", 0, kind="concealed", tile="6p").kongs[0].kind == \
         "concealed"
+    literal = replace(state, settings=replace(MJS, concealedKongLater=False))
+    assert "on drawing the fourth" in violated("MJS-3.4", literal, "KongDeclared", 0,
+                                               kind="concealed", tile="6p").message
+
+
+def test_mjs_3_4_a_non_dealer_dealt_four_kongs_them_on_his_first_turn_paid_4_by_each():
+    """MJS-3.4, 7.1: seat 1, dealt four 6p, draws another tile and declares the concealed
+    kong; each other player still in pays 4 (kongConcealed)."""
+    state = settle(act(playing({0: "9s", 1: "6p 6p 6p 6p"}, voids="mmmm", wall="1s"),
+                       "TileDiscarded", 0, tile="9s"))
+    state = act(state, "TileDrawn", 1, tile="1s")
+    state = act(state, "KongDeclared", 1, kind="concealed", tile="6p")
+    assert [(k.seat, k.kind, k.tile) for k in state.kongs] == [(1, "concealed", "6p")]
+    assert payments(state) == [(0, 1, 4, "kong"), (2, 1, 4, "kong"), (3, 1, 4, "kong")]
+    assert state.phase == "draw" and state.replacement and state.turn == 1
 
 
 def test_mjs_3_4_an_added_kong_only_with_the_tile_just_drawn():
@@ -194,8 +219,8 @@ def test_mjs_5_3_seven_pairs_accept_four_of_a_kind_as_two_pairs():
 def test_mjs_5_5_no_win_holds_a_tile_of_the_void_suit():
     state = playing({0: "7s", 2: READY_7S}, voids="mmms")     # seat 2 void s: holds bamboo
     state = act(state, "TileDiscarded", 0, tile="7s")
-    assert state.window is None
-    violated("MJS-5.5", state, "Claim", 2, kind="win")       # judged on the closed discard
+    assert state.window.may[2] == frozenset()
+    violated("MJS-5.5", state, "Claim", 2, kind="win")
     state = playing({0: "7s", 2: READY_7S, 3: "7s 7s"}, voids="mmms")
     state = act(state, "TileDiscarded", 0, tile="7s")
     assert "void suit" in violated("MJS-5.5", state, "Claim", 2, kind="win").message
@@ -236,8 +261,9 @@ def test_mjs_8_1_only_a_win_on_the_discard_after_the_last_tile():
                      voids="pmmm", turn=0, phase="discard")
     state = replace(state, wall=(), wall_count=0)
     state = act(state, "TileDiscarded", 0, tile="5p")
-    assert state.window is None                               # no pong on the last discard
+    assert state.window.last and not any(state.window.may)   # no pong on the last discard
     violated("MJS-8.1", state, "Claim", 1, kind="pong")
+    state = settle(state)
     assert due_engine_event(state) == "DrawGame"
     state = act(state, "DrawGame")
     assert state.over and state.result == "draw"
@@ -265,3 +291,57 @@ def test_mjs_10_2_the_second_offence_bars_the_win():
     assert state.barred[2] == "MJS-10.2" and state.warnings[2] == 1
     state = act(state, "TileDiscarded", 0, tile="7s")
     violated("MJS-10.2", state, "Claim", 2, kind="win")
+
+
+# --- MJS-8.1 with lastDiscardWinnable false: a barred last drawer ------------------------------
+
+NO_LAST_DISCARD = replace(MJS, lastTileDiscard=False)
+
+
+def last_tile_for_a_barred_seat(rule_event: str, **data):
+    """Seat 1, barred from winning by ``rule_event``, draws the last wall tile, 7s, which
+    completes his hand's shape (Ex 1); the last drawer may not discard (lastDiscardWinnable
+    false)."""
+    state = arranged({1: (READY_7S, "")}, voids="pppp", turn=1, wall="7s",
+                     settings=NO_LAST_DISCARD)
+    state = replace(state, wall=("7s",), wall_count=1)
+    state = act(state, rule_event, 1, **data)
+    return act(state, "TileDrawn", 1, tile="7s")
+
+
+@pytest.mark.parametrize("event, data, rule", [
+    ("WrongTileCount", {}, "MJS-9.1"),
+    ("ConductPenaltyAssessed", {"offence": "otherHand", "victim": 2}, "MJS-10.5"),
+])
+def test_mjs_8_1_a_barred_last_drawer_holding_a_winning_shape_ends_the_hand_drawn(event, data,
+                                                                                   rule):
+    state = last_tile_for_a_barred_seat(event, **data)
+    assert state.wall_count == 0 and state.phase == "discard"
+    violated(rule, state, "Win", 1)                           # barred
+    violated("MJS-8.1", state, "TileDiscarded", 1, tile="7s")  # the last drawer does not discard
+    assert due_engine_event(state) == "DrawGame"              # so the hand is drawn
+    state = act(state, "DrawGame")
+    assert state.over and state.result == "draw" and not state.wins
+
+
+def test_mjs_8_1_the_last_drawer_may_declare_the_draw_when_he_may_not_discard():
+    """At a table with lastDiscardWinnable false the last drawer who does not win declares the
+    hand drawn (ExhaustiveDrawDeclared); with the default he discards instead (MJS-8.1)."""
+    def table_at_the_last_tile(settings: dict):
+        t = S.apply(None, "MatchStarted", {
+            "match_id": "S1-T1", "game": "MJS", "round": 1,
+            "teams": {str(s): f"p{s}" for s in range(4)}, "seats": ["甲", "乙", "丙", "丁"],
+            "settings": settings})
+        t = S.apply(t, "TilesDealt", {"hand": 1, **deal_data({}, dealer=1)})
+        state = arranged({1: (READY_7S, "")}, voids="pppp", turn=1, wall="7s",
+                         dealer=1, settings=t.settings)
+        state = act(replace(state, wall=("7s",), wall_count=1), "TileDrawn", 1, tile="7s")
+        return replace(t, current=replace(t.current, state=state))
+
+    t = table_at_the_last_tile({"lastDiscardWinnable": False})
+    t = S.apply(t, "ExhaustiveDrawDeclared", {"hand": 1, "seat": 1})
+    assert t.current is None and t.finished[0].state.result == "draw"
+    t = table_at_the_last_tile({})
+    with pytest.raises(RuleViolation) as info:
+        S.apply(t, "ExhaustiveDrawDeclared", {"hand": 1, "seat": 1})
+    assert info.value.rule == "MJS-8.1"

@@ -12,22 +12,20 @@ from marshmallow import Schema, fields, validate
 
 from .catalogue import EventType, FullMatch
 from .shengji_events import StrictBoolean
-from .tournament_events import ID_PATTERN, DataSchema, _optional
+from .tournament_events import IDENTIFIER, DataSchema, _optional
 
 # A meeting's tables are its id with "a" and "b" appended, and a match id has at most 40
 # characters: a meeting id has at most 39.
 MEETING_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,38}$"
 _meeting_id = FullMatch(MEETING_ID_PATTERN, "must be 1-39 letters, digits, '_', '.' or '-', "
                                             "starting with a letter or digit")
-_id = FullMatch(ID_PATTERN, "must be 1-64 letters, digits, '_', '.' or '-', starting with a "
-                            "letter or digit")
 
 
 class PairedMeetingSchema(Schema):
     """Team against team: ``teams[0]`` is side A at both tables, ``<match_id>a`` (the pairs a)
     and ``<match_id>b`` (the pairs b)."""
     match_id = fields.String(required=True, validate=_meeting_id)
-    teams = fields.List(fields.String(validate=_id), required=True,
+    teams = fields.List(fields.String(validate=IDENTIFIER), required=True,
                         validate=validate.Length(equal=2))
 
 
@@ -39,7 +37,7 @@ class RoundPairedData(DataSchema):
     round = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=64))
     matches = fields.List(fields.Nested(PairedMeetingSchema), required=True,
                           validate=validate.Length(min=1, max=512))
-    byes = fields.List(fields.String(validate=_id), load_default=list,
+    byes = fields.List(fields.String(validate=IDENTIFIER), load_default=list,
                        validate=validate.Length(max=1))
     manual = StrictBoolean(load_default=False)
     reason = _optional(fields.String(validate=validate.Length(min=1, max=2000)))

@@ -19,7 +19,7 @@ ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 # its kind: 64 for the tournament id, so 40 for the match id leaves room.
 MATCH_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$"
 DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
-_id = FullMatch(ID_PATTERN, "must be 1-64 letters, digits, '_', '.' or '-', starting with a "
+IDENTIFIER = FullMatch(ID_PATTERN, "must be 1-64 letters, digits, '_', '.' or '-', starting with a "
                             "letter or digit")
 _name = validate.Length(min=1, max=200)
 _ID_TEXT = re.compile(ID_PATTERN.removeprefix("^").removesuffix("$"))
@@ -51,7 +51,7 @@ def _optional(field: fields.Field) -> fields.Field:
 
 
 class TournamentCreatedData(DataSchema):
-    tournament_id = fields.String(required=True, validate=_id)
+    tournament_id = fields.String(required=True, validate=IDENTIFIER)
     name = fields.String(required=True, validate=_name)
     game = fields.String(required=True, validate=validate.Length(min=1, max=20))
     format = fields.String(required=True, validate=validate.Length(min=1, max=20))
@@ -62,7 +62,7 @@ class TournamentCreatedData(DataSchema):
 
 
 class TeamRegisteredData(DataSchema):
-    team_id = fields.String(required=True, validate=_id)
+    team_id = fields.String(required=True, validate=IDENTIFIER)
     name = fields.String(required=True, validate=_name)
     players = fields.List(fields.String(validate=validate.Length(min=1, max=100)), required=True,
                           validate=validate.Length(min=1, max=8))
@@ -72,7 +72,7 @@ class TeamRegisteredData(DataSchema):
 
 
 class TeamWithdrawnData(DataSchema):
-    team_id = fields.String(required=True, validate=_id)
+    team_id = fields.String(required=True, validate=IDENTIFIER)
     reason = _optional(fields.String(validate=validate.Length(min=1, max=2000)))
 
 
@@ -83,7 +83,7 @@ class RulingRecordedData(DataSchema):
 
 class DrawnMatchSchema(Schema):
     match_id = fields.String(required=True, validate=MATCH_ID)
-    teams = fields.List(fields.String(validate=_id), required=True,
+    teams = fields.List(fields.String(validate=IDENTIFIER), required=True,
                         validate=validate.Length(equal=2))
     kind = fields.String(validate=validate.OneOf(("main", "third_place")), load_default="main")
 
@@ -91,7 +91,7 @@ class DrawnMatchSchema(Schema):
 class DrawnTableSchema(Schema):
     """A table of four drawn by lots (T-8.1): its match id and the entrants at seats 0-3."""
     match_id = fields.String(required=True, validate=MATCH_ID)
-    players = fields.List(fields.String(validate=_id), required=True,
+    players = fields.List(fields.String(validate=IDENTIFIER), required=True,
                           validate=validate.Length(equal=4))
 
 
@@ -116,8 +116,8 @@ class LotsDrawnData(DataSchema):
     round = _optional(fields.Integer(strict=True, validate=validate.Range(min=1, max=64)))
     matches = _optional(fields.List(fields.Nested(DrawnMatchSchema),
                                     validate=validate.Length(max=512)))
-    byes = _optional(fields.List(fields.String(validate=_id), validate=validate.Length(max=1024)))
-    cards = _optional(fields.Dict(keys=fields.String(validate=_id), values=fields.String(
+    byes = _optional(fields.List(fields.String(validate=IDENTIFIER), validate=validate.Length(max=1024)))
+    cards = _optional(fields.Dict(keys=fields.String(validate=IDENTIFIER), values=fields.String(
         validate=validate.Length(min=1, max=3))))
     tables = _optional(fields.List(fields.Nested(DrawnTableSchema),
                                    validate=validate.Length(max=256)))
@@ -155,7 +155,7 @@ class ResultRecordedData(DataSchema):
     """A referee's result of a result-only match (T-9.3: bridge, xiangqi, go): the winning
     team, or "draw" followed later by a result naming the tie-break's winner."""
     match_id = fields.String(required=True, validate=MATCH_ID)
-    winner = fields.String(required=True, validate=_id)
+    winner = fields.String(required=True, validate=IDENTIFIER)
     score = _optional(fields.String(validate=validate.Length(min=1, max=200)))
     tie_break = _optional(fields.String(validate=validate.OneOf(("playoff", "lots"))))
 

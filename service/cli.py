@@ -139,7 +139,7 @@ _DEFAULT_TEAMS = {"sj2": 8, "guandan": 16}  # guandan: seed 001 expects 16-20 te
 
 
 def _simulate(args) -> int:
-    from .simulator.runner import ApiError, report, simulate, temporary_server
+    from .simulator.runner import report, simulate
 
     if args.game == "mjo":
         return _simulate_mjo(args)
@@ -160,22 +160,31 @@ def _simulate(args) -> int:
         args.parser.error("--seconds-per-move is the temporary server's simulated clock; the "
                           "server at --url keeps real time")
     teams = args.teams or _DEFAULT_TEAMS[args.game]
-    run = lambda url, token, options: simulate(  # noqa: E731
+    clock, options = _simulated_clock(args)
+    if args.url and args.game == "guandan":  # real time: a limit is posted once really passed
+        options = {"seconds_per_move": 0}
+    run = lambda url, token: simulate(  # noqa: E731
         url, teams, args.seed, match, {"thirdPlace": args.third_place}, game=args.game,
         bot_options=options, token=token)
+    return _run_simulation(args, run, report, lambda outcome: outcome.champion, clock)
+
+
+def _run_simulation(args, run, report, succeeded, clock=None) -> int:
+    """``run(url, token)`` against the server at --url, or a temporary one of its own (whose
+    recorded times ``clock`` gives); prints the report; 0 if ``succeeded(outcome)``."""
+    from .simulator.runner import ApiError, temporary_server
+
     try:
-        if args.url:  # real time: the referee posts a limit only once it has really passed
-            outcome = run(args.url, _url_token(args),
-                          {"seconds_per_move": 0} if args.game == "guandan" else {})
+        if args.url:
+            outcome = run(args.url, _url_token(args))
         else:
-            clock, options = _simulated_clock(args)
             with temporary_server(clock=clock) as server:
-                outcome = run(server.url, server.token, options)
-    except (ApiError, OSError) as error:
+                outcome = run(server.url, server.token)
+    except (ApiError, OSError, RuntimeError) as error:
         print(f"paiju simulate: {error}", file=sys.stderr)
         return 1
     print(report(outcome))
-    return 0 if outcome.champion else 1
+    return 0 if succeeded(outcome) else 1
 
 
 def _url_token(args) -> str:
@@ -199,7 +208,6 @@ def _simulated_clock(args):
 def _simulate_mjo(args) -> int:
     """A groups-of-four MJO event: stages of tables down to a final table (T-8, T-7.2)."""
     from .simulator.mahjong import advance_for, report, simulate
-    from .simulator.runner import ApiError, temporary_server
 
     match = {"sessionHands": args.session_hands} if args.session_hands else {}
     advance = advance_for(args.players)
@@ -207,23 +215,12 @@ def _simulate_mjo(args) -> int:
         args.parser.error("--players: tables of four need a multiple of four (T-8.1)")
     run = lambda url, token: simulate(url, args.players, args.seed, advance, match,  # noqa: E731
                                       token=token)
-    try:
-        if args.url:
-            outcome = run(args.url, _url_token(args))
-        else:
-            with temporary_server() as server:
-                outcome = run(server.url, server.token)
-    except (ApiError, OSError, RuntimeError) as error:
-        print(f"paiju simulate: {error}", file=sys.stderr)
-        return 1
-    print(report(outcome))
-    return 0 if outcome.standings.get("final") else 1
+    return _run_simulation(args, run, report, lambda outcome: outcome.standings.get("final"))
 
 
 def _simulate_mjs(args) -> int:
     """Seed 003's Sichuan event (T-7): groups of four, the top two of each on, down to a final
     of four with 换三张; ties by dice; the prizes to 12th."""
-    from .simulator.runner import ApiError, temporary_server
     from .simulator.sichuan import check_players, report, simulate
 
     try:
@@ -233,17 +230,7 @@ def _simulate_mjs(args) -> int:
     match = {"sessionHands": args.session_hands} if args.session_hands else {}
     run = lambda url, token: simulate(url, args.players, args.seed, match,  # noqa: E731
                                       token=token)
-    try:
-        if args.url:
-            outcome = run(args.url, _url_token(args))
-        else:
-            with temporary_server() as server:
-                outcome = run(server.url, server.token)
-    except (ApiError, OSError, RuntimeError) as error:
-        print(f"paiju simulate: {error}", file=sys.stderr)
-        return 1
-    print(report(outcome))
-    return 0 if outcome.standings.get("final") else 1
+    return _run_simulation(args, run, report, lambda outcome: outcome.standings.get("final"))
 
 
 def _simulate_sj3_swiss(args) -> int:
@@ -251,7 +238,7 @@ def _simulate_sj3_swiss(args) -> int:
     ``--teams`` gives a bye each round. The temporary server's clock moves
     ``--seconds-per-move`` (default 3) per recorded event, so each 80-minute alert comes after
     a few hands; with ``--url`` the server's time is real."""
-    from .simulator.runner import ApiError, SimulatedClock, temporary_server
+    from .simulator.runner import SimulatedClock
     from .simulator.swiss import SECONDS_PER_MOVE, report, simulate
 
     teams = args.teams or 8
@@ -259,18 +246,9 @@ def _simulate_sj3_swiss(args) -> int:
         args.parser.error("--seconds-per-move: more than 0, for the temporary server only")
     run = lambda url, token: simulate(url, teams, args.rounds, args.seed,  # noqa: E731
                                       token=token)
-    try:
-        if args.url:
-            outcome = run(args.url, _url_token(args))
-        else:
-            clock = SimulatedClock(args.seconds_per_move or SECONDS_PER_MOVE)
-            with temporary_server(clock=clock) as server:
-                outcome = run(server.url, server.token)
-    except (ApiError, OSError) as error:
-        print(f"paiju simulate: {error}", file=sys.stderr)
-        return 1
-    print(report(outcome))
-    return 0 if outcome.standings.get("final") else 1
+    clock = SimulatedClock(args.seconds_per_move or SECONDS_PER_MOVE)
+    return _run_simulation(args, run, report, lambda outcome: outcome.standings.get("final"),
+                           clock)
 
 
 def _serve(args) -> int:

@@ -8,10 +8,11 @@ import json
 import re
 
 from flask import request
+from marshmallow import Schema, ValidationError
 
 from events.envelope import canonical_json
 
-from .problems import Problem, validation_failed
+from .problems import Problem, field_errors, validation_failed
 
 MAX_DEPTH = 64  # nesting of arrays and objects in a body; far beyond any real event
 MAX_QUERY_INT = 2**63 - 1  # what SQLite can compare with
@@ -43,6 +44,22 @@ def json_body() -> object:
     except RecursionError:
         raise Problem(400, "malformed-json", "invalid JSON: nested too deeply") from None
     return value
+
+
+def optional_json_body() -> object:
+    """The body as JSON, or an empty object when there is none (routes whose every member is
+    optional)."""
+    return json_body() if request.get_data(cache=True) else {}
+
+
+def load_body(schema: Schema, body: object) -> dict:
+    """``body`` loaded by a marshmallow request schema, or a 400 naming every field at fault."""
+    if not isinstance(body, dict):
+        raise validation_failed([{"path": "/", "message": "must be a JSON object"}])
+    try:
+        return schema.load(body)
+    except ValidationError as error:
+        raise validation_failed(field_errors(error.messages)) from None
 
 
 def _unique_keys(pairs: list[tuple[str, object]]) -> dict:

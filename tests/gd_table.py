@@ -23,9 +23,7 @@ from datetime import UTC, datetime
 import tables
 from tables import ok, two_team_knockout
 
-from rules import matches
 from rules.guandan import hand as hands
-from rules.guandan.match import GDMatch
 from rules.guandan.moves import legal_plays, random_legal_play
 from rules.guandan.procedure import random_deal, stacked_deal
 from rules.guandan.tribute import return_choices, tribute_choices
@@ -48,83 +46,16 @@ def drawn_knockout(client, tid: str = TID, match_settings: dict | None = None) -
     two_team_knockout(client, tid, "GD", match_settings, cards={"east": "2H", "west": "2D"})
 
 
-class Table:
+class Table(tables.ApiTable):
     """One GD match of a fresh tournament, played through the HTTP API."""
+
+    NO_HAND = NO_HAND
 
     def __init__(self, client, settings: dict | None = None, tid: str = TID):
         self.client, self.tid = client, tid
         drawn_knockout(client, tid, settings)
         ok(client.post(f"/v1/tournaments/{tid}/matches", json={"match_id": "R1-1"}))
         self.mid, self.stream, self.hand = "R1-1", f"match-{tid}:R1-1", 1
-
-    # --- posting ---------------------------------------------------------------------------
-    def body(self, event_type: str, /, hand: int | None = None, **data) -> dict:
-        if event_type not in NO_HAND:
-            data = {"hand": self.hand if hand is None else hand, **data}
-        return {"type": event_type, "stream": self.stream, "data": data}
-
-    def post(self, event_type: str, /, hand: int | None = None, **data):
-        return self.client.post(f"/v1/tournaments/{self.tid}/events",
-                                json=self.body(event_type, hand, **data))
-
-    def ok(self, event_type: str, /, **data) -> dict:
-        return ok(self.post(event_type, **data))
-
-    def batch(self, events: Iterable[tuple[str, dict]]) -> list[dict]:
-        body = {"events": [self.body(t, **d) for t, d in events]}
-        if not body["events"]:
-            return []
-        return ok(self.client.post(f"/v1/tournaments/{self.tid}/events", json=body))["events"]
-
-    def rejected(self, event_type: str, rule: str, /, **data) -> dict:
-        """Posts an event that must be refused with 422 naming ``rule``; checks that nothing
-        was stored."""
-        before = self.events()
-        response = self.post(event_type, **data)
-        assert response.status_code == 422, response.json
-        assert response.headers["Content-Type"] == "application/problem+json"
-        assert response.json["rule"] == rule, response.json
-        assert response.json["detail"].startswith(f"{rule}: ")
-        assert self.events() == before
-        return response.json
-
-    def bad(self, event_type: str, **data) -> dict:
-        """Posts an event whose data the schema refuses: 400 naming the field, nothing stored."""
-        before = self.events()
-        response = self.post(event_type, **data)
-        assert response.status_code == 400, response.json
-        assert self.events() == before
-        return response.json
-
-    def events(self) -> int:
-        return len(self.client.get(f"/v1/tournaments/{self.tid}/events?limit=1000").json["events"])
-
-    # --- reading -----------------------------------------------------------------------------
-    def match(self, view: str = "referee", at: int | None = None) -> dict:
-        query = f"?as={view}" + (f"&at={at}" if at is not None else "")
-        return ok(self.client.get(f"/v1/tournaments/{self.tid}/matches/{self.mid}{query}"))
-
-    def hand_view(self, n: int | None = None, view: str = "referee", at: int | None = None) -> dict:
-        query = f"?as={view}" + (f"&at={at}" if at is not None else "")
-        return ok(self.client.get(
-            f"/v1/tournaments/{self.tid}/matches/{self.mid}/hands/{n or self.hand}{query}"))
-
-    def held(self, seat: int) -> list[str]:
-        return self.hand_view()["seats"][seat]["cards"]
-
-    def state(self) -> GDMatch:
-        """The match folded here from its stream, with the rules the server uses (only the
-        events since the last call are read)."""
-        m, version = getattr(self, "_folded", (None, 0))
-        while True:
-            page = ok(self.client.get(f"/v1/tournaments/{self.tid}/streams/{self.stream}"
-                                      f"?from_version={version + 1}&limit=1000"))
-            for e in page["events"]:
-                m = matches.apply(m, e["type"], e["data"], e["recorded_at"])
-                version = e["version"]
-            if not page["next"]:
-                self._folded = (m, version)
-                return m
 
     # --- getting a hand to a point -------------------------------------------------------------
     def deal(self, fixed: dict[int, str] | None = None, *, level: str | None = None,

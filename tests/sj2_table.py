@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from tables import ok, two_team_knockout
+from tables import ApiTable, ok, two_team_knockout
 
 from rules.shengji.cards import Trump, deck
 from rules.shengji.combos import random_follow, random_lead
@@ -27,29 +27,30 @@ def cards(text: str | list[str]) -> list[str]:
 
 
 def build_deal(fixed: dict[int, str], kitty: str | list[str] | None = None, seed: int = 7,
-               no: dict[int, str] | None = None) -> dict:
-    """Four hands of 25 and a kitty of 8 from two decks: the fixed cards where given, the rest
-    shuffled with ``seed``. ``no`` maps a seat to the suits (letters; "J" for jokers) that the
-    shuffled rest must not give it."""
-    pool = Counter(deck(2))
+               no: dict[int, str] | None = None, *, decks: int = 2, kitty_size: int = 8) -> dict:
+    """Four hands and a kitty from two decks (25 each and 8; SJ3: three decks, 39 and 6): the
+    fixed cards where given, the rest shuffled with ``seed``. ``no`` maps a seat to the suits
+    (letters; "J" for jokers) that the shuffled rest must not give it."""
+    pool = Counter(deck(decks))
+    hand_size = (sum(pool.values()) - kitty_size) // 4
     hands = {seat: cards(fixed.get(seat, "")) for seat in range(4)}
     chosen_kitty = cards(kitty) if kitty is not None else None
     for cs in list(hands.values()) + ([chosen_kitty] if chosen_kitty else []):
         pool.subtract(cs)
-    assert min(pool.values()) >= 0, "the fixed cards are more than two decks hold"
+    assert min(pool.values()) >= 0, f"the fixed cards are more than {decks} decks hold"
     rest = sorted(pool.elements())
     random.Random(seed).shuffle(rest)
     no = no or {}
     for seat in sorted(range(4), key=lambda s: -len(no.get(s, ""))):  # the fussiest first
         banned = set(no.get(seat, ""))
         fits = [c for c in rest if _suit(c) not in banned]
-        take = fits[:25 - len(hands[seat])]
-        assert len(take) == 25 - len(hands[seat]), f"cannot fill seat {seat}"
+        take = fits[:hand_size - len(hands[seat])]
+        assert len(take) == hand_size - len(hands[seat]), f"cannot fill seat {seat}"
         hands[seat] += take
         for card in take:
             rest.remove(card)
     if chosen_kitty is None:
-        chosen_kitty, rest = rest[:8], rest[8:]
+        chosen_kitty, rest = rest[:kitty_size], rest[kitty_size:]
     assert not rest, "cannot fill the deal"
     return {"hands": [hands[s] for s in range(4)], "kitty": chosen_kitty}
 
@@ -64,8 +65,10 @@ def _suit(card: str) -> str:
     return "J" if card in ("BJ", "SJ") else card[1]
 
 
-class Table:
+class Table(ApiTable):
     """One SJ2 match of a fresh tournament, played through the HTTP API."""
+
+    NO_HAND = ("TimeLimitReached", "RulingRecorded")
 
     def __init__(self, client, settings: dict | None = None, tid: str = TID):
         self.client, self.tid = client, tid
@@ -83,43 +86,11 @@ class Table:
         return table
 
     # --- posting ---------------------------------------------------------------------------
-    def post(self, event_type: str, hand: int | None = None, **data):
-        body = {"type": event_type, "stream": self.stream,
-                "data": {"hand": self.hand if hand is None else hand, **data}}
-        if event_type in ("TimeLimitReached", "RulingRecorded") or \
-                (event_type == "LotsDrawn" and data.get("purpose") == "matchTie"):
-            body["data"].pop("hand")
-        return self.client.post(f"/v1/tournaments/{self.tid}/events", json=body)
-
-    def ok(self, event_type: str, **data) -> dict:
-        return ok(self.post(event_type, **data))
-
-    def rejected(self, event_type: str, rule: str, **data) -> dict:
-        """Posts an event that must be refused with 422 naming ``rule``; checks nothing was
-        stored."""
-        before = self.events()
-        response = self.post(event_type, **data)
-        assert response.status_code == 422, response.json
-        assert response.headers["Content-Type"] == "application/problem+json"
-        assert response.json["rule"] == rule, response.json
-        assert self.events() == before
-        return response.json
-
-    def events(self) -> int:
-        return len(self.client.get(f"/v1/tournaments/{self.tid}/events?limit=1000").json["events"])
-
-    # --- reading -----------------------------------------------------------------------------
-    def match(self, view: str = "referee", at: int | None = None) -> dict:
-        query = f"?as={view}" + (f"&at={at}" if at is not None else "")
-        return ok(self.client.get(f"/v1/tournaments/{self.tid}/matches/{self.mid}{query}"))
-
-    def hand_view(self, n: int | None = None, view: str = "referee", at: int | None = None) -> dict:
-        query = f"?as={view}" + (f"&at={at}" if at is not None else "")
-        return ok(self.client.get(
-            f"/v1/tournaments/{self.tid}/matches/{self.mid}/hands/{n or self.hand}{query}"))
-
-    def held(self, seat: int) -> list[str]:
-        return self.hand_view()["seats"][seat]["cards"]
+    def body(self, event_type: str, /, hand: int | None = None, **data) -> dict:
+        body = super().body(event_type, hand, **data)
+        if event_type == "LotsDrawn" and data.get("purpose") == "matchTie":
+            body["data"].pop("hand")  # the lots of a tied match are drawn after its last hand
+        return body
 
     # --- getting a hand to a point -------------------------------------------------------------
     def deal(self, fixed: dict[int, str] | None = None, kitty=None, seed: int = 7,

@@ -15,30 +15,21 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 
+import sj2_table
 from clients import admin_client
-from tables import Clock, ok
+from tables import ApiTable, Clock, ok
 
 from events.memory_store import InMemoryEventStore
 from projections.shengji_views import match_view
 from projections.viewers import Viewer
 from rules import matches
-from rules.shengji.cards import deck
 from service import create_app
 from service.simulator import bots
 
 TID = "sj3-test"
 NO_HAND = ("TimeLimitReached", "RulingRecorded", "LatenessRecorded")
-HAND_SIZE, KITTY_SIZE = 39, 6
-
-
-def cards(text: str | list[str]) -> list[str]:
-    return text.split() if isinstance(text, str) else list(text)
-
-
-def _suit(card: str) -> str:
-    return "J" if card in ("BJ", "SJ") else card[1]
+KITTY_SIZE = 6
 
 
 def build_deal(fixed: dict[int, str], kitty: str | list[str] | None = None, seed: int = 7,
@@ -46,27 +37,7 @@ def build_deal(fixed: dict[int, str], kitty: str | list[str] | None = None, seed
     """Four hands of 39 and a kitty of 6 from three decks: the fixed cards where given, the rest
     shuffled with ``seed``. ``no`` maps a seat to the suits (letters; "J" for jokers) that the
     shuffled rest must not give it."""
-    pool = Counter(deck(3))
-    hands = {seat: cards(fixed.get(seat, "")) for seat in range(4)}
-    chosen_kitty = cards(kitty) if kitty is not None else None
-    for cs in list(hands.values()) + ([chosen_kitty] if chosen_kitty else []):
-        pool.subtract(cs)
-    assert min(pool.values()) >= 0, "the fixed cards are more than three decks hold"
-    rest = sorted(pool.elements())
-    random.Random(seed).shuffle(rest)
-    no = no or {}
-    for seat in sorted(range(4), key=lambda s: -len(no.get(s, ""))):  # the fussiest first
-        banned = set(no.get(seat, ""))
-        fits = [c for c in rest if _suit(c) not in banned]
-        take = fits[:HAND_SIZE - len(hands[seat])]
-        assert len(take) == HAND_SIZE - len(hands[seat]), f"cannot fill seat {seat}"
-        hands[seat] += take
-        for card in take:
-            rest.remove(card)
-    if chosen_kitty is None:
-        chosen_kitty, rest = rest[:KITTY_SIZE], rest[KITTY_SIZE:]
-    assert not rest, "cannot fill the deal"
-    return {"hands": [hands[s] for s in range(4)], "kitty": chosen_kitty}
+    return sj2_table.build_deal(fixed, kitty, seed, no, decks=3, kitty_size=KITTY_SIZE)
 
 
 def new_table(settings: dict | None = None, clock: Clock | None = None) -> Table:
@@ -76,8 +47,10 @@ def new_table(settings: dict | None = None, clock: Clock | None = None) -> Table
     return table
 
 
-class Table:
+class Table(ApiTable):
     """One SJ3 match of a fresh tournament (format swiss, two pairs), played through the API."""
+
+    NO_HAND = NO_HAND
 
     def __init__(self, client, settings: dict | None = None, tid: str = TID):
         self.client, self.tid = client, tid
@@ -91,73 +64,6 @@ class Table:
         ok(client.post(f"/v1/tournaments/{tid}/matches",
                        json={"match_id": "R1-1", "teams": {"A": "east", "B": "west"}}))
         self.mid, self.stream, self.hand = "R1-1", f"match-{tid}:R1-1", 1
-
-    # --- posting ---------------------------------------------------------------------------
-    def body(self, event_type: str, /, hand: int | None = None, **data) -> dict:
-        if event_type not in NO_HAND:
-            data = {"hand": self.hand if hand is None else hand, **data}
-        return {"type": event_type, "stream": self.stream, "data": data}
-
-    def post(self, event_type: str, /, hand: int | None = None, **data):
-        return self.client.post(f"/v1/tournaments/{self.tid}/events",
-                                json=self.body(event_type, hand, **data))
-
-    def ok(self, event_type: str, /, **data) -> dict:
-        return ok(self.post(event_type, **data))
-
-    def batch(self, events: list[tuple[str, dict]]) -> None:
-        if events:
-            ok(self.client.post(f"/v1/tournaments/{self.tid}/events",
-                                json={"events": [{"type": t, "stream": self.stream, "data": d}
-                                                 for t, d in events]}))
-
-    def rejected(self, event_type: str, rule: str, /, **data) -> dict:
-        """Posts an event that must be refused with 422 naming ``rule``; checks that nothing
-        was stored."""
-        before = self.events()
-        response = self.post(event_type, **data)
-        assert response.status_code == 422, response.json
-        assert response.headers["Content-Type"] == "application/problem+json"
-        assert response.json["rule"] == rule, response.json
-        assert response.json["detail"].startswith(f"{rule}: ")
-        assert self.events() == before
-        return response.json
-
-    def bad(self, event_type: str, /, **data) -> dict:
-        """Posts an event whose data the schema refuses: 400, nothing stored."""
-        before = self.events()
-        response = self.post(event_type, **data)
-        assert response.status_code == 400, response.json
-        assert self.events() == before
-        return response.json
-
-    def events(self) -> int:
-        return len(self.client.get(f"/v1/tournaments/{self.tid}/events?limit=1000").json["events"])
-
-    # --- reading -----------------------------------------------------------------------------
-    def match(self, view: str = "referee", at: int | None = None) -> dict:
-        query = f"?as={view}" + (f"&at={at}" if at is not None else "")
-        return ok(self.client.get(f"/v1/tournaments/{self.tid}/matches/{self.mid}{query}"))
-
-    def hand_view(self, n: int | None = None, view: str = "referee", at: int | None = None) -> dict:
-        query = f"?as={view}" + (f"&at={at}" if at is not None else "")
-        return ok(self.client.get(
-            f"/v1/tournaments/{self.tid}/matches/{self.mid}/hands/{n or self.hand}{query}"))
-
-    def held(self, seat: int) -> list[str]:
-        return self.hand_view()["seats"][seat]["cards"]
-
-    def state(self):
-        """The match folded here from its stream with the rules the server uses."""
-        m, version = None, 0
-        while True:
-            page = ok(self.client.get(f"/v1/tournaments/{self.tid}/streams/{self.stream}"
-                                      f"?from_version={version + 1}&limit=1000"))
-            for e in page["events"]:
-                m = matches.apply(m, e["type"], e["data"], e["recorded_at"])
-                version = e["version"]
-            if not page["next"]:
-                return m
 
     # --- getting a hand to a point -------------------------------------------------------------
     def deal(self, fixed: dict[int, str] | None = None, kitty=None, seed: int = 7,

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import random
 
-from flask import Blueprint, jsonify, request, url_for
+from flask import Blueprint, jsonify, url_for
 from marshmallow import Schema, ValidationError, fields, validate
 
-from events.catalogue import FullMatch, match_stream, tournament_stream
+from events.catalogue import match_stream, tournament_stream
 from events.envelope import NO_STREAM, NewEvent
 from events.shengji_events import TEAM_KEYS, MatchStartedData
 from events.store import WrongExpectedVersion
-from events.tournament_events import ID_PATTERN, MATCH_ID
+from events.tournament_events import IDENTIFIER, MATCH_ID
 from projections import brackets
 from projections.matches import (
     Viewer,
@@ -28,7 +28,7 @@ from rules.matches import engine_of, team_keys
 from ..appending import append_events
 from ..auth import allows, viewer_for
 from ..problems import Problem, field_errors, validation_failed
-from ..requests import int_arg, json_body
+from ..requests import int_arg, json_body, load_body, optional_json_body
 from ..schemas import MetaSchema
 from . import groups as groups_api
 from . import team_event as team_event_api
@@ -42,14 +42,10 @@ from .common import (
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/tournaments/<tid>")
 
-_id = FullMatch(ID_PATTERN, "must be 1-64 letters, digits, '_', '.' or '-', starting with a "
-                            "letter or digit")
-
-
 class StartMatchRequest(Schema):
     match_id = fields.String(required=True, validate=MATCH_ID)
     teams = fields.Dict(keys=fields.String(validate=validate.OneOf(TEAM_KEYS)),
-                        values=fields.String(validate=_id), validate=validate.Length(min=2, max=4))
+                        values=fields.String(validate=IDENTIFIER), validate=validate.Length(min=2, max=4))
     settings = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=100)))
     meta = fields.Nested(MetaSchema, allow_none=True)
 
@@ -63,15 +59,6 @@ class DrawRequest(Schema):
     meta = fields.Nested(MetaSchema, allow_none=True)
 
 
-def _load(schema: Schema, body: object) -> dict:
-    if not isinstance(body, dict):
-        raise validation_failed([{"path": "/", "message": "must be a JSON object"}])
-    try:
-        return schema.load(body)
-    except ValidationError as error:
-        raise validation_failed(field_errors(error.messages)) from None
-
-
 # --- matches -----------------------------------------------------------------------------------
 
 @bp.post("/matches")
@@ -81,7 +68,7 @@ def start_match(tid: str):
     (side A at seats 0 and 2, side B at 1 and 3, SJ2-1.2) and the settings: the tournament's
     ``settings.match`` overridden by the request's."""
     require_tournament(tid)
-    body = _load(StartMatchRequest(), json_body())
+    body = load_body(StartMatchRequest(), json_body())
     s = services()
     t = brackets.tournament_at(s.store, s.catalogue, tid, cache=s.cache)
     with domain_errors_as_problems(lambda _: "/"):
@@ -233,7 +220,7 @@ def draw_round(tid: str):
     ``{"method": "cards"}`` by matching playing cards (T-5.5) — and records the outcome as
     ``LotsDrawn``: replay reads it and never draws again."""
     require_tournament(tid)
-    body = _load(DrawRequest(), json_body() if _has_body() else {})
+    body = load_body(DrawRequest(), optional_json_body())
     if groups_api.plays_in_groups(tid):  # T-8.1: a stage's tables of four
         return groups_api.draw_stage(tid, body)
     if team_event_api.plays_team_event(tid):  # T-6.4: round 1 by lots, later rounds by scores
@@ -253,10 +240,6 @@ def draw_round(tid: str):
                          meta=request_meta(body.get("meta")))
         result = append_events(s.store, s.catalogue, tid, [event], s.cache)
     return created_event(tid, result)
-
-
-def _has_body() -> bool:
-    return bool(request.get_data(cache=True))
 
 
 @bp.get("/bracket")

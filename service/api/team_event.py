@@ -10,21 +10,21 @@ import io
 import random
 
 from flask import Blueprint, Response, jsonify, request
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, fields, validate
 
-from events.catalogue import FullMatch, match_stream, tournament_stream
+from events.catalogue import match_stream, tournament_stream
 from events.envelope import NewEvent
 from events.store import AppendResult
 from events.team_event_events import PairedMeetingSchema
-from events.tournament_events import ID_PATTERN
+from events.tournament_events import IDENTIFIER
 from projections import team_event
 from projections.brackets import tournament_at
 from rules import swiss
 
 from ..appending import append_events
 from ..auth import allows, require_event
-from ..problems import Problem, field_errors, validation_failed
-from ..requests import int_arg, json_body, str_arg
+from ..problems import Problem
+from ..requests import int_arg, load_body, optional_json_body, str_arg
 from ..schemas import MetaSchema
 from .common import (
     created_event,
@@ -37,17 +37,13 @@ from .common import (
 
 bp = Blueprint("team_event", __name__, url_prefix="/v1/tournaments/<tid>")
 
-_team_id = FullMatch(ID_PATTERN, "must be 1-64 letters, digits, '_', '.' or '-', starting with "
-                                "a letter or digit")
-
-
 class PairingRequest(Schema):
     """``POST …/pairings``: nothing (the server pairs the next round by the rules), or the
     referee's own pairing of it (``matches``, ``byes``, ``reason``)."""
     round = fields.Integer(strict=True, validate=validate.Range(min=1, max=64))
     matches = fields.List(fields.Nested(PairedMeetingSchema), validate=validate.Length(min=1,
                                                                                       max=512))
-    byes = fields.List(fields.String(validate=_team_id), validate=validate.Length(max=1))
+    byes = fields.List(fields.String(validate=IDENTIFIER), validate=validate.Length(max=1))
     reason = fields.String(validate=validate.Length(min=1, max=2000))
     meta = fields.Nested(MetaSchema, allow_none=True)
 
@@ -59,25 +55,12 @@ class MetaOnlyRequest(Schema):
 
 class LatenessRequest(Schema):
     """T-6.6: how many started minutes a team's pair was late at the start of a round."""
-    team = fields.String(required=True, validate=_team_id)
+    team = fields.String(required=True, validate=IDENTIFIER)
     pair = fields.String(required=True, validate=validate.OneOf(swiss.PAIRS))
     minutes = fields.Integer(required=True, strict=True,
                              validate=validate.Range(min=0, max=24 * 60))
     dealer = fields.Integer(strict=True, validate=validate.Range(min=0, max=3))
     meta = fields.Nested(MetaSchema, allow_none=True)
-
-
-def _load(schema: Schema, body: object) -> dict:
-    if not isinstance(body, dict):
-        raise validation_failed([{"path": "/", "message": "must be a JSON object"}])
-    try:
-        return schema.load(body)
-    except ValidationError as error:
-        raise validation_failed(field_errors(error.messages)) from None
-
-
-def _body() -> object:
-    return json_body() if request.get_data(cache=True) else {}
 
 
 def plays_team_event(tid: str) -> bool:
@@ -176,6 +159,9 @@ def _signed(value: int | None) -> str:
 
 
 def _note(team: dict) -> str:
+    if team["disqualified"] is not None:
+        dq = team["disqualified"]
+        return f"取消参赛资格 pair {dq['pair']} disqualified in round {dq['round']}"
     if team["excluded_after_round"] is not None:
         return f"两次弃权，不计团体成绩 excluded after round {team['excluded_after_round']}"
     return "退出 withdrawn" if team["withdrawn"] else ""
@@ -192,7 +178,7 @@ def post_pairing(tid: str):
     referee's pairing by hand, ``RoundPaired{manual: true}``, stored with warnings for its
     rematches, second byes and distant scores. Answers the event and the round as paired."""
     require_tournament(tid)
-    body = _load(PairingRequest(), _body())
+    body = load_body(PairingRequest(), optional_json_body())
     s = services()
     stored = envelopes(_pair_next(tid, body).records)[0]
     view = team_event.rounds_view(s.store, s.catalogue, tid, stored["position"], s.cache)
@@ -252,7 +238,7 @@ def draw_standings_lots(tid: str):
     "standingsTie"}`` events, appended one after the other. 422 T-6.8 before the last round is
     played or when no tie is left."""
     require_tournament(tid)
-    body = _load(MetaOnlyRequest(), _body())
+    body = load_body(MetaOnlyRequest(), optional_json_body())
     s = services()
     with domain_errors_as_problems(lambda _: "/"):
         if not plays_team_event(tid):
@@ -288,7 +274,7 @@ def call_round_time(tid: str, n: int):
     levels decide (the SJ3 fold); 422 if the alert's minute has not passed on the server's
     clock at some table, if the round has not been paired, or if no table is left."""
     require_tournament(tid)
-    body = _load(MetaOnlyRequest(), _body())
+    body = load_body(MetaOnlyRequest(), optional_json_body())
     s = services()
     with domain_errors_as_problems(lambda _: "/"):
         calls = team_event.round_time_events(s.store, s.catalogue, tid, n, s.cache)
@@ -311,7 +297,7 @@ def record_lateness(tid: str, n: int):
     minutes or more: 2 points and 4 : 2 to the opponents, T-6.5) — and the standings count the
     forfeit (T-6.7: a second one excludes the team)."""
     require_tournament(tid)
-    body = _load(LatenessRequest(), _body())
+    body = load_body(LatenessRequest(), optional_json_body())
     s = services()
     with domain_errors_as_problems(lambda _: "/"):
         table, side = team_event.lateness_table(s.store, s.catalogue, tid, n, body["team"],

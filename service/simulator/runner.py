@@ -91,6 +91,26 @@ class Api:
     def close(self) -> None:
         self.conn.close()
 
+    def __enter__(self) -> Api:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+
+@dataclass
+class EventOutcome:
+    """What every simulation of a groups or team event reports (the knockout's :class:`Outcome`
+    counts matches instead): its standings, the tables and hands played, and what the run cost;
+    each event's outcome adds what its report shows."""
+    tournament_id: str
+    standings: dict = field(default_factory=dict)
+    event_counts: Counter = field(default_factory=Counter)
+    tables: int = 0
+    hands: int = 0
+    requests: int = 0
+    seconds: float = 0.0
+
 
 @dataclass
 class Outcome:
@@ -119,8 +139,8 @@ def simulate(url: str, teams: int = 8, seed: int = 1, match_settings: dict | Non
     what happened. ``observe(tournament, match, view)`` sees the referee's view before every
     move; ``bot_options`` go to the game's bots (e.g. Guandan's ``seconds_per_move``)."""
     setup = GAMES[game]
-    rng, api, started = random.Random(seed), Api(url, token), time.perf_counter()
-    try:
+    rng, started = random.Random(seed), time.perf_counter()
+    with Api(url, token) as api:
         tid = _create(api, setup, game, teams, seed, match_settings, tournament_settings)
         outcome = Outcome(tid, None, {}, {}, game=game)
         while True:
@@ -140,15 +160,10 @@ def simulate(url: str, teams: int = 8, seed: int = 1, match_settings: dict | Non
         outcome.bracket = api.call("GET", f"/v1/tournaments/{tid}/bracket")
         outcome.standings = api.call("GET", f"/v1/tournaments/{tid}/standings")
         outcome.champion = outcome.bracket["champion"]
-        outcome.event_counts = count_events(api, tid)
         if setup.decisions:
             outcome.decided_by = Counter(m["reason"] for m in api.call(
                 "GET", f"/v1/tournaments/{tid}/matches")["matches"] if m["reason"])
-        outcome.requests = api.requests
-        outcome.seconds = time.perf_counter() - started
-        return outcome
-    finally:
-        api.close()
+        return finished(outcome, api, started)
 
 
 def _create(api: Api, setup: GameSetup, game: str, teams: int, seed: int,
@@ -196,6 +211,15 @@ def _tribute_cases(history: list[dict]) -> Counter:
                    for row in history if "tribute" in row)
 
 
+def finished(outcome: EventOutcome | Outcome, api: Api, started: float):
+    """The outcome of a simulation at its end: the events of its log counted by type, the
+    requests it made and the seconds it took since ``started`` (``time.perf_counter()``)."""
+    outcome.event_counts = count_events(api, outcome.tournament_id)
+    outcome.requests = api.requests
+    outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
 def count_events(api: Api, tid: str) -> Counter:
     counts, after = Counter(), 0
     while True:
@@ -241,8 +265,7 @@ def temporary_server(threads: int = 4, clock: Callable[[], str] | None = None) -
 def report(outcome: Outcome) -> str:
     """What the simulation printed: the champion, the bracket round by round, event counts."""
     lines = [f"tournament {outcome.tournament_id}: {outcome.matches} matches, "
-             f"{outcome.hands} hands, {sum(outcome.event_counts.values())} events, "
-             f"{outcome.requests} requests in {outcome.seconds:.1f} s",
+             f"{outcome.hands} hands, {cost(outcome)}",
              f"champion: {outcome.champion}", "bracket:"]
     for rnd in outcome.bracket["rounds"]:
         byes = f" (byes: {', '.join(rnd['byes'])})" if rnd["byes"] else ""
@@ -255,8 +278,19 @@ def report(outcome: Outcome) -> str:
                                            for r in outcome.standings["ranking"]))
     if GAMES[outcome.game].prizes:
         lines += _podium(outcome, GAMES[outcome.game])
-    lines.append("events: " + ", ".join(f"{t} {n}" for t, n in sorted(outcome.event_counts.items())))
+    lines.append(events_line(outcome.event_counts))
     return "\n".join(lines)
+
+
+def cost(outcome: EventOutcome | Outcome) -> str:
+    """The end of a report's first line: the events logged, the requests, the time taken."""
+    return (f"{sum(outcome.event_counts.values())} events, {outcome.requests} requests in "
+            f"{outcome.seconds:.1f} s")
+
+
+def events_line(counts: Counter) -> str:
+    """A report's last line: the events of the log by type."""
+    return "events: " + ", ".join(f"{t} {n}" for t, n in sorted(counts.items()))
 
 
 def _podium(outcome: Outcome, setup: GameSetup) -> list[str]:

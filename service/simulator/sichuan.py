@@ -15,66 +15,47 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Callable
+from functools import partial
 
 from rules.groups import PRIZES, stage_sizes
-from rules.mahjong.session import still_rolling
 from rules.mahjong.sichuan import MJS
-from rules.mahjong.tiles import SUITS, Meld, shifted, suit, tile_set
+from rules.mahjong.tiles import SUITS, suit
 from rules.mahjong.winning import is_winning_hand
 
-from .mahjong import Outcome
-from .runner import Api, count_events, play_match
+from . import mahjong_bots as tile_bots
+from .groups import Observer, Outcome, create_event, play_event, table_line
+from .runner import Api, cost, events_line, finished, play_match
 
-Action = tuple[str, dict]
 ADVANCE = 2                     # T-7.2: the top two of each group go on
 MAX_MOVES = 20_000              # a table that does not end is a bug, not a long game
-# how much a tile helps a hand: copies held, and neighbours in its suit
-_NEAR = {t: tuple((n, 3 - abs(d)) for d in (-2, -1, 1, 2) if (n := shifted(t, d)))
-         for t in tile_set(108)}
+CLAIMS = (("kong", 0.5), ("pong", 0.4))   # MJS-3.3: how often a bot claims what it may (no chow)
 
 
 # --- the bots ------------------------------------------------------------------------------------
 
-def next_action(view: dict, rng: random.Random) -> Action | None:
+def next_action(view: dict, rng: random.Random) -> tile_bots.Action | None:
     """The next event of a table, from the referee's view of it; None once the session is over."""
-    if view["status"] == "completed":
-        return None
-    if view["status"] == "rolling":
-        return _roll_for_dealer(view, rng)
-    hand = view["current_hand"]
-    if hand is None or hand["phase"] == "over":
-        return _deal(view, rng)
-    number, phase = hand["hand"], hand["phase"]
+    return tile_bots.table_action(view, rng, _deal, partial(_play, settings=view["settings"]))
+
+
+def _play(hand: dict, number: int, rng: random.Random, settings: dict) -> tile_bots.Action:
+    phase = hand["phase"]
     if phase == "exchange":
         return _exchange(hand, number, rng)
     if phase == "void":
         return _void(hand, number)
-    if phase == "claims":
-        return _answer_claims(hand, number, rng)
+    if phase == "claims":           # MJS-3.3: a win always, a kong or pong now and then
+        return tile_bots.answer_claims(hand, number, rng, CLAIMS)
     if phase == "draw":
         end = hand["replacement"]           # MJS-1.2: a kong's replacement, from the end
         tile = hand["wall"][-1] if end else hand["wall"][0]
         return "TileDrawn", {"hand": number, "seat": hand["turn"], "tile": tile, "fromEnd": end}
-    return _turn(hand, number, rng)
+    return _turn(hand, number, rng, settings)
 
 
-def _roll_for_dealer(view: dict, rng: random.Random) -> Action:
-    """MJS-1.3: the next seat that rolls for the first deal."""
-    rounds = [{r["seat"]: tuple(r["dice"]) for r in round_} for round_ in view["first_dealer_rolls"]]
-    rolling, current = still_rolling(rounds)
-    seat = min(rolling - set(current))
-    return "DiceRolled", {"purpose": "firstDealer", "seat": seat, "dice": _throw(rng)}
-
-
-def _throw(rng: random.Random) -> list[int]:
-    return [rng.randint(1, 6), rng.randint(1, 6)]
-
-
-def _deal(view: dict, rng: random.Random) -> Action:
+def _deal(view: dict, rng: random.Random) -> tile_bots.Action:
     """MJS-1.2: a dealing machine's deal — the dealer 14 tiles, the others 13, the wall."""
-    tiles = list(tile_set(108))
-    rng.shuffle(tiles)
+    tiles = tile_bots.shuffled(108, rng)
     dealer, hands, start = view["dealer"], [], 0
     for seat in range(4):
         size = 14 if seat == dealer else 13
@@ -83,26 +64,22 @@ def _deal(view: dict, rng: random.Random) -> Action:
     return "TilesDealt", {"hand": view["next_hand"], "hands": hands, "wall": tiles[start:]}
 
 
-def _usefulness(tile: str, held: Counter) -> int:
-    return 3 * (held[tile] - 1) + sum(held[n] * w for n, w in _NEAR[tile])
-
-
-def _exchange(hand: dict, number: int, rng: random.Random) -> Action:
+def _exchange(hand: dict, number: int, rng: random.Random) -> tile_bots.Action:
     """MJS-2.1: each seat passes the three least useful tiles of the suit it holds least of
     (three at least); once all have chosen, the dealer rolls."""
     ex = hand["exchange"]
     seat = next((s for s, chosen in enumerate(ex["chosen"]) if not chosen), None)
     if seat is None:
         return "DiceRolled", {"purpose": "exchange", "hand": number, "seat": hand["dealer"],
-                              "dice": _throw(rng)}
+                              "dice": tile_bots.throw(rng)}
     held = Counter(hand["seats"][seat]["concealed"])
     by_suit = {s: [t for t in held.elements() if suit(t) == s] for s in SUITS}
     chosen = min((s for s in SUITS if len(by_suit[s]) >= 3), key=lambda s: len(by_suit[s]))
-    tiles = sorted(by_suit[chosen], key=lambda t: _usefulness(t, held))[:3]
+    tiles = sorted(by_suit[chosen], key=lambda t: tile_bots.usefulness(t, held))[:3]
     return "ExchangeTilesSelected", {"hand": number, "seat": seat, "tiles": tiles}
 
 
-def _void(hand: dict, number: int) -> Action:
+def _void(hand: dict, number: int) -> tile_bots.Action:
     """MJS-2.2: the next seat to declare names the suit it holds least of."""
     seat = next(s for s, done in enumerate(hand["voids_declared"]) if not done)
     held = Counter(suit(t) for t in hand["seats"][seat]["concealed"])
@@ -110,62 +87,38 @@ def _void(hand: dict, number: int) -> Action:
                                 "suit": min(SUITS, key=lambda s: (held[s], s))}
 
 
-def _answer_claims(hand: dict, number: int, rng: random.Random) -> Action:
-    """MJS-3.3: a seat that may claim answers — a win always, a kong or pong now and then."""
-    window = hand["claim_window"]
-    answered = set(window["passed"]) | {c["seat"] for c in window["claims"]}
-    seat = next(int(s) for s, kinds in sorted(window["may"].items())
-                if kinds and int(s) not in answered)
-    kinds, tile = window["may"][str(seat)], window["tile"]
-    base = {"hand": number, "seat": seat}
-    if "win" in kinds:
-        return "Claim", {**base, "kind": "win"}
-    if "kong" in kinds and rng.random() < 0.5:
-        return "Claim", {**base, "kind": "kong", "tiles": [tile] * 3}
-    if "pong" in kinds and rng.random() < 0.4:
-        return "Claim", {**base, "kind": "pong", "tiles": [tile] * 2}
-    return "ClaimPassed", base
-
-
-def _melds(seat: dict) -> tuple[Meld, ...]:
-    return tuple(Meld(m["kind"], tuple(m["tiles"])) for m in seat["melds"])
-
-
-def _turn(hand: dict, number: int, rng: random.Random) -> Action:
+def _turn(hand: dict, number: int, rng: random.Random, settings: dict) -> tile_bots.Action:
     """MJS-3.2, 3.4, 5: win when the hand is a win, make a kong now and then, else discard
     the void suit first, then the least useful tile."""
     seat = hand["turn"]
     me = hand["seats"][seat]
     concealed, void, drawn = me["concealed"], hand["voids"][seat], me["drawn"]
     base = {"hand": number, "seat": seat}
-    first_turn = seat == hand["dealer"] and not any(s["discards"] or s["melds"]
-                                                    for s in hand["seats"])
+    opening = tile_bots.first_turn(hand, seat)
     clean = not any(suit(t) == void for t in concealed) and \
         not any(suit(m["tiles"][0]) == void for m in me["melds"])
-    if (drawn is not None or first_turn) and clean and hand["barred"][seat] is None and \
-            is_winning_hand(concealed, _melds(me), MJS):
+    if (drawn is not None or opening) and clean and hand["barred"][seat] is None and \
+            is_winning_hand(concealed, tile_bots.melds(me), MJS):
         return "Win", base
-    kong = _kong(hand, me, drawn, first_turn, void)
+    kong = _kong(hand, me, drawn, opening or settings["concealedKongLater"], void)
     if kong is not None and rng.random() < 0.5:
         return "KongDeclared", {**base, **kong}
     held = Counter(concealed)
     voids = [t for t in held if suit(t) == void]
     if voids:
         return "TileDiscarded", {**base, "tile": rng.choice(sorted(voids))}
-    scores = {t: _usefulness(t, held) for t in held}
-    least = min(scores.values())
-    tile = rng.choice(sorted(t for t, n in scores.items() if n == least))
-    return "TileDiscarded", {**base, "tile": tile}
+    return "TileDiscarded", {**base, "tile": tile_bots.least_useful(held, rng)}
 
 
-def _kong(hand: dict, me: dict, drawn: str | None, first_turn: bool, void: str) -> dict | None:
-    """MJS-3.4: a concealed kong on drawing the fourth (or of four dealt to the dealer), or an
-    added kong of the tile just drawn; never of the void suit, and not without a replacement."""
+def _kong(hand: dict, me: dict, drawn: str | None, any_four: bool, void: str) -> dict | None:
+    """MJS-3.4: a concealed kong of four held (``any_four``: ``concealedKongLater``, or the
+    dealer's first turn; else only on drawing the fourth), or an added kong of the tile just
+    drawn; never of the void suit, and not without a replacement."""
     if hand["wall_count"] == 0:
         return None
     held = Counter(me["concealed"])
     fours = [t for t, n in held.items() if n == 4 and suit(t) != void
-             and (t == drawn or first_turn)]
+             and (t == drawn or any_four)]
     if fours:
         return {"kind": "concealed", "tile": fours[0]}
     if drawn is not None and any(m["kind"] == "pong" and m["tiles"][0] == drawn
@@ -175,9 +128,6 @@ def _kong(hand: dict, me: dict, drawn: str | None, first_turn: bool, void: str) 
 
 
 # --- the event ---------------------------------------------------------------------------------
-
-Observer = Callable[[str, str, dict], None]
-
 
 def check_players(players: int) -> None:
     """T-7.2: groups of four, the top two on, down to a final of four (16 → 8 → 4)."""
@@ -193,50 +143,19 @@ def simulate(api_url: str, players: int = 16, seed: int = 1, match_settings: dic
     ``observe(tournament, table, view)`` sees the referee's view of a table before every move.
     ``Outcome.lots`` counts the rounds of tie dice."""
     check_players(players)
-    rng, api, started = random.Random(seed), Api(api_url, token), time.perf_counter()
-    try:
+    rng, started = random.Random(seed), time.perf_counter()
+    with Api(api_url, token) as api:
         tid = _create(api, players, seed, match_settings)
-        outcome = Outcome(tid)
-        base = f"/v1/tournaments/{tid}"
-        while True:
-            groups = api.call("GET", f"{base}/groups")
-            stage = groups["stages"][-1] if groups["stages"] else None
-            if stage is not None and not stage["complete"]:
-                for table in stage["tables"]:
-                    if not table["completed"]:
-                        outcome.hands += play_table(api, tid, table["match_id"], rng, observe)
-                        outcome.tables += 1
-                continue
-            if stage is not None and stage["awaiting_lots"]:
-                outcome.lots += _roll_at_the_cut(api, tid, stage, rng)
-                continue
-            if groups["next_stage"] is None:
-                break
-            api.call("POST", f"{base}/draws", {})
-        while not (standings := api.call("GET", f"{base}/standings"))["final"]:
-            outcome.lots += _roll_for_a_place(api, tid, standings, rng)
-        outcome.standings, outcome.groups = standings, api.call("GET", f"{base}/groups")
-        outcome.event_counts = count_events(api, tid)
-        outcome.requests = api.requests
-        outcome.seconds = time.perf_counter() - started
-        return outcome
-    finally:
-        api.close()
+        play = partial(play_table, api, tid, rng=rng, observe=observe)
+        outcome = play_event(api, tid, rng, play, _roll_at_the_cut, _roll_for_a_place)
+        return finished(outcome, api, started)
 
 
 def _create(api: Api, players: int, seed: int, match_settings: dict | None) -> str:
     # The bots answer each discard at once; a window longer than the rule's 3 s only keeps a
     # loaded machine from turning one slow request into a late claim (MJS-3.3).
     settings = {"match": {"claimWindowSeconds": 30, **(match_settings or {})}}
-    created = api.call("POST", "/v1/tournaments", {
-        "name": f"paiju simulate mjs (seed {seed})", "game": "MJS", "format": "groups",
-        "settings": settings})
-    tid = created["id"]
-    api.call("POST", f"/v1/tournaments/{tid}/events", {"events": [
-        {"type": "TeamRegistered", "stream": f"tournament-{tid}",
-         "data": {"team_id": f"player-{n}", "name": f"Player {n}", "players": [f"player {n}"]}}
-        for n in range(1, players + 1)]})
-    return tid
+    return create_event(api, "MJS", seed, players, settings)
 
 
 def play_table(api: Api, tid: str, match_id: str, rng: random.Random,
@@ -251,13 +170,14 @@ def _dice(api: Api, tid: str, stage: int, players: list[str], rng: random.Random
     """T-7.2 / T-7.5: the tied players roll two dice each; the round is posted."""
     api.call("POST", f"/v1/tournaments/{tid}/events", {
         "type": "TieDiceRolled", "stream": f"tournament-{tid}",
-        "data": {"round": stage, "rolls": {p: _throw(rng) for p in players}},
+        "data": {"round": stage, "rolls": {p: tile_bots.throw(rng) for p in players}},
         "meta": {"source": "paiju simulate mjs"}})
     return 1
 
 
-def _roll_at_the_cut(api: Api, tid: str, stage: dict, rng: random.Random) -> int:
-    """T-7.2: at a table where equal scores would send too many through, those players roll."""
+def _roll_at_the_cut(api: Api, tid: str, stage: dict, groups: dict, rng: random.Random) -> int:
+    """T-7.2: at a table where equal scores would send too many through, those players roll
+    (the top ``ADVANCE`` of a group go on in every stage: ``groups`` adds nothing)."""
     for table in stage["tables"]:
         seats = sorted(table["seats"], key=lambda s: s["place"])
         cut = seats[ADVANCE - 1]["place"]
@@ -279,27 +199,21 @@ def _roll_for_a_place(api: Api, tid: str, standings: dict, rng: random.Random) -
 def report(outcome: Outcome) -> str:
     """What the simulation printed: each table's points, the final's extra hands, the podium and
     the prizes to 12th (T-7.5), the event counts."""
-    events = sum(outcome.event_counts.values())
     lines = [(f"tournament {outcome.tournament_id}: {outcome.tables} tables, {outcome.hands} "
-              f"hands, {outcome.lots} rounds of tie dice, {events} events, "
-              f"{outcome.requests} requests in {outcome.seconds:.1f} s")]
+              f"hands, {outcome.lots} rounds of tie dice, {cost(outcome)}")]
     for stage in outcome.groups["stages"]:
         kind = "final" if stage["final"] and len(stage["tables"]) == 1 else \
             f"stage {stage['stage']}"
         lines.append(f"{kind}:")
         for table in stage["tables"]:
-            points = ", ".join(f"{s['team']} {s['coins']}" for s in
-                               sorted(table["seats"], key=lambda s: s["place"]))
             extra = f"; extra hands {table['tiebreak_results']}" \
                 if any(table["tiebreak_results"]) else ""
-            lines.append(f"  {table['match_id']} ({table['hands_played']} hands): "
-                         f"{points}{extra}")
+            lines.append(table_line(table, extra))
     prizes = PRIZES["MJS"]
     lines.append("podium: " + ", ".join(f"{r['place']}. {r['team']} ({r['coins']} points, "
                                         f"{prizes[r['place']]})" for r in outcome.podium))
     lines.append("4th-12th (a commemorative water bottle each): " + ", ".join(
         f"{r['place']}. {r['team']}" for r in outcome.standings["ranking"]
         if 4 <= r["place"] <= 12))
-    lines.append("events: " + ", ".join(f"{t} {n}" for t, n in
-                                        sorted(outcome.event_counts.items())))
+    lines.append(events_line(outcome.event_counts))
     return "\n".join(lines)

@@ -14,34 +14,26 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 
 from . import bots
-from .runner import Api, ApiError, count_events
+from .runner import Api, ApiError, EventOutcome, cost, events_line, finished
 
 SECONDS_PER_MOVE = 3.0  # 8 tables: a table moves every 24 s (the 5-s kitty pause, SJ3-3.6)
 
 
 @dataclass
-class SwissOutcome:
-    tournament_id: str
-    standings: dict = field(default_factory=dict)
+class SwissOutcome(EventOutcome):
     rounds: dict = field(default_factory=dict)
-    event_counts: Counter = field(default_factory=Counter)
-    tables: int = 0
-    hands: int = 0
     late: list = field(default_factory=list)       # (round, team, pair, minutes)
     manual_rounds: list = field(default_factory=list)
-    requests: int = 0
-    seconds: float = 0.0
 
 
 def simulate(url: str, teams: int = 8, rounds: int = 4, seed: int = 1,
              token: str | None = None) -> SwissOutcome:
     """Plays a team event of ``teams`` teams over ``rounds`` rounds to its final standings."""
-    rng, api, started = random.Random(seed), Api(url, token), time.perf_counter()
-    try:
+    rng, started = random.Random(seed), time.perf_counter()
+    with Api(url, token) as api:
         tid = _create(api, teams, rounds, seed)
         outcome = SwissOutcome(tid)
         late_team = None  # drawn among the teams playing round 2
@@ -66,12 +58,7 @@ def simulate(url: str, teams: int = 8, rounds: int = 4, seed: int = 1,
             api.call("POST", f"/v1/tournaments/{tid}/standings/lots", {})
         outcome.standings = api.call("GET", f"/v1/tournaments/{tid}/standings")
         outcome.rounds = api.call("GET", f"/v1/tournaments/{tid}/rounds")
-        outcome.event_counts = count_events(api, tid)
-        outcome.requests = api.requests
-        outcome.seconds = time.perf_counter() - started
-        return outcome
-    finally:
-        api.close()
+        return finished(outcome, api, started)
 
 
 def _create(api: Api, teams: int, rounds: int, seed: int) -> str:
@@ -144,9 +131,7 @@ def report(outcome: SwissOutcome) -> str:
     what happened on the way."""
     s = outcome.standings
     lines = [f"tournament {outcome.tournament_id}: {s['rounds_played']} rounds, "
-             f"{outcome.tables} tables, {outcome.hands} hands, "
-             f"{sum(outcome.event_counts.values())} events, {outcome.requests} requests in "
-             f"{outcome.seconds:.1f} s"]
+             f"{outcome.tables} tables, {outcome.hands} hands, {cost(outcome)}"]
     for r in outcome.rounds["rounds"]:
         meetings = ", ".join(" v ".join(m["teams"]) for m in r["meetings"])
         extra = (f"; bye {r['bye']}" if r["bye"] else "") + (" (manual)" if r["manual"] else "")
@@ -160,8 +145,7 @@ def report(outcome: SwissOutcome) -> str:
         place = row["place"] if row["place"] is not None else "—"
         lines.append(f"  {place!s:>5} {row['team']:<9} {row['score']:>5} "
                      f"{row['tie_break_1']:>4} {row['tie_break_2']:>4}  {a:<22} {b}")
-    lines.append("events: " + ", ".join(f"{t} {n}" for t, n in
-                                        sorted(outcome.event_counts.items())))
+    lines.append(events_line(outcome.event_counts))
     return "\n".join(lines)
 
 

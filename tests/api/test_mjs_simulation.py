@@ -7,43 +7,30 @@ no win holds three suits, every past state read with ``?at=`` equals what was li
 rebuilding every read from the log gives the same bytes as the live, cached reads."""
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 from clients import admin_client
-from replay import assert_past_reads_equal_live, read_bytes, rebuilt_and_live
+from mj_views import assert_two_stages_to_a_final, hands_seen
+from replay import GroupsReplayChecks, played_event, simulate_groups_command
 
-from rules.mahjong.tiles import suit, tile_set
-from service.simulator.runner import temporary_server
+from rules.mahjong.tiles import suit
 from service.simulator.sichuan import simulate
 
-FULL = Counter(tile_set(108))
 PLAY = {"TileDrawn", "TileDiscarded", "Claim", "ClaimPassed", "KongDeclared", "Win",
         "ExchangeTilesSelected", "VoidSuitDeclared"}
 
 
 @pytest.fixture(scope="module")
 def played():
-    seen = []
-    with temporary_server() as server:
-        outcome = simulate(server.url, players=8, seed=5, token=server.token,
-                           match_settings={"sessionHands": 2},
-                           observe=lambda tid, mid, view: seen.append((mid, view)))
-        yield outcome, server.app, server.database, seen
+    yield from played_event(simulate, players=8, seed=15, match_settings={"sessionHands": 2})
 
 
 def test_eight_players_two_groups_then_a_final_with_the_exchange_and_a_podium(played):
     outcome, *_ = played
-    stages = outcome.groups["stages"]
-    assert [len(s["tables"]) for s in stages] == [2, 1] and stages[1]["final"]
-    assert sorted(p["team"] for p in stages[1]["tables"][0]["seats"]) == \
-        sorted(stages[0]["qualified"])
-    assert all(t["completed"] and t["hands_played"] >= 2 for s in stages for t in s["tables"])
-    standings = outcome.standings
-    assert standings["final"] and standings["champion"] == standings["ranking"][0]["team"]
-    assert [r["place"] for r in standings["ranking"]] == list(range(1, 9))
-    assert {r["team"] for r in standings["ranking"][:4]} == set(stages[0]["qualified"])
-    assert standings["ranking"][0]["prize"].startswith("champion: 2000 yuan")
+    stages = assert_two_stages_to_a_final(outcome, 2)
+    assert all(t["hands_played"] >= 2 for s in stages for t in s["tables"])
+    ranking = outcome.standings["ranking"]
+    assert [r["place"] for r in ranking] == list(range(1, 9))
+    assert ranking[0]["prize"].startswith("champion: 2000 yuan")
     counts = outcome.event_counts
     assert counts["MatchStarted"] == 3 and counts["ExchangeTilesSelected"] >= 8
     assert counts["VoidSuitDeclared"] == 4 * counts["TilesDealt"]
@@ -52,16 +39,7 @@ def test_eight_players_two_groups_then_a_final_with_the_exchange_and_a_podium(pl
 def test_every_state_holds_the_108_tiles_and_every_point_is_explained(played):
     _, _, _, seen = played
     checked = 0
-    for _, view in seen:
-        hand = view["current_hand"]
-        if hand is None:
-            continue
-        tiles = Counter(hand["wall"])
-        for seat in hand["seats"]:
-            tiles.update(seat["concealed"])
-            tiles.update(t for m in seat["melds"] for t in m["tiles"])
-            tiles.update(d["tile"] for d in seat["discards"] if d["claimed_by"] is None)
-        assert tiles == FULL
+    for view, hand in hands_seen(seen, 108):
         transfers = [0] * 4
         for p in hand["ledger"]:
             if p["to"] is not None:
@@ -75,9 +53,13 @@ def test_every_state_holds_the_108_tiles_and_every_point_is_explained(played):
         checked += 1
         for row in view["history"]:
             assert sum(row["payments"]) == 0
-            after = [b + p + d for b, p, d in zip(row["balances_before"], row["payments"],
-                                                  row["deductions"], strict=True)]
-            assert row["balances"] == (row["balances_before"] if row["tiebreak"] else after)
+            counted = [p for p in row["ledger"] if not row["tiebreak"] or p["reason"] == "penalty"]
+            after = list(row["balances_before"])        # T-7.4, 7.6: an extra hand's penalties
+            for p in counted:
+                after[p["from"]] -= p["amount"]
+                if p["to"] is not None:
+                    after[p["to"]] += p["amount"]
+            assert row["balances"] == after
     assert checked > 500
 
 
@@ -107,36 +89,14 @@ def _log(client, tid: str) -> list[dict]:
         after = page["events"][-1]["position"]
 
 
-def test_every_past_state_read_with_at_equals_what_was_live_then(played):
-    outcome, app, _, seen = played
-    assert_past_reads_equal_live(admin_client(app), outcome.tournament_id, seen, 40, seed=3)
-
-
-def _reads(client, tid: str, tables: list[str]) -> dict[str, bytes]:
-    base = f"/v1/tournaments/{tid}"
-    paths = [f"{base}/groups", f"{base}/standings", f"{base}/matches"]
-    for mid in tables:
-        paths += [f"{base}/matches/{mid}?as={v}" for v in ("referee", "public", "seat:1")]
-        paths += [f"{base}/matches/{mid}/hands/{n}?as={v}" for n in (1, 2)
-                  for v in ("referee", "seat:3")]
-    return read_bytes(client, paths)
-
-
-def test_rebuilding_every_projection_from_the_log_gives_the_same_bytes(played):
-    outcome, app, database, _ = played
-    tid = outcome.tournament_id
-    tables = [t["match_id"] for s in outcome.groups["stages"] for t in s["tables"]]
-    rebuilt, live = rebuilt_and_live(app, database, lambda client: _reads(client, tid, tables))
-    assert rebuilt == live
-    assert len(live) == 3 + 3 * 7
+class TestReplay(GroupsReplayChecks):
+    PAST, PAST_SEED, TABLES = 40, 3, 3
 
 
 def test_paiju_simulate_mjs_prints_the_podium_and_the_prizes(capsys):
     from service.cli import main
 
-    assert main(["simulate", "mjs", "--players", "8", "--session-hands", "1", "--seed", "4"]) == 0
-    out = capsys.readouterr().out
-    assert "stage 1:" in out and "final:" in out and "podium: 1. player-" in out
+    out = simulate_groups_command(capsys, "mjs")
     assert "2000 yuan" in out and "water bottle" in out
     with pytest.raises(SystemExit):
         main(["simulate", "mjs", "--players", "12"])        # 12 → 6: not groups of four

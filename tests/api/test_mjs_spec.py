@@ -4,21 +4,12 @@ of a Sichuan table (before play, in play, after a drawn hand; for every viewer) 
 Sichuan event's groups and standings match the responses the spec promises."""
 from __future__ import annotations
 
-import json
-
 import pytest
 from clients import admin_client
 from mjs_table import TID, Table, opened
-from spec import (
-    SPEC,
-    assert_response,
-    errors,
-    is_valid,
-    marshmallow_accepts,
-    validator_for,
-)
+from spec import assert_response
+from spec_samples import assert_data_schema_agrees, post_samples
 
-from events import default_catalogue
 from events.memory_store import InMemoryEventStore
 from service import create_app
 
@@ -70,15 +61,7 @@ DATA_SAMPLES = {
 
 @pytest.mark.parametrize("type_name", sorted(DATA_SAMPLES))
 def test_sichuan_data_schemas_accept_exactly_what_marshmallow_accepts(type_name):
-    event_type = default_catalogue().get(type_name)
-    schema_name = event_type.schema.__name__
-    disagreements = [
-        f"code {'accepts' if by_code else 'refuses'}: {sample!r} {errors(schema_name, sample)}"
-        for sample in DATA_SAMPLES[type_name]
-        if (by_code := marshmallow_accepts(event_type, sample)) != is_valid(schema_name, sample)]
-    verdicts = [marshmallow_accepts(event_type, s) for s in DATA_SAMPLES[type_name]]
-    assert any(verdicts) and not all(verdicts), "the samples must hold accepted and refused data"
-    assert not disagreements, "\n".join(disagreements)
+    assert_data_schema_agrees(type_name, DATA_SAMPLES[type_name])
 
 
 def client():
@@ -88,20 +71,8 @@ def client():
 def test_the_event_request_schema_predicts_which_sichuan_events_get_400():
     c = client()
     table = Table(c)
-    validator = validator_for(SPEC["paths"]["/v1/tournaments/{tid}/events"]["post"][
-        "requestBody"]["content"]["application/json"]["schema"])
-    statuses, disagreements = set(), []
-    for type_name, samples in DATA_SAMPLES.items():
-        for data in samples:
-            stream = f"tournament-{TID}" if type_name == "TieDiceRolled" else table.stream
-            body = {"type": type_name, "stream": stream, "data": data}
-            response = c.post(f"/v1/tournaments/{TID}/events", data=json.dumps(body),
-                              content_type="application/json")
-            assert_response(response, "post", "/v1/tournaments/{tid}/events")
-            statuses.add(response.status_code)
-            if validator.is_valid(body) == (response.status_code == 400):
-                disagreements.append(f"{json.dumps(body)[:160]}: {response.status_code}")
-    assert not disagreements, "\n".join(disagreements)
+    statuses = post_samples(c, TID, DATA_SAMPLES, lambda type_name: f"tournament-{TID}"
+                            if type_name == "TieDiceRolled" else table.stream)
     assert {400, 422} <= statuses
 
 

@@ -386,22 +386,23 @@ def _export_lines(path: str):
 
 
 def _public_key(text_or_file: str):
-    from .signing import load_public_key
+    """The key of --public-key (a file, or the key's text), or None after saying why."""
+    from .signing import SigningKeyError, load_public_key
 
     path = Path(text_or_file)
-    return load_public_key(path.read_text() if path.is_file() else text_or_file)
+    try:
+        return load_public_key(path.read_text() if path.is_file() else text_or_file)
+    except SigningKeyError as error:
+        print(f"paiju: --public-key: {error}", file=sys.stderr)
+        return None
 
 
 def _verify_export(args) -> int:
     """Offline: no database, no server; the file and the public key alone."""
     from events.export_file import public_key_id
 
-    from .signing import SigningKeyError
-
-    try:
-        key = _public_key(args.public_key)
-    except SigningKeyError as error:
-        print(f"paiju: --public-key: {error}", file=sys.stderr)
+    key = _public_key(args.public_key)
+    if key is None:
         return 2
     report = _verified(args.file, key)
     if report is None:
@@ -441,16 +442,12 @@ def _import(args) -> int:
     from events.sqlite_store import SQLiteEventStore
     from events.store import RestoreConflict
 
-    from .signing import SigningKeyError
-
     if not args.public_key and not args.unsigned:
         print("paiju import: give --public-key (the exporting deployment's key), or --unsigned "
               "to import on the chain alone", file=sys.stderr)
         return 2
-    try:
-        key = _public_key(args.public_key) if args.public_key else None
-    except SigningKeyError as error:
-        print(f"paiju: --public-key: {error}", file=sys.stderr)
+    key = _public_key(args.public_key) if args.public_key else None
+    if args.public_key and key is None:
         return 2
     report = _verified(args.file, key)
     if report is None:

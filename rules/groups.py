@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from .mahjong.mjo import Standing, rank_by_coins
+from .setting_values import check_values
 from .violations import RuleViolation
 
 TABLE_SIZE = 4
@@ -110,15 +111,7 @@ class Groups:
 
 def check_settings(settings: Mapping) -> None:
     """T-7.2 / T-8.3: ``advance`` 1-3 (or absent: one stage), ``prizePlaces`` 1-64."""
-    for key, (rule, low, high, _) in SETTINGS.items():
-        value = settings.get(key)
-        if value is not None and (type(value) is not int or not low <= value <= high):
-            raise RuleViolation(rule, f"setting {key} must be a whole number from {low} to "
-                                      f"{high}, not {value!r}")
-    for key, (rule, allowed, _) in CHOICES.items():
-        if key in settings and settings[key] not in allowed:
-            raise RuleViolation(rule, f"setting {key} must be one of {', '.join(allowed)}, "
-                                      f"not {settings[key]!r}")
+    check_values(settings, SETTINGS, CHOICES)
 
 
 def start(entrants: Sequence[str], settings: Mapping, starting: int = 0,

@@ -48,6 +48,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+from .setting_values import check_values
 from .swiss_pairing import Pairing, pair_round, score_groups
 from .violations import RuleViolation
 
@@ -70,6 +71,7 @@ CHOICES = MappingProxyType({
     "forfeitScope": (FORFEITS, ("pair", "team"), "pair"),
 })
 ROUNDS = ("T-6.1", 1, 20, 4)  # rule, low, high, default: 「共赛四轮」
+WHOLE_NUMBERS = MappingProxyType({"rounds": ROUNDS})
 # the keys of the tournament's settings a team event reads: its own (T-6.1, T-6.7, T-6.8) and
 # ``match``, the settings of its SJ3 tables (SJ3-15)
 SETTING_KEYS = ("rounds", "tieBreak2", "forfeitScope", "match")
@@ -207,19 +209,7 @@ def check_settings(settings: Mapping) -> None:
                                       f"({FORMAT}); its settings are {', '.join(SETTING_KEYS)}")
     match = settings.get("match") or {}
     check_match_points(match.get("matchPoints") if isinstance(match, Mapping) else None)
-    _check_values(settings)
-
-
-def _check_values(settings: Mapping) -> None:
-    rule, low, high, _ = ROUNDS
-    value = settings.get("rounds")
-    if value is not None and (type(value) is not int or not low <= value <= high):
-        raise RuleViolation(rule, f"setting rounds must be a whole number from {low} to {high}, "
-                                  f"not {value!r}")
-    for key, (rule, allowed, _) in CHOICES.items():
-        if key in settings and settings[key] not in allowed:
-            raise RuleViolation(rule, f"setting {key} must be one of {', '.join(allowed)}, not "
-                                      f"{settings[key]!r}")
+    check_values(settings, WHOLE_NUMBERS, CHOICES)
 
 
 def check_match_points(points: Mapping | None) -> None:
@@ -234,7 +224,7 @@ def check_match_points(points: Mapping | None) -> None:
 
 def parse_settings(settings: Mapping) -> Settings:
     """The team event's settings from the tournament's (checked in full when it was created)."""
-    _check_values(settings)
+    check_values(settings, WHOLE_NUMBERS, CHOICES)
     return Settings(rounds=settings.get("rounds") or ROUNDS[3],
                     tie_break2=settings.get("tieBreak2") or CHOICES["tieBreak2"][2],
                     forfeit_scope=settings.get("forfeitScope") or CHOICES["forfeitScope"][2])

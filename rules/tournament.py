@@ -9,7 +9,8 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Mapping
 
-from . import groups, swiss
+from . import groups, knockout, swiss
+from .setting_values import check_values
 from .violations import RuleViolation
 
 # T-1.1 disciplines; T-1.2 the size of an entrant in each (a player, a pair, or — seed 004 —
@@ -115,16 +116,14 @@ def create(data: dict) -> Tournament:
 # Tournament settings the tournament rules read: T-2.2, T-2.3; ``match`` holds the settings of
 # every match (each game's own keys, checked here by the game's engine so that a bad one is
 # refused now, not at every match start).
-_CHOICES = {"byePolicy": ("firstRoundPowerOfTwo", "oddGetsBye"),
-            "thirdPlace": ("playoff", "shared")}
-_RULE_OF = {"byePolicy": "T-2.2", "thirdPlace": "T-2.3"}
+_CHOICES = MappingProxyType({
+    "byePolicy": ("T-2.2", knockout.BYE_POLICIES, knockout.BYE_POLICIES[0]),
+    "thirdPlace": ("T-2.3", knockout.THIRD_PLACE, knockout.THIRD_PLACE[0]),
+})
 
 
 def _check_settings(settings: Mapping) -> None:
-    for key, allowed in _CHOICES.items():
-        if key in settings and settings[key] not in allowed:
-            raise RuleViolation(_RULE_OF[key], f"setting {key} must be one of "
-                                               f"{', '.join(allowed)}, not {settings[key]!r}")
+    check_values(settings, choices=_CHOICES)
     if not isinstance(settings.get("match", {}), dict):
         raise RuleViolation("T-1.3", "setting match holds the match settings: an object")
 

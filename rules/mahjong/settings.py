@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from ..setting_values import choice_fault, whole_number_fault
 from ..violations import RuleViolation
 
 # key -> MJO rule ID. The keys are the engine's checks; each game maps them to its own IDs.
@@ -131,14 +132,13 @@ class MatchKeys:
         if key not in self.names:
             raise RuleViolation(rule, f"unknown setting {key!r}; the settings are "
                                       f"{', '.join(sorted(self.names))} ({rule})")
-        if key in self.choices and value not in self.choices[key]:
-            raise RuleViolation(rule, f"setting {key} must be one of "
-                                      f"{', '.join(self.choices[key])}, not {value!r} ({rule})")
+        fault = None
+        if key in self.choices:
+            fault = choice_fault(key, value, self.choices[key])
         if key in self.whole_numbers and not (value is None and key.startswith("session")):
-            low, high = self.whole_numbers[key]
-            if type(value) is not int or not low <= value <= high:
-                raise RuleViolation(rule, f"setting {key} must be a whole number from {low} to "
-                                          f"{high}, not {value!r} ({rule})")
+            fault = whole_number_fault(key, value, *self.whole_numbers[key])
+        if fault:
+            raise RuleViolation(rule, f"{fault} ({rule})")
         if key in self.flags and type(value) is not bool:
             raise RuleViolation(rule, f"setting {key} must be true or false, not {value!r} "
                                       f"({rule})")

@@ -25,6 +25,7 @@ from rules import RuleViolation
 from ..appending import EventRuleViolation, TournamentNotFound
 from ..auth import request_actor
 from ..problems import Problem
+from ..requests import int_arg
 from ..signing import Signer
 from ..tokens import TokenRegistry
 
@@ -47,6 +48,18 @@ def services() -> Services:
 def require_tournament(tournament_id: str) -> None:
     if not tournament_exists(services().store, tournament_id):
         raise Problem(404, "not-found", f"no tournament {tournament_id!r}")
+
+
+def read_at(tid: str, read) -> Response:
+    """A tournament-wide read (``read(log, catalogue, tid, at, cache)``) as of ``?at=``; 404
+    when the tournament is not there at that position."""
+    at = int_arg("at", None, 0)
+    s = services()
+    require_tournament(tid)
+    view = read(s.store, s.catalogue, tid, at, s.cache)
+    if view is None:
+        raise Problem(404, "not-found", f"no tournament {tid!r} at position {at}")
+    return jsonify(view)
 
 
 def max_limit() -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from flask import Blueprint, jsonify
+from flask import Blueprint
 
 from events.catalogue import tournament_stream
 from events.envelope import NewEvent
@@ -16,12 +16,11 @@ from projections.brackets import tournament_at
 from ..appending import append_events
 from ..auth import allows
 from ..problems import Problem
-from ..requests import int_arg
 from .common import (
     created_event,
     domain_errors_as_problems,
+    read_at,
     request_meta,
-    require_tournament,
     services,
 )
 
@@ -33,13 +32,7 @@ bp = Blueprint("groups", __name__, url_prefix="/v1/tournaments/<tid>")
 def get_groups(tid: str):
     """The stages of a groups tournament as of ``at``: tables, seats, coins, places,
     qualifiers (T-10.3, T-10.4)."""
-    at = int_arg("at", None, 0)
-    s = services()
-    require_tournament(tid)
-    view = groups.groups_view(s.store, s.catalogue, tid, at, s.cache)
-    if view is None:
-        raise Problem(404, "not-found", f"no tournament {tid!r} at position {at}")
-    return jsonify(view)
+    return read_at(tid, groups.groups_view)
 
 
 def plays_in_groups(tid: str) -> bool:

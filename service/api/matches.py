@@ -35,6 +35,7 @@ from . import team_event as team_event_api
 from .common import (
     created_event,
     domain_errors_as_problems,
+    read_at,
     request_meta,
     require_tournament,
     services,
@@ -245,13 +246,7 @@ def draw_round(tid: str):
 @bp.get("/bracket")
 @allows("read")
 def get_bracket(tid: str):
-    at = int_arg("at", None, 0)
-    s = services()
-    require_tournament(tid)
-    view = brackets.bracket_view(s.store, s.catalogue, tid, at, s.cache)
-    if view is None:
-        raise Problem(404, "not-found", f"no tournament {tid!r} at position {at}")
-    return jsonify(view)
+    return read_at(tid, brackets.bracket_view)
 
 
 @bp.get("/standings")

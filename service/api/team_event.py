@@ -24,12 +24,13 @@ from rules import swiss
 from ..appending import append_events
 from ..auth import allows, require_event
 from ..problems import Problem
-from ..requests import int_arg, load_body, optional_json_body, str_arg
+from ..requests import load_body, optional_json_body, str_arg
 from ..schemas import MetaSchema
 from .common import (
     created_event,
     domain_errors_as_problems,
     envelopes,
+    read_at,
     request_meta,
     require_tournament,
     services,
@@ -75,13 +76,7 @@ def plays_team_event(tid: str) -> bool:
 @allows("read")
 def get_rounds(tid: str):
     """The team event's rounds as of ``at`` (T-6.4, T-10.2)."""
-    at = int_arg("at", None, 0)
-    s = services()
-    require_tournament(tid)
-    view = team_event.rounds_view(s.store, s.catalogue, tid, at, s.cache)
-    if view is None:
-        raise Problem(404, "not-found", f"no tournament {tid!r} at position {at}")
-    return jsonify(view)
+    return read_at(tid, team_event.rounds_view)
 
 
 def standings(tid: str, at: int | None) -> dict | None:

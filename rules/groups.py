@@ -305,6 +305,15 @@ def _open_ranking_parts(g: Groups, stage: int) -> list[tuple[str, ...]]:
             if len(part) > 1 and place <= g.prize_places and set(part) <= players]
 
 
+def _must_have_ended(g: Groups, stage: int, rule: str) -> None:
+    """Ties of a stage are broken once it has been played to its end (``rule`` cites why)."""
+    if not 1 <= stage <= len(g.stages):
+        raise RuleViolation(rule, f"stage {stage} has not been drawn")
+    if not stage_complete(g, stage):
+        raise RuleViolation(rule, f"stage {stage} is still being played: its ties are known "
+                                  f"at its end")
+
+
 def check_tie_dice(g: Groups, data: Mapping) -> None:
     """T-7.2 / T-7.5: a round of dice among players of a completed stage still tied — at a
     table across its last qualifying place, or at a prize place of the ranking — all of them
@@ -313,11 +322,7 @@ def check_tie_dice(g: Groups, data: Mapping) -> None:
     if not g.by_dice:
         raise RuleViolation(RANKING, "ties in this event are drawn by lots (LotsDrawn, purpose "
                                      "standingsTie), not by dice")
-    if not 1 <= stage <= len(g.stages):
-        raise RuleViolation(ADVANCE, f"stage {stage} has not been drawn")
-    if not stage_complete(g, stage):
-        raise RuleViolation(ADVANCE, f"stage {stage} is still being played: its ties are "
-                                     f"known at its end")
+    _must_have_ended(g, stage, ADVANCE)
     rolled = set(data["rolls"])
     open_ = []
     if not is_final_stage(g, stage):
@@ -402,11 +407,7 @@ def check_tie_lots(g: Groups, data: Mapping) -> None:
     if g.by_dice:
         raise RuleViolation(ADVANCE, "ties in this event are broken by dice (TieDiceRolled; "
                                      "seed 003 「打骰子大小決定」), not by lots")
-    if not 1 <= stage <= len(g.stages):
-        raise RuleViolation(RANKING, f"stage {stage} has not been drawn")
-    if not stage_complete(g, stage):
-        raise RuleViolation(RANKING, f"stage {stage} is still being played: its ties are "
-                                     f"known at its end")
+    _must_have_ended(g, stage, RANKING)
     candidates = list(data["candidates"])
     if data["winner"] not in candidates or len(set(candidates)) != len(candidates):
         raise RuleViolation(RANKING, "the lots are drawn among different players and the "

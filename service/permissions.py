@@ -6,8 +6,10 @@ without one).
 
     role        writes                                          reads
     admin       everything                                      everything
-    organiser   tournament, registrations, draws, matches       state, verify
-    referee     table, play and officiating events              state (all cards), the log
+    organiser   tournament, registrations, draws, matches,      state, verify
+                team-event pairings
+    referee     table, play and officiating events,             state (all cards), the log
+                a team-event round paired by hand
     committee   rulings                                         state (all cards), the log
     table       table and play events of its match              state (its match as the table)
     player      play events of its seat in its match            state (its own cards)

@@ -38,6 +38,7 @@ test: $(VENV)/.installed-test
 bench: $(VENV)/.installed-bench
 	$(BIN)/python bench/append.py
 	$(BIN)/python bench/sj2.py
+	$(BIN)/python bench/timer.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -4,8 +4,9 @@ event meant for another hand than the one in play is refused (``GD-12``).
 
 Only what people and devices do is an event: the deal (with hand 1's first-lead draw), tribute,
 anti-tribute, the winners' choice of assignment, returns, plays and passes, a referee's level
-penalty. What follows from them — anti-tribute, the tribute assignment, the revealed returns and
-the first leader, a trick's end and 接风, a player going out, the hand's result and the levels,
+penalty, the timer's report of a move's time overrun (``GDTimeLimitExceeded``, GD-9). What
+follows from them — anti-tribute, the tribute assignment, the revealed returns and the first
+leader, a trick's end and 接风, a player going out, the hand's result and the levels,
 the game and the match won — is derived by the fold and shown by the reads (``GUANDAN_DERIVED``).
 
 Names: a type has one data schema, so where the spec's name is taken by SJ2 with another shape
@@ -28,6 +29,8 @@ _card = FullMatch(CARD_PATTERN, "must be a card: a rank 2-9, T, J, Q, K or A the
 _rule = FullMatch(RULE_PATTERN, "must be a rule ID of the rules specification, e.g. GD-10.1")
 _side = validate.OneOf(("A", "B"))
 # GD-3.1: the combination types, as a play's reading names them (rules/guandan/combos.py TYPES)
+# GD-9.1/9.2: the waits a time overrun names (rules/guandan/procedure.py TIME_LIMITS)
+GD_WAIT_KINDS = ("tribute", "return", "firstLead", "play")
 COMBINATION_TYPES = ("single", "pair", "triple", "fullHouse", "straight", "pairRun", "tripleRun",
                      "bomb", "straightFlush", "fourJokers")
 
@@ -89,6 +92,17 @@ class LevelPenaltyAssessedData(DataSchema):
     reason = _optional(fields.String(validate=validate.Length(min=1, max=2000)))
 
 
+class GDTimeLimitExceededData(DataSchema):
+    """GD-9 (timer; the spec's ``TimeLimitExceeded``, whose name MJO owns with other data):
+    ``seat`` overran the time of the wait in progress — ``tribute`` (20 s from the deal),
+    ``return`` (40 s from the tribute), ``firstLead`` (40 s from the return, or from the start
+    of play without tribute), ``play`` (20 s from the previous play or pass). The consequence is
+    the committee's (GD-9.3), or a pass with ``autoPassOnTimeout``."""
+    hand = hand_no()
+    seat = seat()
+    kind = fields.String(required=True, validate=validate.OneOf(GD_WAIT_KINDS))
+
+
 def _hand(name: str, schema) -> EventType:
     return EventType(name, schema, ("match",))
 
@@ -102,6 +116,7 @@ GUANDAN_EVENTS = (
     _hand("GDCardsPlayed", GDCardsPlayedData),
     _hand("Passed", GDSeatData),
     EventType("LevelPenaltyAssessed", LevelPenaltyAssessedData, ("match",)),
+    _hand("GDTimeLimitExceeded", GDTimeLimitExceededData),
 )
 
 # Derived facts of a Guandan match (guandan.md section 12 rows marked "derived"; HandStarted,

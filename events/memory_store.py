@@ -70,6 +70,9 @@ class InMemoryEventStore(EventStore):
     def read_type(self, type, after=0, limit=None):
         return _limited((r for r in self._log[after:] if r.type == type), limit)
 
+    def read_all(self, after=0, limit=None):
+        return _limited(iter(self._log[after:]), limit)
+
 
 def _limited(records: Iterator[Record], limit: int | None) -> Iterator[Record]:
     for count, record in enumerate(records):

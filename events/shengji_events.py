@@ -4,7 +4,8 @@ hand event names its hand number, so that an event meant for another hand than t
 is refused (SJ2-16, SJ3-13). SJ3 shares SJ2's types where the fact and its data are the same
 (a deal, a reveal is a declaration, a counter-reveal an overcall, a play) and adds its own:
 ``DrawingEnded``, ``ThrowPenaltyChoice``, ``SJ3TimeLimitExceeded`` (MJO owns
-``TimeLimitExceeded`` with other data) and ``LatenessRecorded``.
+``TimeLimitExceeded`` with other data), ``LatenessRecorded``, ``PairSeated`` and
+``LatenessLimitReached``; its ``DeclarationWindowClosed`` ends the dealer's pause (SJ3-3.6).
 
 Only what people and devices do is an event. What follows from it — a trick's winner, a failed
 throw and its penalty, the hand's result, the match's winner — is derived by the projections
@@ -82,7 +83,8 @@ class TrumpOvercalledData(DataSchema):
 
 
 class HandStepData(DataSchema):
-    """DealCompleted, DeclarationWindowClosed, DrawingEnded (SJ3-3.6): the hand number alone."""
+    """DealCompleted, DeclarationWindowClosed (SJ2-4.7; SJ3-3.6: the end of the dealer's pause),
+    DrawingEnded (SJ3-3.6): the hand number alone."""
     hand = hand_no()
 
 
@@ -191,6 +193,19 @@ class LatenessRecordedData(DataSchema):
     dealer = _optional(fields.Integer(strict=True, validate=validate.Range(min=0, max=3)))
 
 
+class PairSeatedData(DataSchema):
+    """T-6.6: the table records that side ``side``'s pair has sat down (before the first deal):
+    the timer's lateness clock stops for it."""
+    side = fields.String(required=True, validate=_side)
+
+
+class LatenessLimitReachedData(DataSchema):
+    """T-6.6 / SJ3-11.10 (timer): minute 21 after the start has begun and the pairs of these
+    sides are not seated: each forfeits the round."""
+    sides = fields.List(fields.String(validate=_side), required=True,
+                        validate=validate.Length(min=1, max=2))
+
+
 class MatchStartedData(DataSchema):
     match_id = fields.String(required=True, validate=MATCH_ID)
     game = fields.String(required=True, validate=validate.Length(min=1, max=20))
@@ -232,6 +247,8 @@ SHENGJI_EVENTS = (
     _hand("ThrowPenaltyChoice", ThrowPenaltyChoiceData),
     _hand("SJ3TimeLimitExceeded", SJ3TimeLimitExceededData),
     EventType("LatenessRecorded", LatenessRecordedData, ("match",)),
+    EventType("PairSeated", PairSeatedData, ("match",)),
+    EventType("LatenessLimitReached", LatenessLimitReachedData, ("match",)),
 )
 
 # Derived facts (rules README §5, SJ2-16 rows marked "derived"): computed by the projections

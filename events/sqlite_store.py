@@ -148,6 +148,9 @@ class SQLiteEventStore(EventStore):
     def read_type(self, type, after=0, limit=None):
         return _paged(self._query, "type = ?", [type], "position", after, limit)
 
+    def read_all(self, after=0, limit=None):
+        return _paged(self._query, "1 = 1", [], "position", after, limit)
+
     def tournament_ids(self) -> list[str]:
         rows = self._query("SELECT tournament_id, min(position) AS first FROM events "
                            "GROUP BY tournament_id ORDER BY first")

@@ -249,6 +249,11 @@ class EventStore(ABC):
     def read_type(self, type: str, after: int = 0, limit: int | None = None) -> Iterator[Record]: ...
 
     @abstractmethod
+    def read_all(self, after: int = 0, limit: int | None = None) -> Iterator[Record]:
+        """Every tournament's events after global position ``after``, in order (the timer
+        follows the log with it)."""
+
+    @abstractmethod
     def last_position(self) -> int: ...
 
     @abstractmethod

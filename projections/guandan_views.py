@@ -6,7 +6,8 @@ plays and passes, the tribute cards (GD-7.2: tribute cards are public), the big 
 anti-tribute (GD-7.5), the marked card of hand 1 (GD-8.2). A return card is face down until every
 return of the hand is in (GD-7.4): until then only its giver and the officials see it. A card
 count is public once it is 10 or fewer (GD-5.7, 报牌); a larger one only to its seat and the
-officials. A finished (completed or voided) hand is public.
+officials. A finished (completed or voided) hand is public. A time overrun (GD-9) is public:
+the table's clock is.
 """
 from __future__ import annotations
 
@@ -84,6 +85,7 @@ def hand_view(m: GDMatch, d: Deal, viewer: Viewer) -> dict:
         "tricks": [_trick(t) for t in d.tricks],
         "order": list(h.order),
         "irregularities": [_irregularity(i, viewer, public) for i in d.irregularities],
+        "time_overruns": [dict(entry) for entry in d.overruns],
         "result": dict(d.result) if d.result is not None else None,
         "void_reason": d.void_reason,
         "viewer": str(viewer),

@@ -2,9 +2,12 @@
 folds the rest. Each engine is a module with ``apply(state, event type, data, recorded_at)``."""
 from __future__ import annotations
 
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
+from . import match_clock
+from .deadlines import Deadline
 from .guandan import match as guandan
 from .mahjong import session as mahjong
 from .mahjong import sichuan_engine as sichuan
@@ -30,9 +33,46 @@ def team_keys(game: str) -> tuple[str, ...]:
     return tuple(getattr(engine_of(game), "TEAM_KEYS", ("A", "B")))
 
 
+CLOCK_EVENTS = frozenset({"MatchClockPaused", "MatchClockResumed"})
+
+
 def apply(state: Any, event_type: str, data: dict, at: str | None = None) -> Any:
+    """The next state of a match stream. The referee's pause and resume are the match clock's
+    (the same in every game); everything else is the engine's, on match time."""
     if state is None:
         if event_type != "MatchStarted":
             raise RuleViolation("T-1.3", "a match stream starts with MatchStarted")
         return engine_of(data["game"]).apply(None, event_type, data, at)
-    return engine_of(state.game).apply(state, event_type, data, at)
+    if event_type in CLOCK_EVENTS:
+        return _set_clock(state, event_type, data, at)
+    return engine_of(state.game).apply(state, event_type, data, _match_time(state.match_clock, at))
+
+
+def deadlines(state: Any) -> tuple[Deadline, ...]:
+    """The match's pending deadlines, in match time: none before it starts or once it is over,
+    and those its engine derives otherwise (rules.deadlines)."""
+    if state is None or state.status == "completed":
+        return ()
+    find = getattr(engine_of(state.game), "deadlines", None)
+    return () if find is None else tuple(find(state))
+
+
+def _set_clock(state: Any, event_type: str, data: dict, at: str | None) -> Any:
+    if state.status == "completed":
+        raise RuleViolation(match_clock.PAUSE_RULE, "the match is over: its clock has stopped "
+                                                    "for good")
+    if at is None:
+        raise RuleViolation(match_clock.PAUSE_RULE, "a pause is measured on the server's time")
+    wall = match_clock.moment(at)
+    if event_type == "MatchClockPaused":
+        clock = match_clock.pause(state.match_clock, wall, data.get("reason"))
+    else:
+        clock = match_clock.resume(state.match_clock, wall)
+    return replace(state, match_clock=clock)
+
+
+def _match_time(clock: match_clock.MatchClock, at: str | None) -> str | None:
+    """``at`` as the match's clock shows it; unchanged (the same text) when it never stopped."""
+    if at is None or (clock.running and not clock.paused_total):
+        return at
+    return match_clock.timestamp(clock.match_time(match_clock.moment(at)))

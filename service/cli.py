@@ -6,6 +6,7 @@ import argparse
 import os
 import signal
 import sys
+import threading
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -28,7 +29,15 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--threads", type=int, default=16, help="request worker threads")
     serve.add_argument("--max-group", type=int, default=512,
                        help="appends that may share one commit (group commit); 1 turns it off")
+    serve.add_argument("--no-timer", action="store_true",
+                       help="do not run the timer here (another process of the deployment does)")
     serve.set_defaults(run=_serve)
+
+    timer = commands.add_parser("timer", help="run only the timer: fire every deadline of the "
+                                "deployment (for WSGI workers started with paiju serve --no-timer "
+                                "or another server)")
+    timer.add_argument("--db", default=DEFAULT_DB)
+    timer.set_defaults(run=_timer)
 
     verify = commands.add_parser("verify", help="walk the hash chain of every tournament, or one")
     verify.add_argument("--db", default=DEFAULT_DB)
@@ -256,9 +265,13 @@ def _serve(args) -> int:
 
     from .app import create_app
 
-    app = create_app({"DATABASE": args.db, "SQLITE_MAX_GROUP": args.max_group})
+    app = create_app({"DATABASE": args.db, "SQLITE_MAX_GROUP": args.max_group,
+                      "TIMER": not args.no_timer})
     signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
-    _first_admin_token(app.extensions["paiju"].tokens)
+    services = app.extensions["paiju"]
+    _first_admin_token(services.tokens)
+    if services.timer is not None:
+        services.timer.start()  # fires what passed while the service was down, then plans
     print(f"paiju serving on http://{args.host}:{args.port} (database {args.db})", flush=True)
     try:
         waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
@@ -266,7 +279,28 @@ def _serve(args) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        app.extensions["paiju"].store.close()
+        if services.timer is not None:
+            services.timer.shutdown()
+        services.store.close()
+    return 0
+
+
+def _timer(args) -> int:
+    """The timer alone, until stopped: the same leader lease as a serving process's timer, so
+    any number of timers and servers may run on one database."""
+    from .app import create_app
+
+    services = create_app({"DATABASE": args.db, "TIMER": True}).extensions["paiju"]
+    signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
+    services.timer.start()
+    print(f"paiju timer running on {args.db}", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        services.timer.shutdown()
+        services.store.close()
     return 0
 
 

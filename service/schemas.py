@@ -42,11 +42,19 @@ class FromToken(fields.Field):
         raise ValidationError("is set from the bearer token; leave it out")
 
 
+class FromTimer(FromToken):
+    """The deadline a timer event fires for is the server's timer's to say."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        raise ValidationError("is set by the server's timer on the events it appends; leave it out")
+
+
 class MetaSchema(Schema):
     actor = FromToken()
     role = FromToken()
     seat = FromToken()
     token_id = FromToken()
+    deadline = FromTimer()
     source = fields.String(validate=validate.Length(min=1, max=200))
     correlation_id = fields.String(validate=validate.Length(min=1, max=100))
     causation_id = fields.String(validate=validate.Length(min=1, max=100))

@@ -21,7 +21,7 @@ import sqlite_utils
 
 from events.envelope import utc_timestamp
 
-ROLES = ("admin", "organiser", "referee", "committee", "table", "player", "auditor")
+ROLES = ("admin", "organiser", "referee", "committee", "table", "player", "auditor", "system")
 PREFIX = "pj_"
 _TOKEN = re.compile(r"pj_[A-Za-z0-9_-]{43}")  # the prefix and 32 random bytes, base64url
 

@@ -1,5 +1,6 @@
 import pytest
 from clients import admin_client
+from timed import Timed
 
 from events.memory_store import InMemoryEventStore
 from events.sqlite_store import SQLiteEventStore
@@ -49,3 +50,11 @@ def tournament(client):
         "format": "knockout", "date": "2006-12-23", "venue": "中华大厦"})
     assert response.status_code == 201, response.json
     return "ottawa-2006"
+
+
+@pytest.fixture
+def timed(tmp_path, signer):
+    """A deployment on a fake clock whose timer the test runs (tests/timed.py)."""
+    deployment = Timed(tmp_path / "timed.db", signer)
+    yield deployment
+    deployment.stop()

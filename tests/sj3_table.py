@@ -28,7 +28,8 @@ from service import create_app
 from service.simulator import bots
 
 TID = "sj3-test"
-NO_HAND = ("TimeLimitReached", "RulingRecorded", "LatenessRecorded")
+NO_HAND = ("TimeLimitReached", "RulingRecorded", "LatenessRecorded", "PairSeated",
+           "LatenessLimitReached")
 KITTY_SIZE = 6
 
 

@@ -6,7 +6,9 @@ rulings and penalties, in ``strict`` or ``record`` enforcement (rules README §5
 → the next :class:`GDMatch`, or :class:`RuleViolation` naming the rule. The hand itself is the
 pure fold of :mod:`.hand`; this module keeps what a match adds around it: which hand is in play
 (every hand event names its hand, ``GD-12``), the record of its tricks, the levels between
-hands, the clock and the result.
+hands, the clock and the result. The time rules as deadlines — the waits of GD-9 (the timer's
+``GDTimeLimitExceeded``, recorded with the hand) and the limits of GD-11.2 — are
+:mod:`.deadlines`'.
 
 **Enforcement.** ``record`` (a scorer transcribing a physical table) stores only what the rules
 *penalise* (rules README §5); plays the rules simply forbid are refused as in ``strict``. GD
@@ -29,12 +31,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from types import MappingProxyType
 
+from ..match_clock import MatchClock
 from ..violations import RuleViolation
 from . import hand as hands
 from .cards import LEVELS
+
+# ``deadlines`` is this engine's (rules.matches.deadlines): re-exported
+from .deadlines import deadlines as deadlines
+from .deadlines import limit_due_at, next_limit, overrun, restarts_clock
 from .hand import OVER, PLAY, GDHand
 from .levels import (
     GDGame,
@@ -78,6 +85,8 @@ class Deal:
     irregularities: tuple[Mapping, ...] = ()
     void_reason: str | None = None
     result: Mapping | None = None
+    clock: str | None = None            # match time the GD-9 waits in progress started
+    overruns: tuple[Mapping, ...] = ()  # the timer's GDTimeLimitExceeded, recorded (GD-9.3)
 
     @property
     def phase(self) -> str:
@@ -111,6 +120,7 @@ class GDMatch:
     winner: str | None = None           # side
     reason: str | None = None           # a key of REASONS
     rulings: tuple[Mapping, ...] = ()
+    match_clock: MatchClock = MatchClock()  # paused and resumed by the referee (rules.match_clock)
 
     @property
     def hands_played(self) -> int:
@@ -218,7 +228,7 @@ def deal(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
     state = hands.start_hand(hand_level(m.standing), m.previous_order, m.settings)
     state = hands.deal(state, data["hands"], marked, first)
     return replace(m, hand=Deal(number, state, m.standing.level_team, state.hands, marked,
-                                extra=m.clock == "extraHand"))
+                                extra=m.clock == "extraHand", clock=at))
 
 
 # --- the steps of a hand ----------------------------------------------------------------------
@@ -248,9 +258,10 @@ _HAND_STEPS: Mapping[str, Callable[[GDHand, Mapping], GDHand]] = MappingProxyTyp
 })
 
 
-def hand_step(m: GDMatch, event_type: str, data: Mapping) -> GDMatch:
+def hand_step(m: GDMatch, event_type: str, data: Mapping, at: str | None = None) -> GDMatch:
     """An event of the hand in play, judged by the pure hand fold; a breach is refused in both
-    enforcement modes, GD penalising none (module docstring)."""
+    enforcement modes, GD penalising none (module docstring). One that starts new waits (GD-9)
+    starts their clock at its recorded time ``at``."""
     d = current_deal(m, data["hand"])
     if event_type in ("GDCardsPlayed", "Passed"):
         _not_out(d, data["seat"])
@@ -259,7 +270,8 @@ def hand_step(m: GDMatch, event_type: str, data: Mapping) -> GDMatch:
         d = _log_play(d, data, state)
     elif event_type == "Passed":
         d = _log_pass(d, data["seat"], state)
-    d = replace(d, state=state)
+    clock = at if restarts_clock(d.state, state) else d.clock
+    d = replace(d, state=state, clock=clock)
     return _completed(m, d) if state.phase == OVER else replace(m, hand=d)
 
 
@@ -288,6 +300,18 @@ def _log_pass(d: Deal, seat: int, after: GDHand) -> Deal:
     leader, jiefeng = after.last_trick
     ended = {**trick, "winner": d.state.trick.top_seat, "next_leader": leader, "jiefeng": jiefeng}
     return replace(d, tricks=d.tricks + (ended,), trick=None)
+
+
+def time_overrun(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
+    """GDTimeLimitExceeded (GD-9, the timer's): a true report is recorded with the hand
+    (deadlines.overrun); with ``autoPassOnTimeout`` an overrun play turn is a pass at that moment
+    (GD-9.3), and the next seat's time starts."""
+    d = current_deal(m, data["hand"])
+    entry = overrun(d, data, at)
+    m = replace(m, hand=replace(d, overruns=d.overruns + (entry,)))
+    if entry["consequence"] == "pass":
+        return hand_step(m, "Passed", {"hand": d.number, "seat": data["seat"]}, at)
+    return m
 
 
 def report_irregularity(m: GDMatch, data: Mapping) -> GDMatch:
@@ -348,25 +372,10 @@ def _won(m: GDMatch, side: str, reason: str) -> GDMatch:
 
 # --- the clock (T-5.4, GD-11.2) ---------------------------------------------------------------
 
-def next_limit(m: GDMatch) -> int | None:
-    """GD-11.2: the minutes of the next time limit: matchMinutes, then (after equal levels)
-    matchMinutes + overtimeMinutes; None once both have passed."""
-    if m.clock == "regular" and not m.limits:
-        return m.settings.match_minutes
-    if m.clock == "overtime" and len(m.limits) == 1:
-        return m.settings.match_minutes + m.settings.overtime_minutes
-    return None
-
+# next_limit and limit_due_at (when each limit passes) are the deadlines module's
 
 def _moment(at: str | None) -> datetime | None:
     return None if at is None else datetime.fromisoformat(at)
-
-
-def limit_due_at(m: GDMatch, minutes: int) -> datetime | None:
-    """T-5.4: the server time at which the ``minutes`` limit passes: the match's start (its
-    ``MatchStarted`` recorded time) plus the minutes; None for a match folded without times."""
-    start = _moment(m.started_at)
-    return None if start is None else start + timedelta(minutes=minutes)
 
 
 def time_limit(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
@@ -482,6 +491,7 @@ _MATCH_EVENTS = {
     "TimeLimitReached": time_limit,
     "RulingRecorded": ruling,
     "LevelPenaltyAssessed": level_penalty,
+    "GDTimeLimitExceeded": time_overrun,
 }
 def _step(m: GDMatch | None, event_type: str, data: Mapping, at: str | None) -> GDMatch:
     if event_type == "MatchStarted":
@@ -493,7 +503,7 @@ def _step(m: GDMatch | None, event_type: str, data: Mapping, at: str | None) -> 
     if event_type in _MATCH_EVENTS:
         return _MATCH_EVENTS[event_type](m, data, at)
     if event_type in _HAND_STEPS:
-        return hand_step(m, event_type, data)
+        return hand_step(m, event_type, data, at)
     if event_type == "IrregularityReported":
         return report_irregularity(m, data)
     if event_type == "HandVoided":

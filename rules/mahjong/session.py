@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from types import MappingProxyType
 
+from ..match_clock import MatchClock
 from ..violations import RuleViolation
 from . import conduct, opening, sichuan
 from .actions import due_engine_event
@@ -137,6 +138,7 @@ class Table:
     time_called: int | None = None
     status: str = "rolling"
     rulings: tuple[Mapping, ...] = ()
+    match_clock: MatchClock = MatchClock()  # paused and resumed by the referee (rules.match_clock)
 
     @property
     def hands_played(self) -> int:
@@ -383,10 +385,12 @@ def _window_seconds(rec: HandRecord, settings: GameSettings) -> int:
     """MJO-4.5 after the seed: the window lasts ``claimWindowSeconds`` (the pong call, seed 八
     「碰牌要快，要在3秒之内报出」) — longer while the next seat, who may chow within his
     ``turnSeconds`` from the discard (seed 六 「到自己出牌的时限为15秒（包括吃牌、碰牌)」), has not
-    answered. Whether he holds a chow does not matter: the window's length must not tell the
-    table (hidden information)."""
+    answered and no claim that beats a chow (pong beats chow, 「“碰”比“吃”优先」) has been made:
+    the pong is not held up by a chow that can no longer take the tile, and the ponger's 15 s
+    from the discard (seed 六, 「包括…碰牌」) are not spent waiting for it. Whether he holds a
+    chow does not matter: the window's length must not tell the table (hidden information)."""
     w = rec.state.window
-    if w is not None and rec.state.phase == "claims" and any(
+    if w is not None and rec.state.phase == "claims" and not w.made and any(
             "chow" in w.could_claim(s, settings) for s in w.pending):
         return max(settings.claimWindowSeconds, settings.turnSeconds)
     return settings.claimWindowSeconds
@@ -541,7 +545,9 @@ def _running_limit(rec: HandRecord, settings: GameSettings, seat: int,
     state, rule = rec.state, settings.rule("timeLimits")
     if state.phase not in ("discard", "draw", "claims"):
         raise _fail(rule, "no time limit runs: play waits for the referee's ruling")
-    opened = not any(h.discards for h in state.seats)
+    # the dealer's first turn — ended by his first discard, or (MJS-4.1) by his self-drawn win
+    # on his first 14, after which the next player's discard clock runs from the win
+    opened = not any(h.discards for h in state.seats) and not state.wins
     if limit == "firstDiscard":
         if not (opened and seat == state.dealer) or state.phase in ("exchange", "void"):
             raise _fail(rule, f"the first-discard limit is the dealer's (seat {state.dealer}) "
@@ -822,3 +828,11 @@ def ranking(t: Table) -> tuple:
     a place — in the final of the Sichuan event, unless the extra hands order them (T-7.4)."""
     breaks = dict(zip((t.entrant(s) for s in range(SEATS)), t.tiebreaks, strict=True))
     return rank_by_coins({t.entrant(s): b for s, b in enumerate(t.balances)}, tiebreaks=breaks)
+
+
+def deadlines(t: Table) -> tuple:
+    """The table's pending deadlines (``rules.deadlines``): its claim window, the time limit
+    of the seat on the clock and the session's time (:mod:`.deadlines`, which reads this
+    module's times, hence imported here when asked)."""
+    from .deadlines import deadlines as pending
+    return pending(t)

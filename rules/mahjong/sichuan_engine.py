@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .session import TEAM_KEYS, apply, seat_players
+from .session import TEAM_KEYS, apply, deadlines, seat_players
 from .session import check_settings as _check_settings
 
-__all__ = ["TEAM_KEYS", "apply", "check_settings", "seat_players"]
+__all__ = ["TEAM_KEYS", "apply", "check_settings", "deadlines", "seat_players"]
 
 
 def check_settings(raw: Mapping) -> None:

@@ -220,7 +220,9 @@ def must_be_before_the_kitty(b: Bidding, rule: str = "SJ2-4.8") -> None:
 
 def reopen(b: Bidding) -> Bidding:
     """An overcall after DeclarationWindowClosed but before KittyTaken (SJ2-4.8): the window is
-    open again, and closes 15 s after it (SJ2-4.7)."""
+    open again, and closes 15 s after it (SJ2-4.7). SJ3 likewise for a reveal or counter-reveal
+    after the pause (SJ3-3.6: the kitty is the cut-off); the pause restarts only with
+    ``counterRevealRestartsPause``, so without it the window closes again at once."""
     return replace(b, closed=False)
 
 
@@ -499,6 +501,23 @@ def must_have_paused(b: Bidding, at: datetime | None) -> None:
         raise RuleViolation("SJ3-3.6", f"the dealer must pause {b.window_seconds} s after the end "
                                        f"of drawing, until {_iso(limit)}, before taking the kitty; "
                                        f"this came at {_iso(at)}")
+
+
+def close_pause(b: Bidding, at: datetime | None) -> Bidding:
+    """SJ3-3.6: DeclarationWindowClosed — the dealer's pause after DrawingEnded is over (the
+    timer posts it then): only after DrawingEnded, once, and not before the 5 s (counted again
+    from each counter-reveal with ``counterRevealRestartsPause``) have passed; ``at`` None: the
+    time is not judged (a scorer in record mode)."""
+    if b.closed:
+        raise RuleViolation("SJ3-3.6", "the dealer's pause is already over")
+    limit = deadline(b)
+    if limit is None:
+        raise RuleViolation("SJ3-3.6", "drawing has not ended (DrawingEnded): the dealer's pause "
+                                       "has not begun")
+    if at is not None and at < limit:
+        raise RuleViolation("SJ3-3.6", f"the dealer's pause lasts {b.window_seconds} s, until "
+                                       f"{_iso(limit)}; it cannot end at {_iso(at)}")
+    return replace(b, closed=True)
 
 
 def close_at_kitty(b: Bidding) -> Bidding:

@@ -89,7 +89,8 @@ SJ3 = Variant(name="SJ3", decks=3, hand_size=39, kitty_size=6, rules=SJ3_RULES,
 
 # Phases of a hand, in order. "awaiting_dealer" only in hand 1 without a declaration under
 # firstHandNoDeclaration=lotDealer (SJ2-5.2); "correcting_kitty" only after a kitty error in
-# record mode (SJ2-12.3). SJ3 goes from "declaring" straight to "burying" (SJ3-3.6).
+# record mode (SJ2-12.3). SJ3 goes from "declaring" to "burying" at KittyTaken, or through
+# "kitty" when DeclarationWindowClosed ends the dealer's pause first (SJ3-3.6).
 PHASES = ("declaring", "awaiting_dealer", "kitty", "burying", "correcting_kitty", "playing",
           "completed", "voided")
 
@@ -276,13 +277,15 @@ def _before_the_kitty(h: Hand, event: str) -> None:
 def declare(h: Hand, data: Mapping, at: datetime) -> Hand:
     """TrumpDeclared (SJ2-4.1, SJ3-3.1), or a declaration made at the same time as the standing
     one and disputed (SJ2-4.2: ``simultaneous``, then lots decide). Once the window has closed
-    without a declaration, none is possible (SJ2-4.9)."""
+    without a declaration, none is possible (SJ2-4.9). In SJ3 a reveal after the pause, before
+    the kitty is taken, opens the window again (SJ3-3.6)."""
     _before_the_kitty(h, "a declaration")
     seat, card = data["seat"], data["card"]
     if h.variant.reveals_by_count:
         if data.get("simultaneous"):
             raise RuleViolation("SJ3-3.1", "the first to show a level card reveals "
                                            "(「谁先揭出该点数的牌」): there are no simultaneous reveals")
+        h = _reopened(h) if h.phase == "kitty" else h
         return _bid(h, declaring.reveal(h.bidding, seat, card, h.hands[seat], at))
     if h.phase != "declaring" and h.bidding.standing is None:
         raise RuleViolation("SJ2-4.9", f"the window of hand {h.number} closed without a "
@@ -295,21 +298,28 @@ def overcall(h: Hand, data: Mapping, at: datetime) -> Hand:
     """TrumpOvercalled (SJ2-4.3 – 4.8; SJ3-3.2 – 3.5): until the dealer takes the kitty. In SJ2
     even after the window has closed (seed rule 4: the 15 s are the least wait, the kitty the
     cut-off), which opens it again — trump, and in hand 1 the dealer, are fixed at its next
-    close."""
+    close. So in SJ3 after the dealer's pause (seed 004 〈4〉: no counter-reveal once the dealer
+    has taken the kitty)."""
     _before_the_kitty(h, "an overcall")
-    seat, cards, bidding = data["seat"], tuple(data["cards"]), h.bidding
+    seat, cards = data["seat"], tuple(data["cards"])
     if h.variant.reveals_by_count:
-        return _bid(h, declaring.counter_reveal(bidding, seat, cards, h.hands[seat], at,
+        h = _reopened(h) if h.phase == "kitty" else h
+        return _bid(h, declaring.counter_reveal(h.bidding, seat, cards, h.hands[seat], at,
                                                 seize=h.first_deal))
-    if h.phase == "kitty" and bidding.standing is not None:
-        bidding = declaring.reopen(bidding)
-        h = replace(h, phase="declaring", trump=None, trump_source=None,
-                    dealer=None if h.first_deal else h.dealer)
-    return _bid(h, declaring.overcall(bidding, seat, cards, h.hands[seat], at))
+    if h.phase == "kitty" and h.bidding.standing is not None:
+        h = _reopened(h)
+    return _bid(h, declaring.overcall(h.bidding, seat, cards, h.hands[seat], at))
 
 
 def _bid(h: Hand, bidding: Bidding) -> Hand:
     return replace(h, bidding=bidding)
+
+
+def _reopened(h: Hand) -> Hand:
+    """A bid after DeclarationWindowClosed, before KittyTaken (SJ2-4.8, SJ3-3.6): the window is
+    open again; trump, and in a first deal the dealer, wait for its next close."""
+    return replace(h, bidding=declaring.reopen(h.bidding), phase="declaring", trump=None,
+                   trump_source=None, dealer=None if h.first_deal else h.dealer)
 
 
 def deal_completed(h: Hand, at: datetime) -> Hand:
@@ -325,8 +335,11 @@ def deal_completed(h: Hand, at: datetime) -> Hand:
 
 def close_window(h: Hand, at: datetime) -> Hand:
     """DeclarationWindowClosed (SJ2-4.7): trump is fixed (SJ2-4.9) and, in hand 1, the dealer
-    (SJ2-5.1); hand 1 without any declaration is void or waits for lots (SJ2-5.2)."""
+    (SJ2-5.1); hand 1 without any declaration is void or waits for lots (SJ2-5.2). SJ3:
+    :func:`_close_reveals`."""
     _in_phase(h, "DeclarationWindowClosed", "declaring")
+    if h.variant.reveals_by_count:
+        return _close_reveals(h, at)
     bidding = declaring.close_window(h.bidding, at)
     suit, source = declaring.trump_at_close(bidding, h.dealt_kitty)
     h = replace(h, bidding=bidding, trump=Trump(h.level, suit), trump_source=source)
@@ -357,10 +370,11 @@ def lots(h: Hand, data: Mapping, at: datetime) -> Hand:
 def take_kitty(h: Hand, data: Mapping, at: datetime | None = None) -> Hand:
     """KittyTaken: the dealer picks up the kitty, only once the window has closed (SJ2-4.8), or
     in SJ3 after the 5-second pause, which fixes trump and, in a first deal, the dealer
-    (SJ3-3.6, 3.7, 4.1). ``seat`` (default the dealer) names who took it: in SJ3 anyone else
-    hands the deal over (SJ3-4.3)."""
+    (SJ3-3.6, 3.7, 4.1) — unless DeclarationWindowClosed has fixed them at the pause's end.
+    ``seat`` (default the dealer) names who took it: in SJ3 anyone else hands the deal over
+    (SJ3-4.3)."""
     if h.variant.reveals_by_count:
-        h = _fix_at_kitty(h, at)
+        h = h if h.phase == "kitty" else _fix_at_kitty(h, at)
     else:
         declaring.must_be_closed_for_kitty(h.bidding)
         _in_phase(h, "KittyTaken", "kitty")
@@ -379,19 +393,45 @@ def _fix_at_kitty(h: Hand, at: datetime | None) -> Hand:
     in a first deal, the dealer; with none, the kitty's first non-joker card fixes trump — or,
     in a first deal (or under ``noRevealRule: redeal``), the hand must be dealt again."""
     _in_phase(h, "KittyTaken", "declaring")
-    # the pause is judged on the server's clock when it is the table's (strict); a scorer
-    # transcribing a physical table records at his own pace
-    declaring.must_have_paused(h.bidding, at if h.settings.strict else None)
-    fixed = declaring.trump_at_kitty(h.bidding, h.dealt_kitty, h.first_deal, h.settings.noRevealRule)
+    declaring.must_have_paused(h.bidding, _table_time(h, at))
+    fixed = _fixed_by_reveals(h, declaring.close_at_kitty(h.bidding))
     if fixed is None:
         raise RuleViolation("SJ3-3.7", f"no one has revealed trump in hand {h.number}: there is "
                                        "no dealer or trump, and the hand is dealt again "
                                        "(HandVoided)")
+    return fixed
+
+
+def _table_time(h: Hand, at: datetime | None) -> datetime | None:
+    """The pause is judged on the server's clock when it is the table's (strict); a scorer
+    transcribing a physical table records at his own pace (None: not judged)."""
+    return at if h.settings.strict else None
+
+
+def _fixed_by_reveals(h: Hand, bidding: Bidding) -> Hand | None:
+    """SJ3-3.7, 4.1: the standing reveal fixes trump and, in a first deal, the dealer; with none,
+    the kitty's first non-joker card fixes trump — None when the hand must be dealt again (a
+    first deal, or ``noRevealRule: redeal``)."""
+    fixed = declaring.trump_at_kitty(bidding, h.dealt_kitty, h.first_deal, h.settings.noRevealRule)
+    if fixed is None:
+        return None
     suit, source = fixed
-    dealer = h.dealer if h.dealer is not None else h.bidding.standing.seat
-    return replace(h, bidding=declaring.close_at_kitty(h.bidding), dealer=dealer,
-                   trump=Trump(h.level, suit, h.settings.trumpChainAdjacency),
-                   trump_source=source)
+    dealer = h.dealer if h.dealer is not None else bidding.standing.seat
+    return replace(h, bidding=bidding, dealer=dealer, trump_source=source,
+                   trump=Trump(h.level, suit, h.settings.trumpChainAdjacency))
+
+
+def _close_reveals(h: Hand, at: datetime | None) -> Hand:
+    """DeclarationWindowClosed in SJ3 (SJ3-3.6, the timer's at the end of the dealer's pause):
+    trump is fixed as KittyTaken would fix it, and in a first deal the dealer (SJ3-3.7, 4.1);
+    the dealer then takes the kitty. Nobody revealed in a first deal (or under ``noRevealRule:
+    redeal``): the hand is void and dealt again (SJ3-3.7)."""
+    bidding = declaring.close_pause(h.bidding, _table_time(h, at))
+    fixed = _fixed_by_reveals(h, bidding)
+    if fixed is None:
+        return replace(h, bidding=bidding, phase="voided",
+                       void_reason="SJ3-3.7: no one revealed trump during the dealer's pause")
+    return replace(fixed, phase="kitty")
 
 
 def _deal_transferred(h: Hand, taker: int) -> Hand:

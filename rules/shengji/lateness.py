@@ -9,8 +9,13 @@ counted by the referee (T-6.6 **Interpretation**: 5 min 30 s late is the 6th min
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 RULE = "T-6.6"
+# 「21分钟以上判该轮弃权」: a pair not seated when the 21st started minute begins — 20 minutes after
+# the start — forfeits the round (LatenessLimitReached, the timer's)
+FORFEIT_MINUTES = 21
+FORFEIT_AFTER = timedelta(minutes=FORFEIT_MINUTES - 1)
 ON_TIME, WARNING, POINTS, FIRST_HAND, ROUND = (
     "onTime", "warning", "firstHandPoints", "firstHandForfeited", "roundForfeited")
 FORFEIT_LEVELS = {"winner": 4, "loser": 2}   # T-6.5 「级差为4：2」
@@ -44,3 +49,12 @@ def consequence(minutes: int) -> Consequence:
     if minutes <= 20:
         return Consequence(FIRST_HAND)
     return Consequence(ROUND)
+
+
+def seated_sides(m) -> set[str]:
+    """T-6.6 (「a pair is late until both its players are seated」): the sides of match ``m``
+    known to be at the table — recorded seated (PairSeated), or their lateness counted by the
+    referee (the count ends when they sit down); once a hand has been dealt, both."""
+    if m.hand is not None:
+        return {"A", "B"}
+    return set(m.seated) | {entry["side"] for entry in m.lateness}

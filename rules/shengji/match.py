@@ -14,9 +14,11 @@ from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Mapping
 
+from ..match_clock import MatchClock
 from ..violations import RuleViolation
 from . import hand as hands
 from . import lateness, scoring
+from .deadlines import deadlines  # noqa: F401  (the engine's pending time rules, rules.deadlines)
 from .hand import SJ2, SJ3, Hand, Variant
 from .settings import Settings, SJ3Settings, parse_settings
 
@@ -52,9 +54,11 @@ class Match:
     rulings: tuple[Mapping, ...] = ()
     started_at: datetime | None = None  # MatchStarted's recorded time: the round's clock
     lateness: tuple[Mapping, ...] = ()  # LatenessRecorded, with its consequence (T-6.6)
+    seated: tuple[str, ...] = ()        # sides whose pair the table recorded seated (PairSeated)
     forfeited_by: str | None = None     # "A" | "B" | "both": the round forfeited (T-6.5)
     first_hand_penalties: tuple[Mapping, ...] = ()  # lateness points for the first hand played
     time_breaches: tuple[Mapping, ...] = ()         # SJ3-11.8 overruns, warning or penalty
+    match_clock: MatchClock = MatchClock()  # paused and resumed by the referee (rules.match_clock)
 
     @property
     def hands_played(self) -> int:
@@ -320,6 +324,40 @@ def record_lateness(m: Match, data: Mapping) -> Match:
     return m
 
 
+def record_seated(m: Match, data: Mapping) -> Match:
+    """PairSeated (T-6.6): the table records that side ``side``'s pair has sat down, before the
+    first deal, once. It stops the lateness clock of the timer (LatenessLimitReached); the
+    minutes a late pair is counted are the referee's (LatenessRecorded)."""
+    side = data["side"]
+    _must_be_playing(m)
+    if m.hand is not None:
+        raise RuleViolation(lateness.RULE, "a hand has been dealt: both pairs are seated")
+    if side in m.seated:
+        raise RuleViolation(lateness.RULE, f"side {side}'s pair is already recorded seated")
+    return replace(m, seated=m.seated + (side,))
+
+
+def lateness_limit(m: Match, data: Mapping, at: datetime | None) -> Match:
+    """LatenessLimitReached (T-6.6, SJ3-11.10: 「21分钟以上判该轮弃权」; the timer's): the 21st minute
+    after the start has begun — 20 minutes after MatchStarted, on the server's clock in strict
+    mode — and the pairs of ``sides`` are not seated: each is recorded 21 minutes late, which
+    forfeits the round (both: no winner, T-6.5)."""
+    sides = data["sides"]
+    if len(set(sides)) != len(sides):
+        raise RuleViolation(lateness.RULE, f"each side is named once, not {sides}")
+    seated = sorted(lateness.seated_sides(m) & set(sides))
+    if seated:
+        raise RuleViolation(lateness.RULE, f"side {seated[0]}'s pair is seated (PairSeated, its "
+                                           "lateness recorded, or a hand dealt)")
+    begins = m.started_at + lateness.FORFEIT_AFTER if m.started_at else None
+    if m.settings.strict and at is not None and begins is not None and at < begins:
+        raise RuleViolation(lateness.RULE, f"minute {lateness.FORFEIT_MINUTES} after the start "
+                                           f"begins at {_stamp(begins)}, not before")
+    for side in sides:
+        m = record_lateness(m, {"side": side, "minutes": lateness.FORFEIT_MINUTES})
+    return m
+
+
 def _forfeit_first_hand(m: Match, side: str, dealer: int | None) -> Match:
     """T-6.6 (「首局自动放弃，对手自动升级」): hand 1 is not played; the opponents go up one level and
     deal hand 2 (**Interpretation**: their dealer nominated by them, by default their lower seat).
@@ -425,6 +463,8 @@ _MATCH_EVENTS = {
     "RulingRecorded": lambda m, data, at: record_ruling(m, data),
     "LatenessRecorded": lambda m, data, at: record_lateness(m, data),
     "SJ3TimeLimitExceeded": time_overrun,
+    "PairSeated": lambda m, data, at: record_seated(m, data),
+    "LatenessLimitReached": lateness_limit,
 }
 
 _COMMON = {"HandDealt", "TimeLimitReached", "RulingRecorded", "TrumpDeclared", "TrumpOvercalled",
@@ -433,9 +473,11 @@ _COMMON = {"HandDealt", "TimeLimitReached", "RulingRecorded", "TrumpDeclared", "
 EVENTS: Mapping[str, frozenset[str]] = MappingProxyType({
     "SJ2": frozenset(_COMMON | {"DealCompleted", "DeclarationWindowClosed", "KittyCorrected",
                                 "LotsDrawn"}),
-    # SJ3-13: DrawingEnded for the end of the deal, KittyTaken closes the reveals; throws are
-    # designated; lateness and move times are the referee's and the timer's
-    "SJ3": frozenset(_COMMON | {"DrawingEnded", "ThrowPenaltyChoice", "LatenessRecorded",
+    # SJ3-13: DrawingEnded for the end of the deal, the pause's end (DeclarationWindowClosed,
+    # the timer's) or KittyTaken closes the reveals; throws are designated; lateness and move
+    # times are the referee's, the table's (PairSeated) and the timer's
+    "SJ3": frozenset(_COMMON | {"DrawingEnded", "DeclarationWindowClosed", "ThrowPenaltyChoice",
+                                "LatenessRecorded", "PairSeated", "LatenessLimitReached",
                                 "SJ3TimeLimitExceeded"}),
 })
 

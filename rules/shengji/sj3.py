@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from . import match
-from .match import apply  # noqa: F401  (the engine's fold step)
+from .match import apply, deadlines  # noqa: F401  (the engine's fold step, its time rules)
 from .settings import SJ3Settings, parse_settings
 
 

@@ -26,7 +26,9 @@ from ..appending import EventRuleViolation, TournamentNotFound
 from ..auth import request_actor
 from ..problems import Problem
 from ..requests import int_arg
+from ..scheduler import TimerService
 from ..signing import Signer
+from ..timekeeping import Timekeeper
 from ..tokens import TokenRegistry
 
 DEFAULT_LIMIT = 100
@@ -39,6 +41,8 @@ class Services:
     cache: StreamCache
     tokens: TokenRegistry
     signer: Signer | None  # None: this deployment has no export key yet
+    timekeeper: Timekeeper  # the deadlines; fires them when a TimerService runs it
+    timer: TimerService | None = None  # the APScheduler wiring, in a process that fires
 
 
 def services() -> Services:

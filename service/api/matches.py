@@ -14,6 +14,7 @@ from events.shengji_events import TEAM_KEYS, MatchStartedData
 from events.store import WrongExpectedVersion
 from events.tournament_events import IDENTIFIER, MATCH_ID
 from projections import brackets
+from projections.deadlines import clock_view
 from projections.matches import (
     Viewer,
     folded_view,
@@ -210,6 +211,20 @@ def get_hand(tid: str, mid: str, n: int):
         raise Problem(404, "not-found", f"hand {n} of match {mid!r} has not been dealt{when}")
     return jsonify({**view, "match_id": mid, "version": folded.version,
                     "position": folded.position})
+
+
+@bp.get("/matches/<mid>/clock")
+@allows("read")
+def get_clock(tid: str, mid: str):
+    """The match's clocks as a table clock shows them now: running or paused, and each limit
+    running — whose, which rule, its deadline and the seconds left (issue 8; the deadlines are
+    the ones the timer fires, derived from the log)."""
+    s = services()
+    require_tournament(tid)
+    folded = load_match(s.store, s.catalogue, tid, mid, None, s.cache)
+    if folded.state is None:
+        raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}")
+    return jsonify(clock_view(folded, s.timekeeper.now()))
 
 
 # --- the knockout --------------------------------------------------------------------------

@@ -217,4 +217,7 @@ def _an_sj3_lead(cards: list[str], trump: Trump, rng: random.Random):
     return component, None
 
 
-_SJ3_PHASES = {"declaring": _sj3_declaring, "burying": _sj3_burying, "playing": _sj3_playing}
+# "kitty": the window closed by the timer's DeclarationWindowClosed (SJ3-3.6), the kitty not
+# yet taken
+_SJ3_PHASES = {"declaring": _sj3_declaring, "kitty": lambda hand, rng, settings: _kitty(hand, rng),
+               "burying": _sj3_burying, "playing": _sj3_playing}

@@ -350,7 +350,7 @@ def test_sj3_13_events_of_the_hand_in_play_and_of_sj3_only():
     table.rejected("CardsPlayed", "SJ3-13", seat=0, cards=["AH"])
     table.deal({0: "2S"})
     table.rejected("DealCompleted", "SJ3-13")
-    table.rejected("DeclarationWindowClosed", "SJ3-13")
+    table.rejected("DeclarationWindowClosed", "SJ3-3.6")  # SJ3's too: the pause has not begun
     table.rejected("TrumpDeclared", "SJ3-13", hand=2, seat=0, card="2S")
     table.rejected("LotsDrawn", "SJ3-13", purpose="declaration", candidates=[0, 1], winner=0)
 

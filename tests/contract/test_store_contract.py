@@ -181,6 +181,17 @@ def test_read_by_type_across_tournaments(store):
     assert store.tournament_ids() == ["t1", "t2"]
 
 
+def test_read_all_follows_every_tournament_after_a_position(store):
+    store.append("t1", [NewEvent("TournamentCreated", "tournament-t1", {})])
+    store.append("t2", [ev("match-x"), ev("match-x")])
+    store.append("t1", [ev("match-a")])
+    assert [(r.position, r.tournament_id) for r in store.read_all()] == [
+        (1, "t1"), (2, "t2"), (3, "t2"), (4, "t1")]
+    assert [r.position for r in store.read_all(after=2)] == [3, 4]
+    assert [r.position for r in store.read_all(after=1, limit=2)] == [2, 3]
+    assert list(store.read_all(after=4)) == []
+
+
 def test_reads_page_through_more_than_one_page(store):
     for _ in range(3):
         store.append("t1", [ev(n=i) for i in range(400)])

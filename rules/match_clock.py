@@ -1,0 +1,79 @@
+"""A match's clock: the referee may stop it and start it again (``MatchClockPaused``,
+``MatchClockResumed``), e.g. while a ruling is made, and every limit of the match moves by the
+time it stood.
+
+The engines measure every limit on the recorded times of the events. The match stream's fold
+(:mod:`rules.matches`) hands them *match time* instead: the server's time less the time the clock
+has stood paused, and while it stands, the moment it stopped. So a pause moves every deadline —
+a move's, a window's, the match's own time limit — by exactly the paused time, in every game,
+without any engine knowing of pauses. Times kept inside an engine's state are match times; a
+deadline is turned back into the server's time by :meth:`MatchClock.wall_time`.
+
+Rule IDs: T-1.5 (the committee's and referees' handling of cases the rules leave open) for the
+pause itself; no game rule is paused, only its clock.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta, timezone
+from typing import Mapping
+
+from .violations import RuleViolation
+
+PAUSE_RULE = "T-1.5"
+
+
+def moment(at: str) -> datetime:
+    """A recorded time (``2026-11-29T16:18:40.123456Z``) as an aware datetime."""
+    return datetime.fromisoformat(at.replace("Z", "+00:00"))
+
+
+def timestamp(when: datetime) -> str:
+    """The recorded-time form of ``when`` (UTC, microseconds, ``Z``)."""
+    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+@dataclass(frozen=True)
+class MatchClock:
+    paused_total: timedelta = timedelta(0)   # the time of every finished pause
+    paused_since: datetime | None = None     # server time the running pause began
+    pauses: tuple[Mapping, ...] = ()         # every pause: paused_at, resumed_at, reason
+
+    @property
+    def running(self) -> bool:
+        return self.paused_since is None
+
+    def match_time(self, wall: datetime) -> datetime:
+        """Server time ``wall`` as the match's clock shows it (frozen while paused)."""
+        if self.paused_since is not None:
+            wall = min(wall, self.paused_since)
+        return wall - self.paused_total
+
+    def stood(self, wall: datetime) -> timedelta:
+        """The time the clock has stood paused by server time ``wall``, the running pause included."""
+        running_pause = timedelta(0) if self.paused_since is None else \
+            max(wall - self.paused_since, timedelta(0))
+        return self.paused_total + running_pause
+
+    def wall_time(self, match_time: datetime) -> datetime | None:
+        """When the match's clock will show ``match_time``: None while it stands paused."""
+        return None if self.paused_since is not None else match_time + self.paused_total
+
+
+def pause(clock: MatchClock, wall: datetime, reason: str | None) -> MatchClock:
+    """``MatchClockPaused``: only a running clock stops."""
+    if not clock.running:
+        raise RuleViolation(PAUSE_RULE, "the match clock is already paused, since "
+                                        f"{timestamp(clock.paused_since)}")
+    entry = {"paused_at": timestamp(wall), "resumed_at": None, "reason": reason}
+    return replace(clock, paused_since=wall, pauses=(*clock.pauses, entry))
+
+
+def resume(clock: MatchClock, wall: datetime) -> MatchClock:
+    """``MatchClockResumed``: only a paused clock starts again; every deadline moves by the
+    time it stood."""
+    if clock.running:
+        raise RuleViolation(PAUSE_RULE, "the match clock is running: there is no pause to resume")
+    stood = max(wall - clock.paused_since, timedelta(0))
+    last = {**clock.pauses[-1], "resumed_at": timestamp(wall)}
+    return MatchClock(clock.paused_total + stood, None, (*clock.pauses[:-1], last))

@@ -1,0 +1,77 @@
+"""One firing process per deployment: the timer's leader lease, kept in the database.
+
+Every worker of a deployment may run a timer (``paiju serve`` starts one in each process), but
+only the holder of the lease fires deadlines. The holder renews it on each tick; when it stops
+renewing (the process died), another takes it over once it has expired. The lease only saves
+work: even two timers firing together append each deadline once, since a timer event's id is
+derived from its deadline and the store takes the second as a retry.
+"""
+from __future__ import annotations
+
+import sqlite3
+import threading
+import uuid
+from abc import ABC, abstractmethod
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from rules.match_clock import timestamp
+
+LEASE_SECONDS = 10
+
+
+class Lease(ABC):
+    @abstractmethod
+    def hold(self, now: datetime) -> bool:
+        """Take or renew the lease at ``now``; whether this process holds it."""
+
+
+class SoleLease(Lease):
+    """A deployment with one process (an in-memory store): always the leader."""
+
+    def hold(self, now: datetime) -> bool:
+        return True
+
+
+class SQLiteLease(Lease):
+    """The lease as a row of the deployment's SQLite file (table ``timer_lease``)."""
+
+    def __init__(self, path: str | Path, holder: str | None = None,
+                 seconds: float = LEASE_SECONDS):
+        self.path, self.seconds = str(path), seconds
+        self.holder = holder or f"timer-{uuid.uuid4()}"
+        self._lock = threading.Lock()
+        with self._connect() as conn:
+            conn.execute("CREATE TABLE IF NOT EXISTS timer_lease (name TEXT PRIMARY KEY, "
+                         "holder TEXT NOT NULL, expires_at TEXT NOT NULL)")
+
+    def _connect(self) -> sqlite3.Connection:
+        return sqlite3.connect(self.path, timeout=30, isolation_level=None)
+
+    def hold(self, now: datetime) -> bool:
+        until = timestamp(now + timedelta(seconds=self.seconds))
+        with self._lock:
+            conn = self._connect()
+            try:
+                conn.execute("BEGIN IMMEDIATE")  # read and take it in one write transaction
+                row = conn.execute("SELECT holder, expires_at FROM timer_lease "
+                                   "WHERE name = 'timer'").fetchone()
+                mine = row is None or row[0] == self.holder or row[1] < timestamp(now)
+                if mine:
+                    conn.execute("INSERT INTO timer_lease (name, holder, expires_at) "
+                                 "VALUES ('timer', ?, ?) ON CONFLICT(name) DO UPDATE SET "
+                                 "holder = excluded.holder, expires_at = excluded.expires_at",
+                                 (self.holder, until))
+                conn.execute("COMMIT")
+                return mine
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            finally:
+                conn.close()
+
+    def release(self) -> None:
+        """Give the lease up at a clean stop, so another process takes over at once."""
+        with self._lock, self._connect() as conn:
+            conn.execute("DELETE FROM timer_lease WHERE name = 'timer' AND holder = ?",
+                         (self.holder,))

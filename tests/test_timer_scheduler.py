@@ -1,0 +1,45 @@
+"""The timer's wiring: APScheduler plans a firing at the earliest pending deadline, and the
+leader lease lets one process of a deployment fire. Nothing here waits for a job to run: the
+scheduler is started paused and its plan read."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from apscheduler.schedulers.background import BackgroundScheduler
+from mj_table import Table
+
+from rules.match_clock import moment
+from service.leases import SQLiteLease
+from service.scheduler import DEADLINE_JOB, FOLLOW_JOB, TimerService
+
+T0 = datetime(2026, 11, 29, 9, 0, tzinfo=timezone.utc)
+
+
+def test_the_scheduler_plans_a_firing_at_the_earliest_deadline_and_replans_after_it(timed):
+    table = Table(timed.client)
+    dealt = table.deal()
+    service = TimerService(timed.timekeeper, BackgroundScheduler(timezone=timezone.utc))
+    service.start(paused=True)
+    try:
+        assert service.scheduler.get_job(FOLLOW_JOB) is not None  # follows other workers' appends
+        assert service.planned_at() == moment(dealt["recorded_at"]) + timedelta(seconds=30)
+        timed.set_now(service.planned_at())
+        service.tick()  # what the date job runs
+        assert service.scheduler.get_job(DEADLINE_JOB) is None  # nothing more pending
+        table.ok("TileDiscarded", seat=0, tile=table.concealed(0)[0])
+        service.tick()  # what the follow job runs: the discard opened new deadlines
+        assert service.planned_at() == timed.timekeeper.next_due() is not None
+    finally:
+        service.shutdown()
+
+
+def test_one_process_holds_the_lease_until_it_lapses_or_is_given_up(tmp_path):
+    path = tmp_path / "lease.db"
+    first, second = SQLiteLease(path, "first"), SQLiteLease(path, "second")
+    assert first.hold(T0) and not second.hold(T0 + timedelta(seconds=1))
+    assert first.hold(T0 + timedelta(seconds=9))  # renewed: good for 10 s more
+    assert not second.hold(T0 + timedelta(seconds=15))
+    assert second.hold(T0 + timedelta(seconds=20))  # the first stopped renewing
+    assert not first.hold(T0 + timedelta(seconds=21))
+    second.release()
+    assert first.hold(T0 + timedelta(seconds=22))

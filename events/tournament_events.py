@@ -77,8 +77,16 @@ class TeamWithdrawnData(DataSchema):
 
 
 class RulingRecordedData(DataSchema):
+    """RulingRecorded (T-1.5): the committee's words; ``effect``, the single effect some engines
+    read (a disqualification, ``winValid``); ``effects``, structured effects the folds apply
+    (events/ruling_events.py ``RulingEffect``, rules/rulings.py); ``dispute_id``, the dispute
+    it answers."""
     text = fields.String(required=True, validate=validate.Length(min=1, max=10000))
     effect = _optional(fields.Dict(keys=fields.String()))
+    # by name: ruling_events imports this module
+    effects = _optional(fields.List(fields.Nested("RulingEffect"),
+                                    validate=validate.Length(min=1, max=50)))
+    dispute_id = _optional(fields.String(validate=IDENTIFIER))
 
 
 class DrawnMatchSchema(Schema):

@@ -13,7 +13,7 @@ from events.catalogue import Catalogue, tournament_stream
 from events.store import Tail
 from rules import RuleViolation
 
-from . import brackets, groups, team_event
+from . import brackets, groups, rulings, team_event
 from .streams import StreamCache, load_stream, stream_kind
 
 Guard = Callable[[Tail, Catalogue, str, dict, "StreamCache | None"], None]
@@ -40,6 +40,10 @@ GUARDS: dict[str, Guard] = {
     # T-2.1: the teams the draw paired; T-8.1: the players the lots seated at a table
     "MatchStarted": _all_of(brackets.guard_match_start, groups.guard_match_start,
                             team_event.guard_match_start),  # T-6.4: a paired table, its pairs
+    # T-1.5: the committee's file — a dispute names what exists, is resolved once, by a ruling
+    "DisputeRaised": rulings.guard_dispute_raised,
+    "DisputeResolved": rulings.guard_dispute_resolved,
+    "RulingRecorded": rulings.guard_ruling,
 }
 
 

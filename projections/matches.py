@@ -13,7 +13,7 @@ from .streams import StreamCache, StreamState, load_stream
 from .viewers import VIEWERS, Viewer
 
 __all__ = ["VIEWERS", "Viewer", "load_match", "match_view", "hand_view", "hand_in_play",
-           "summary", "folded_view"]
+           "summary", "folded_view", "ruled_view"]
 
 # game -> module with match_view(state, viewer), numbered_hand_view(state, n, viewer), summary(state)
 VIEWS: Mapping = MappingProxyType({"SJ2": shengji_views, "SJ3": shengji_views,
@@ -49,4 +49,14 @@ def summary(state) -> dict:
 
 def folded_view(folded: StreamState, viewer: Viewer) -> dict:
     return {**match_view(folded.state, viewer), "version": folded.version,
-            "position": folded.position}
+            "position": folded.position, **ruled_view(folded, viewer)}
+
+
+def ruled_view(folded: StreamState, viewer: Viewer) -> dict:
+    """What the committee's rulings did to the match's events (rules/rulings.py): ``flags``,
+    the events not applied because they break a rule under the ruled history (the rule's words
+    may name cards held: officials only), and ``edits``, the events voided, substituted, or
+    whose penalties were cancelled."""
+    flags = [dict(f) if viewer.privileged else {k: v for k, v in f.items() if k != "message"}
+             for f in folded.flags]
+    return {"flags": flags, "edits": [dict(e) for e in folded.edits]}

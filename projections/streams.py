@@ -2,28 +2,52 @@
 
 Each kind of stream (the prefix of its name) has a fold step from ``rules/``: the same function
 validates a new event and replays a stored one, which is what makes replay exact.
+
+A committee ruling that reaches back into its stream (rules/rulings.py: a void, a substitution, a
+hand replayed…) makes the fold read the stream again from its start with the committee's edits
+(:func:`refold`); events that break a rule under that history are flagged, not applied.
 """
 from __future__ import annotations
 
+import functools
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from events.catalogue import Catalogue
+from marshmallow import ValidationError
+
+from events.catalogue import Catalogue, UnknownEventType
 from events.envelope import Record
 from events.store import Tail
-from rules import matches, tournament
+from rules import matches, rulings, tournament
+from rules.violations import RuleViolation
 
 # (state, event type, data, recorded_at) -> state. ``recorded_at`` is the server's time of the
 # event, the only clock the rules know (time limits are measured on it).
 Step = Callable[[Any, str, dict, str], Any]
 
-# stream kind -> fold step. Games add their stream kinds here.
-STEPS: dict[str, Step] = {
-    "tournament": tournament.apply,
+# the committee's file (events/ruling_events.py): a dispute changes no tournament state; the
+# disputes are listed by projections/rulings.py
+DISPUTE_TYPES = frozenset({"DisputeRaised", "DisputeResolved"})
+
+
+def _tournament_step(t, event_type: str, data: dict, at: str | None = None):
+    if event_type in DISPUTE_TYPES:
+        if t is None:
+            raise RuleViolation("T-1.3", "the tournament has not been created")
+        return t
+    return tournament.apply(t, event_type, data, at)
+
+
+# stream kind -> the rules' fold step. Games add their stream kinds here.
+PLAIN_STEPS: dict[str, Step] = {
+    "tournament": _tournament_step,
     "match": matches.apply,
 }
+# ... with the effects a ruling applies at its own position (rules/rulings.py)
+STEPS: dict[str, Step] = {kind: rulings.ruled_step(step, rulings.EFFECTS[kind])
+                          for kind, step in PLAIN_STEPS.items()}
 
 
 @dataclass(frozen=True)
@@ -33,6 +57,10 @@ class StreamState:
     version: int = 0       # the stream's version after the last folded event (0: no events)
     position: int = 0      # the global position of the last folded event (0: none)
     hash: str = ""         # the hash of the last folded event: which history this state is of
+    # rulings that reached back (rules/rulings.py): events flagged under the ruled history, and
+    # what the rulings did to stored events (voided, substituted, …)
+    flags: tuple = ()
+    edits: tuple = ()
 
 
 def stream_kind(stream: str) -> str:
@@ -43,14 +71,59 @@ def step_for(stream: str) -> Step | None:
     return STEPS.get(stream_kind(stream))
 
 
-def fold(start: StreamState, records: Iterable[Record], catalogue: Catalogue) -> StreamState:
+def fold(start: StreamState, records: Iterable[Record], catalogue: Catalogue,
+         log: Tail | None = None) -> StreamState:
+    """``records`` folded onto ``start``. A ruling that reaches back is applied by folding the
+    stream again from its start up to the ruling (read from ``log``; without one it acts only
+    at its own position)."""
     step = step_for(start.stream)
     state, version, position, last_hash = start.state, start.version, start.position, start.hash
+    flags, edits = start.flags, start.edits
     for record in records:
-        if step is not None:
-            state = step(state, record.type, catalogue.upcast(record), record.recorded_at)
+        data = catalogue.upcast(record)
+        if step is not None and log is not None and rulings.rewrites_history(record.type, data):
+            ruled = refold(log, catalogue, start.stream, record.position)
+            state, flags, edits = ruled.state, ruled.flags, ruled.edits
+        elif step is not None:
+            state = step(state, record.type, data, record.recorded_at)
         version, position, last_hash = record.version, record.position, record.hash
-    return StreamState(start.stream, state, version, position, last_hash)
+    return StreamState(start.stream, state, version, position, last_hash, flags, edits)
+
+
+def stream_items(log: Tail, catalogue: Catalogue, stream: str,
+                 until: int | None = None) -> list[rulings.Item]:
+    return [rulings.Item(r.position, r.type, catalogue.upcast(r), r.recorded_at)
+            for r in log.read_stream(stream, until_position=until)]
+
+
+def refold(log: Tail, catalogue: Catalogue, stream: str, until: int | None = None,
+           items: list[rulings.Item] | None = None, strict: int | None = None) -> rulings.Ruled:
+    """The stream up to ``until`` folded from its start with every ruling in it (``items``:
+    its events, when the caller has them — a decision adds the batch it judges). ``strict``:
+    the position of a ruling being decided, whose faults are raised, not flagged."""
+    items = stream_items(log, catalogue, stream, until) if items is None else items
+    check = functools.partial(checked_data, catalogue, stream_kind(stream))
+    plan, flags = rulings.build_plan(items, check, strict)
+    return rulings.fold_ruled(items, PLAIN_STEPS[stream_kind(stream)],
+                              rulings.EFFECTS[stream_kind(stream)], plan, flags, strict, check)
+
+
+def checked_data(catalogue: Catalogue, kind: str, event_type: str, data: dict) -> dict:
+    """A substituted event's data as its type's schema loads it (T-1.5: a ruling substitutes
+    an event the stream could hold)."""
+    try:
+        wanted = catalogue.get(event_type)
+    except UnknownEventType:
+        raise RuleViolation("T-1.5", f"a substitute names an unknown event type "
+                                     f"{event_type!r}") from None
+    if kind not in wanted.stream_kinds or not wanted.postable or event_type == "RulingRecorded":
+        raise RuleViolation("T-1.5", f"{event_type} is not an event a ruling can put into a "
+                                     f"{kind} stream")
+    try:
+        return wanted.load(data)
+    except ValidationError as error:
+        raise RuleViolation("T-1.5", f"the substituted data is not {event_type} data: "
+                                     f"{error.messages}") from None
 
 
 class StreamCache:
@@ -92,7 +165,8 @@ def load_stream(log: Tail, catalogue: Catalogue, stream: str, at: int | None = N
     """The stream's state now, or as it was at global position ``at``. ``log`` is a store, or
     the view of one inside its write transaction."""
     if at is not None or cache is None:
-        return fold(StreamState(stream), log.read_stream(stream, until_position=at), catalogue)
+        return fold(StreamState(stream), log.read_stream(stream, until_position=at), catalogue,
+                    log)
     start = cache.get(stream) or StreamState(stream)
     records = log.read_stream(stream, from_version=max(start.version, 1))
     if start.version:
@@ -103,7 +177,7 @@ def load_stream(log: Tail, catalogue: Catalogue, stream: str, at: int | None = N
             # (None: that version is not visible here — committed after this read began, or
             # rolled back. Either way fold from the start, and leave the cache to the writer.)
             start, records = StreamState(stream), log.read_stream(stream)
-    folded = fold(start, records, catalogue)
+    folded = fold(start, records, catalogue, log)
     if folded.version:
         cache.put(folded)
     return folded

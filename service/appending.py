@@ -22,9 +22,11 @@ from events.store import (
     owned_stream_version,
 )
 from projections.guards import guard_for, stream_guard_for
+from projections.rulings import decide_ruling
 from projections.streams import StreamCache, load_stream, step_for
 from projections.tournaments import tournament_exists
 from rules import RuleViolation
+from rules.rulings import rewrites_history
 
 
 class TournamentNotFound(Exception):
@@ -75,7 +77,10 @@ def decide(log: Tail, catalogue: Catalogue, tournament_id: str, events: Sequence
                 guard(log, catalogue, tournament_id, event.data, cache)
             if stream_guard is not None:
                 stream_guard(log, catalogue, tournament_id, state, event.type, cache)
-            if step is not None:
+            if step is not None and rewrites_history(event.type, event.data):
+                # a ruling that reaches back: its stream folded again with it (rules/rulings.py)
+                state = decide_ruling(log, catalogue, events, index, recorded_at)
+            elif step is not None:
                 state = step(state, event.type, event.data, recorded_at)
         except RuleViolation as violation:
             raise EventRuleViolation(index, violation) from None

@@ -1,0 +1,682 @@
+"""Rulings applied by the folds (tournaments.md T-1.5; the seeds' 「规则上没有出现的解释条文，由组委会
+最终裁定」): the structured ``effects`` of ``RulingRecorded`` (events/ruling_events.py).
+
+The log is never edited. A ruling that reaches back into its stream's history — a void, a
+substitution, a cancelled penalty, a hand replayed or awarded from a position, a setting from a
+hand already dealt, an effect placed ``after`` an earlier event — is applied by folding the stream
+again from its start with the committee's edits (:func:`fold_ruled`): voided events are skipped,
+substituted ones folded as the committee says, effects applied where they belong. Events after
+the ruled point that break a rule under the new history are not applied; they are *flagged*
+with the rule they now break (``Flag``), and stay in the log as they were. Effects that only act
+at the ruling's own position (a penalty now, a level adjusted, a forfeit) are applied right after
+it by :func:`ruled_step`, the same step that judges new events — so a new event is judged as
+strictly as ever, on the ruled state.
+
+The effects act through each game's own state and transitions, so every game gets them and the
+derived facts (hand results, levels, match results, and the bracket and standings built on them)
+follow: Shengji (SJ2, SJ3) point penalties, the result table and its levels; Guandan level
+penalties, places and levels; mahjong coin penalties (MJO) and ledger penalties (MJS).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from types import MappingProxyType
+from typing import Any
+
+from .guandan import match as guandan
+from .guandan.cards import LEVELS as GD_LEVELS
+from .guandan.hand import OVER as GD_OVER
+from .guandan.settings import _KEYS as GD_SETTING_KEYS
+from .guandan.settings import settings_from as gd_settings_from
+from .mahjong import session as mahjong
+from .mahjong.dealer import advance as advance_rotation
+from .mahjong.hand import charge
+from .mahjong.mjo import HandOutcome, complete_hand
+from .mahjong.sichuan import _RENAMED as MJS_RENAMED
+from .mahjong.wall import SEATS
+from .shengji import hand as sj_hands
+from .shengji import match as shengji
+from .shengji import scoring as sj_scoring
+from .shengji.settings import parse_settings as sj_parse_settings
+from .tournament import withdraw_team
+from .violations import RuleViolation
+
+RULE = "T-1.5"            # the committee decides (every ruling's own checks cite it)
+DISCRETION = "discretion"
+# effects that edit what happened before the ruling (the stream is folded again)
+HISTORY_KINDS = frozenset({"void", "substitute", "cancelPenalty", "replayHand", "setting"})
+# the types that deal a hand, by which a setting "from hand n" finds where hand n begins
+DEAL_TYPES = frozenset({"HandDealt", "GDHandDealt", "TilesDealt"})
+# events a ruling may not void or replace: the stream's start, and rulings (overturned by a
+# later ruling's void, which takes the earlier ruling's effects with it)
+_UNTOUCHABLE = frozenset({"MatchStarted", "TournamentCreated"})
+
+Step = Callable[[Any, str, Mapping, "str | None"], Any]
+
+
+def effects_of(event_type: str, data: Mapping) -> tuple[Mapping, ...]:
+    if event_type != "RulingRecorded":
+        return ()
+    return tuple(data.get("effects") or ())
+
+
+def rewrites_history(event_type: str, data: Mapping) -> bool:
+    """Whether a ruling reaches back into its stream (the stream is folded again with it)."""
+    return any(e["kind"] in HISTORY_KINDS or "after" in e or "from" in e
+               for e in effects_of(event_type, data))
+
+
+# --- what the fold sees -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Item:
+    """One event of a stream as the ruled fold reads it: its global position (known before it
+    is stored: the store gives the next positions in order), type, data and recorded time."""
+    position: int
+    type: str
+    data: Mapping
+    at: str | None = None
+
+    @property
+    def hand(self) -> int | None:
+        value = self.data.get("hand")
+        return value if type(value) is int else None
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One effect of one ruling, where it acts."""
+    ruling: int        # the ruling's position
+    index: int         # the effect's index in the ruling's effects
+    effect: Mapping
+
+    def label(self) -> dict:
+        return {"ruling": self.ruling, "effect": self.index, "kind": self.effect["kind"],
+                "rule": self.effect["rule"], "member": self.effect["member"]}
+
+
+@dataclass
+class Plan:
+    """The committee's edits of one stream: events skipped (void, or a hand replayed or
+    awarded from a position), events folded with other data (substitute), events whose
+    penalties are cancelled, and effects applied before or after an event."""
+    skip: dict[int, tuple[Edit, str]] = field(default_factory=dict)   # position -> (edit, why)
+    replace: dict[int, Edit] = field(default_factory=dict)
+    cancel: dict[int, Edit] = field(default_factory=dict)
+    before: dict[int, list[Edit]] = field(default_factory=dict)
+    after: dict[int, list[Edit]] = field(default_factory=dict)
+    rulings: list[int] = field(default_factory=list)    # the rulings in force, in order
+    overturned: dict[int, int] = field(default_factory=dict)  # ruling -> the ruling voiding it
+
+
+# (type, data) -> data as the catalogue loads it; raises RuleViolation when it is not an event
+# of that type (the projections pass the catalogue's schemas: rules know no catalogue)
+CheckData = Callable[[str, Mapping], Mapping]
+
+
+def build_plan(items: Sequence[Item], check_data: CheckData | None = None,
+               strict: int | None = None) -> tuple[Plan, list[dict]]:
+    """The plan of every ruling among ``items`` (a stream's events in order), and the flags of
+    effects that cannot apply. Rulings are read from the last back: a ruling voided by a later
+    one is overturned, with its effects. A fault of the ruling at position ``strict`` (the one
+    being decided) is raised instead of flagged."""
+    by_position = {item.position: item for item in items}
+    plan, flags, voided = Plan(), [], {}
+    for item in reversed(items):
+        if item.type != "RulingRecorded" or not effects_of(item.type, item.data):
+            continue
+        if item.position in voided:
+            plan.overturned[item.position] = voided[item.position]
+            continue
+        plan.rulings.insert(0, item.position)
+        for index, effect in enumerate(effects_of(item.type, item.data)):
+            edit = Edit(item.position, index, effect)
+            try:
+                _place(plan, edit, items, by_position, check_data)
+            except RuleViolation as violation:
+                if item.position == strict:
+                    raise
+                flags.append(_effect_flag(edit, violation))
+        voided.update({p: item.position for p, (e, why) in plan.skip.items()
+                       if why == "voided" and e.ruling == item.position
+                       and by_position[p].type == "RulingRecorded"})
+    for placed in (*plan.before.values(), *plan.after.values()):
+        placed.sort(key=lambda e: (e.ruling, e.index))  # in the order they were ruled
+    return plan, flags
+
+
+def _effect_flag(edit: Edit, violation: RuleViolation) -> dict:
+    return {"position": edit.ruling, "type": "RulingRecorded", "effect": edit.index,
+            "rule": violation.rule, "message": violation.message}
+
+
+def _place(plan: Plan, edit: Edit, items: Sequence[Item], by_position: Mapping[int, Item],
+           check_data: CheckData | None) -> None:
+    """Where one effect acts; a target that is not an event of this stream before the ruling,
+    or not of the hand named, is refused (T-1.5)."""
+    effect, kind = edit.effect, edit.effect["kind"]
+    if kind == "void":
+        for position in _void_positions(effect, edit.ruling, items, by_position):
+            plan.skip.setdefault(position, (edit, "voided"))
+    elif kind == "substitute":
+        target = _earlier_event(effect["position"], edit.ruling, by_position)
+        _must_be_editable(target, "substituted")
+        wanted = effect.get("type", target.type)
+        if check_data is not None:
+            check_data(wanted, effect["data"])
+        plan.replace.setdefault(target.position, edit)
+    elif kind == "cancelPenalty":
+        target = _earlier_event(effect["position"], edit.ruling, by_position)
+        _must_be_editable(target, "cancelled")
+        plan.cancel.setdefault(target.position, edit)
+    elif kind in ("replayHand", "awardHand") and "from" in effect:
+        start = _hand_event(effect["from"], effect["hand"], edit.ruling, by_position)
+        why = "replayed" if kind == "replayHand" else "awarded"
+        for item in items:
+            if start.position <= item.position < edit.ruling and item.hand == effect["hand"]:
+                plan.skip.setdefault(item.position, (edit, why))
+        if kind == "awardHand":
+            plan.before.setdefault(start.position, []).append(edit)
+    elif kind == "setting":
+        deal = next((i for i in items if i.type in DEAL_TYPES and i.hand == effect["from_hand"]
+                     and i.position < edit.ruling), None)
+        if deal is not None:
+            plan.before.setdefault(deal.position, []).append(edit)
+        else:
+            plan.after.setdefault(edit.ruling, []).append(edit)
+    else:
+        anchor = edit.ruling
+        if "after" in effect:
+            anchor = _earlier_event(effect["after"], edit.ruling, by_position).position
+        plan.after.setdefault(anchor, []).append(edit)
+
+
+def _earlier_event(position: int, ruling: int, by_position: Mapping[int, Item]) -> Item:
+    item = by_position.get(position)
+    if item is None or position >= ruling:
+        raise RuleViolation(RULE, f"position {position} is not an event of this stream before "
+                                  f"the ruling: a ruling edits the history of its own stream")
+    return item
+
+
+def _must_be_editable(item: Item, how: str) -> None:
+    if item.type in _UNTOUCHABLE:
+        raise RuleViolation(RULE, f"the stream's start ({item.type}, position {item.position}) "
+                                  f"cannot be {how}")
+    if item.type == "RulingRecorded" and how != "voided":
+        raise RuleViolation(RULE, f"position {item.position} is a ruling: a ruling is "
+                                  f"overturned by voiding it, not {how}")
+
+
+def _void_positions(effect: Mapping, ruling: int, items: Sequence[Item],
+                    by_position: Mapping[int, Item]) -> list[int]:
+    if "positions" in effect:
+        targets = [_earlier_event(p, ruling, by_position) for p in effect["positions"]]
+    else:
+        first = _earlier_event(effect["from"], ruling, by_position)
+        last = _earlier_event(effect["to"], ruling, by_position)
+        targets = [i for i in items if first.position <= i.position <= last.position]
+    for target in targets:
+        _must_be_editable(target, "voided")
+    return [t.position for t in targets]
+
+
+def _hand_event(position: int, hand: int, ruling: int, by_position: Mapping[int, Item]) -> Item:
+    item = _earlier_event(position, ruling, by_position)
+    if item.hand != hand:
+        raise RuleViolation(RULE, f"position {position} is not an event of hand {hand}")
+    return item
+
+
+# --- the ruled fold -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Ruled:
+    """A stream folded with its rulings: the state, the events flagged (not applied: they
+    break the rule named under the history the committee made), and what the rulings did to
+    the stored events (``edits``)."""
+    state: Any
+    flags: tuple[Mapping, ...] = ()
+    edits: tuple[Mapping, ...] = ()
+
+
+def fold_ruled(items: Iterable[Item], step: Step, apply_effect: "EffectStep", plan: Plan,
+               flags: Sequence[Mapping] = (), strict: int | None = None,
+               check_data: CheckData | None = None) -> Ruled:
+    """Fold ``items`` from the stream's start with ``plan``. An event that breaks a rule is
+    flagged and not applied; for the ruling at position ``strict`` (being decided) a fault in
+    what it targets — a substituted event, an effect — is raised instead: a ruling must make a
+    history the rules accept at the points it names."""
+    state, flags, edits = None, list(flags), []
+    for item in items:
+        for edit in plan.before.get(item.position, ()):
+            state = _effect(state, edit, item.at, apply_effect, flags, strict)
+        skipped = plan.skip.get(item.position)
+        if skipped is not None:
+            edits.append({"position": item.position, "edit": skipped[1], **skipped[0].label()})
+        else:
+            state = _event(state, item, plan, step, apply_effect, flags, edits, strict,
+                           check_data)
+        for edit in plan.after.get(item.position, ()):
+            state = _effect(state, edit, item.at, apply_effect, flags, strict)
+    return Ruled(state, tuple(flags), tuple(edits))
+
+
+def _event(state, item: Item, plan: Plan, step: Step, apply_effect: "EffectStep",
+           flags: list, edits: list, strict: int | None, check_data: CheckData | None):
+    event_type, data = item.type, item.data
+    substitute = plan.replace.get(item.position)
+    if substitute is not None:
+        event_type = substitute.effect.get("type", item.type)
+        data = substitute.effect["data"]
+        if check_data is not None:
+            data = check_data(event_type, data)
+        edits.append({"position": item.position, "edit": "substituted", **substitute.label()})
+    targeted = substitute is not None and substitute.ruling == strict
+    try:
+        after = step(state, event_type, data, item.at)
+    except RuleViolation as violation:
+        if targeted or item.position == strict:
+            raise
+        flags.append(_flag(item, event_type, violation))
+        return state
+    cancel = plan.cancel.get(item.position)
+    if cancel is None:
+        return after
+    try:
+        cancelled = apply_effect.cancel(state, after, item, cancel.effect)
+    except RuleViolation as violation:
+        if cancel.ruling == strict:
+            raise
+        flags.append(_effect_flag(cancel, violation))
+        return after
+    edits.append({"position": item.position, "edit": "penaltyCancelled", **cancel.label()})
+    return cancelled
+
+
+def _flag(item: Item, event_type: str, violation: RuleViolation) -> dict:
+    flag = {"position": item.position, "type": event_type, "rule": violation.rule,
+            "message": violation.message}
+    if item.hand is not None:
+        flag["hand"] = item.hand
+    return flag
+
+
+def _effect(state, edit: Edit, at: str | None, apply_effect: "EffectStep", flags: list,
+            strict: int | None):
+    try:
+        return apply_effect(state, edit.effect, at)
+    except RuleViolation as violation:
+        if edit.ruling == strict:
+            raise
+        flags.append(_effect_flag(edit, violation))
+        return state
+
+
+def ruled_step(step: Step, apply_effect: "EffectStep") -> Step:
+    """The fold step of a stream with the effects a ruling applies at its own position (those
+    that reach back are applied by :func:`fold_ruled`, which the projections call)."""
+    def ruled(state, event_type: str, data: Mapping, at: str | None = None):
+        state = step(state, event_type, data, at)
+        if rewrites_history(event_type, data):
+            return state
+        for effect in effects_of(event_type, data):
+            state = apply_effect(state, effect, at)
+        return state
+    return ruled
+
+
+# --- effects on a game's state ------------------------------------------------------------------
+
+class EffectStep:
+    """The effects of a ruling on one kind of stream: call it with (state, effect, recorded
+    time); :meth:`cancel` takes the penalties of one event back."""
+
+    def __call__(self, state, effect: Mapping, at: str | None):
+        kind = effect["kind"]
+        if kind in ("void", "substitute", "cancelPenalty", "replayHand"):
+            return state  # acted on the stream's events (fold_ruled)
+        return self.apply(state, effect, at)
+
+    def apply(self, state, effect: Mapping, at: str | None):
+        raise RuleViolation(RULE, f"a {effect['kind']} effect does not apply to this stream")
+
+    def cancel(self, before, after, item: Item, effect: Mapping):
+        raise RuleViolation(RULE, "no penalty of this stream can be cancelled")
+
+
+def _reason(effect: Mapping) -> str:
+    why = effect.get("reason") or f"ruled by {effect['member']}"
+    return f"committee ruling: {why}"
+
+
+def _rule(effect: Mapping) -> str:
+    """The rule an engine records with a penalty: the one cited, or T-1.5 for discretion."""
+    return RULE if effect["rule"] == DISCRETION else effect["rule"]
+
+
+def _must_have(effect: Mapping, name: str, game: str, what: str) -> Any:
+    if name not in effect:
+        raise RuleViolation(RULE, f"a {effect['kind']} effect in {game} names {what} ({name})")
+    return effect[name]
+
+
+def _side_of_entrant(teams: Mapping[str, str], entrant: str, match_id: str) -> str:
+    side = next((side for side, team in teams.items() if team == entrant), None)
+    if side is None:
+        raise RuleViolation(RULE, f"{entrant!r} does not play match {match_id!r}")
+    return side
+
+
+def _setting_hand_must_be_next(number: int, next_deal: int) -> None:
+    if number != next_deal:
+        raise RuleViolation(RULE, f"a setting from hand {number} is ruled before hand "
+                                  f"{number} is dealt, when it is the next hand (now hand "
+                                  f"{next_deal})")
+
+
+class TournamentEffects(EffectStep):
+    """In the tournament's stream: an entrant forfeits or is disqualified — it leaves the
+    tournament as a withdrawal does (T-1.3: in a knockout its undecided match is lost)."""
+
+    def apply(self, t, effect: Mapping, at: str | None):
+        if effect["kind"] not in ("forfeit", "disqualify"):
+            return super().apply(t, effect, at)
+        how = "disqualified" if effect["kind"] == "disqualify" else "forfeits"
+        return withdraw_team(t, {"team_id": effect["entrant"],
+                                 "reason": f"{how} ({_reason(effect)})"})
+
+
+class ShengjiEffects(EffectStep):
+    """SJ2, SJ3 (rules/shengji/match.py): points against a side in a hand (SJ2-12.1,
+    SJ3-11.1), the hand's result from the points awarded (SJ2-13.1, SJ3-10.3), levels, the
+    match forfeited (T-6.5), a setting of SJ2-18 / SJ3-15."""
+
+    def apply(self, m, effect: Mapping, at: str | None):
+        kind = effect["kind"]
+        if kind == "penalty":
+            side = _must_have(effect, "side", m.game, "the side penalised")
+            points = _must_have(effect, "points", m.game, "the points")
+            h = shengji.current_hand(m, effect["hand"] if "hand" in effect else _hand_in_play(m))
+            h = sj_hands.add_penalty(h, _rule(effect), side, points, "committee",
+                                     _reason(effect))
+            return shengji.with_hand(m, h)
+        if kind == "awardHand":
+            return self._award(m, effect)
+        if kind == "adjustLevel":
+            return self._adjust(m, effect["side"], effect["levels"])
+        if kind in ("forfeit", "disqualify"):
+            side = _side_of_entrant(m.teams, effect["entrant"], m.match_id)
+            return shengji._forfeit(m, side, "disqualified" if kind == "disqualify" else "forfeit")
+        if kind == "setting":
+            _setting_hand_must_be_next(effect["from_hand"], _next_deal(m))
+            kind_of = type(m.settings)
+            sj_parse_settings({effect["key"]: effect["value"]}, kind_of)
+            return replace(m, settings=replace(m.settings, **{effect["key"]: effect["value"]}))
+        return super().apply(m, effect, at)
+
+    @staticmethod
+    def _award(m, effect: Mapping):
+        """SJ2-13.1 / SJ3-10.3: the hand ends with the defenders' points the committee
+        awards (SJ2: the final points; SJ3: the points counted, or the ``outcome``)."""
+        h = shengji.current_hand(m, effect["hand"])
+        if h.dealer is None:
+            raise RuleViolation(RULE, f"hand {h.number} has no dealer side yet: a result is "
+                                      "awarded once trump and the dealer are fixed")
+        given = effect["result"]
+        if h.variant.outcome_penalties:
+            result = _sj3_award(given, h.variant.result_scale)
+        else:
+            points = _points(given)
+            result = {"awarded": True, "final_points": points,
+                      "result": sj_scoring.hand_result(points)}
+        return shengji.with_hand(m, replace(h, phase="completed", result=result,
+                                            trick=None, pending=()))
+
+    @staticmethod
+    def _adjust(m, side: str, levels: int):
+        """A side's level moved by the committee (never below 2, capped like the result
+        table); a level past the target may decide the match once no hand is in play."""
+        values = dict(m.levels)
+        values[side] = max(2, values[side] + levels)
+        if m.settings.level_cap is not None:
+            values[side] = min(values[side], m.settings.level_cap)
+        m = replace(m, levels=MappingProxyType(values))
+        if m.hand is not None and m.hand.in_play:
+            return m
+        return shengji._decided(m)
+
+    def cancel(self, before, after, item: Item, effect: Mapping):
+        """The point penalties and the follow error (SJ2-12.4, SJ3-11.2; established later,
+        when the next card is played or the next trick led) that the event at ``item``
+        brought are taken back. (No such event ends a hand: the last trick's plays are single
+        cards, always legal.)"""
+        number = item.hand
+        h_before = before.hand_number(number) if number is not None else None
+        h_after = after.hand_number(number) if number is not None else None
+        if h_after is None or h_after is not after.hand or not h_after.in_play:
+            raise RuleViolation(RULE, f"the event at position {item.position} brought no "
+                                      "penalty that the hand in play still holds")
+        earlier = h_before.penalties if h_before is not None else ()
+        errors = tuple(e for e in h_after.pending if h_before is None or e not in h_before.pending)
+        if len(h_after.penalties) == len(earlier) and not errors:
+            raise RuleViolation(RULE, f"the event at position {item.position} brought no "
+                                      "penalty to cancel")
+        kept = replace(h_after, penalties=earlier,
+                       pending=tuple(e for e in h_after.pending if e not in errors))
+        return replace(after, hand=kept)
+
+
+def _hand_in_play(m) -> int:
+    if m.hand is None or not m.hand.in_play:
+        raise RuleViolation(RULE, "no hand is in play: name the hand (and place the effect "
+                                  "after one of its events)")
+    return m.hand.number
+
+
+def _next_deal(m) -> int:
+    return m.hand.number if m.hand is not None and m.hand.in_play else m.next_hand
+
+
+def _points(given: Mapping) -> int:
+    points = given.get("points")
+    if type(points) is not int:
+        raise RuleViolation(RULE, "an awarded Shengji hand names the defenders' points "
+                                  "(result.points, a whole number)")
+    return points
+
+
+def _sj3_award(given: Mapping, scale) -> dict:
+    if type(given.get("outcome")) is int:
+        final = given["outcome"]
+        return {"awarded": True, "final_outcome": final, "result": sj_scoring.result_of(final)}
+    points = _points(given)
+    final = sj_scoring.outcome(sj_scoring.hand_result(points, scale))
+    return {"awarded": True, "points": points, "final_outcome": final,
+            "result": sj_scoring.result_of(final)}
+
+
+class GuandanEffects(EffectStep):
+    """GD (rules/guandan/match.py): a level penalty (GD-10.3), places awarded (GD-6), levels
+    moved, the match lost by disqualification (GD-10.1), a setting of GD section 14."""
+
+    def apply(self, m, effect: Mapping, at: str | None):
+        kind = effect["kind"]
+        if kind == "penalty":
+            side = _must_have(effect, "side", "GD", "the side penalised")
+            levels = _must_have(effect, "levels", "GD", "the levels")
+            return guandan.level_penalty(m, {"rule": _rule(effect), "side": side,
+                                             "levels": levels, "reason": _reason(effect)}, at)
+        if kind == "awardHand":
+            d = guandan.current_deal(m, effect["hand"])
+            places = effect["result"].get("places")
+            if (not isinstance(places, list) or sorted(places) != list(range(4))
+                    or any(type(p) is not int for p in places)):
+                raise RuleViolation(RULE, "an awarded Guandan hand names the four seats in the "
+                                          "order they went out (result.places)")
+            state = replace(d.state, order=tuple(places), phase=GD_OVER)
+            return guandan._completed(m, replace(d, state=state, trick=None))
+        if kind == "adjustLevel":
+            return replace(m, standing=_gd_moved(m.standing, effect["side"], effect["levels"]))
+        if kind in ("forfeit", "disqualify"):
+            side = _side_of_entrant(m.teams, effect["entrant"], m.match_id)
+            return guandan._won(m, guandan.SIDES[1 - guandan.SIDES.index(side)], "disqualified")
+        if kind == "setting":
+            _setting_hand_must_be_next(effect["from_hand"], _next_deal(m))
+            key, value = effect["key"], effect["value"]
+            if key == "enforcement":
+                guandan._check_settings({key: value})
+                return replace(m, enforcement=value)
+            checked = gd_settings_from({key: value})
+            if key not in GD_SETTING_KEYS:
+                raise RuleViolation("GD-14", f"{key} is not a Guandan match setting")
+            name = GD_SETTING_KEYS[key][0]
+            return replace(m, settings=replace(m.settings, **{name: getattr(checked, name)}))
+        return super().apply(m, effect, at)
+
+    def cancel(self, before, after, item: Item, effect: Mapping):
+        """A level penalty (GD-10.3) never assessed: the state as if the event had not been."""
+        if item.type != "LevelPenaltyAssessed":
+            raise RuleViolation(RULE, f"the event at position {item.position} ({item.type}) "
+                                      "brought no penalty: a Guandan penalty is a "
+                                      "LevelPenaltyAssessed")
+        return before
+
+
+def _gd_moved(standing, side: str, levels: int):
+    """GD levels moved by the committee, within 2..A; a side moved off A starts its failed
+    attempts afresh (GD-6.4)."""
+    team = guandan.SIDES.index(side)
+    if levels < 0:
+        return guandan._lowered(standing, team, -levels)
+    index = min(len(GD_LEVELS) - 1, GD_LEVELS.index(standing.levels[team]) + levels)
+    moved = list(standing.levels)
+    moved[team] = GD_LEVELS[index]
+    return replace(standing, levels=tuple(moved))
+
+
+class MahjongEffects(EffectStep):
+    """MJO and MJS tables (rules/mahjong/session.py): coins (MJO-9.3) or ledger points
+    (MJS-9, 10) against a seat, a hand's payments awarded, a setting of MJO section 11 /
+    MJS section 12. A table has no levels, and a player leaves the event by a ruling in the
+    tournament's stream."""
+
+    def apply(self, t, effect: Mapping, at: str | None):
+        kind = effect["kind"]
+        if kind == "penalty":
+            return self._penalty(t, effect, at)
+        if kind == "awardHand":
+            return self._award(t, effect)
+        if kind == "setting":
+            _setting_hand_must_be_next(effect["from_hand"], t.current.number
+                                       if t.current is not None else t.next_hand)
+            return self._setting(t, effect["key"], effect["value"])
+        if kind == "adjustLevel":
+            raise RuleViolation(RULE, "a mahjong table has no levels: a ruling moves coins or "
+                                      "points with a penalty")
+        if kind in ("forfeit", "disqualify"):
+            raise RuleViolation(RULE, "a player leaves a table of four by a ruling in the "
+                                      "tournament's stream (forfeit or disqualify the entrant)")
+        return super().apply(t, effect, at)
+
+    @staticmethod
+    def _penalty(t, effect: Mapping, at: str | None):
+        seat = _must_have(effect, "seat", t.game, "the seat penalised")
+        payees = list(effect.get("payees") or ())
+        if t.game == "MJO":
+            coins = _must_have(effect, "coins", "MJO", "the coins")
+            data = {"rule": _rule(effect), "seat": seat, "coins": coins, "payees": payees,
+                    "reason": _reason(effect)}
+            if "hand" in effect:
+                data["hand"] = effect["hand"]
+            # the committee rules after the session too (T-1.5), when the table no longer may
+            return replace(mahjong.penalise(replace(t, status="playing"), data, at),
+                           status=t.status)
+        points = _must_have(effect, "points", "MJS", "the points")
+        if seat in payees or len(set(payees)) != len(payees):
+            raise RuleViolation(RULE, "the payees are other seats than the penalised one, "
+                                      "each once")
+        rec = mahjong.current_hand(t, effect["hand"] if "hand" in effect else _table_hand(t))
+        state = charge(rec.state, seat, _rule(effect), points, payees, _reason(effect))
+        return mahjong.with_hand(t, replace(rec, state=state))
+
+    @staticmethod
+    def _award(t, effect: Mapping):
+        """The hand ends with the payments the committee awards (``result.payments``: what
+        each seat gains or pays, summing to zero) and its ``winners`` for the deal's
+        rotation (MJO-2.2, MJS-1.3)."""
+        rec = mahjong.current_hand(t, effect["hand"])
+        given = effect["result"]
+        payments, winners = given.get("payments"), given.get("winners", [])
+        if (not isinstance(payments, list) or len(payments) != SEATS
+                or any(type(p) is not int for p in payments) or sum(payments) != 0):
+            raise RuleViolation(RULE, "an awarded mahjong hand names each seat's payment "
+                                      "(result.payments: four whole numbers summing to 0)")
+        if not isinstance(winners, list) or any(w not in range(SEATS) for w in winners):
+            raise RuleViolation(RULE, "result.winners are seats 0-3")
+        session = t.session
+        balances = tuple(b + p for b, p in zip(session.balances, payments, strict=True))
+        following = advance_rotation(session.rotation, tuple(winners), session.settings)
+        outcome = HandOutcome(session.hand_no, rec.state.dealer, "awarded", tuple(winners),
+                              tuple(payments), balances, following.dealer)
+        state = replace(rec.state, phase="over", result="awarded", window=None)
+        finished = replace(rec, state=state, outcome=outcome)
+        t = replace(t, session=replace(complete_hand(session, state, outcome),
+                                       rotation=following),
+                    current=None, finished=t.finished + (finished,))
+        return mahjong._maybe_completed(t)
+
+    @staticmethod
+    def _setting(t, key: str, value):
+        parse = mahjong.PRESETS[t.game]
+        parsed = parse({key: value})
+        name = MJS_RENAMED.get(key, key) if t.game == "MJS" else key
+        if name not in {f.name for f in fields(parsed)}:
+            raise RuleViolation(RULE, f"{key} is not a setting of a {t.game} table")
+        return replace(t, settings=replace(t.settings, **{name: getattr(parsed, name)}))
+
+    def cancel(self, before, after, item: Item, effect: Mapping):
+        """MJO: a coin penalty never assessed. MJS: the ledger penalties the event brought
+        (MJS-9, 10) are taken back."""
+        if item.type == "CoinPenaltyAssessed":
+            return before
+        rec_before = before.current if before is not None else None
+        rec_after = after.current
+        if rec_before is None or rec_after is None or rec_before.number != rec_after.number:
+            raise RuleViolation(RULE, f"the event at position {item.position} brought no "
+                                      "penalty that a hand in play still holds")
+        earlier = rec_before.state.penalties
+        if len(rec_after.state.penalties) == len(earlier):
+            raise RuleViolation(RULE, f"the event at position {item.position} brought no "
+                                      "penalty to cancel")
+        state = replace(rec_after.state, penalties=earlier)
+        return replace(after, current=replace(rec_after, state=state))
+
+
+def _table_hand(t) -> int:
+    if t.current is None:
+        raise RuleViolation(RULE, "no hand is in play: name the hand (and place the effect "
+                                  "after one of its events)")
+    return t.current.number
+
+
+_BY_GAME: Mapping[str, EffectStep] = MappingProxyType({
+    "SJ2": ShengjiEffects(), "SJ3": ShengjiEffects(), "GD": GuandanEffects(),
+    "MJO": MahjongEffects(), "MJS": MahjongEffects()})
+
+
+class MatchEffects(EffectStep):
+    """A match stream: the effects of its game (MatchStarted names it)."""
+
+    def __call__(self, state, effect: Mapping, at: str | None):
+        if state is None:
+            raise RuleViolation(RULE, "the match has not started")
+        return _BY_GAME[state.game](state, effect, at)
+
+    def cancel(self, before, after, item: Item, effect: Mapping):
+        return _BY_GAME[after.game].cancel(before, after, item, effect)
+
+
+EFFECTS: Mapping[str, EffectStep] = MappingProxyType({
+    "tournament": TournamentEffects(), "match": MatchEffects()})

@@ -1,6 +1,7 @@
 """The Flask application factory."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from pathlib import Path
 
 from flask import Flask, request
@@ -13,9 +14,22 @@ from events.store import EventStore
 from projections.streams import StreamCache
 
 from . import problems
-from .api import events, groups, health, matches, team_event, tournaments, well_known
+from .api import (
+    events,
+    groups,
+    health,
+    matches,
+    rulings,
+    team_event,
+    tournaments,
+    well_known,
+)
+from .api import pages as pages_api
 from .api.common import Services
+from .leases import SoleLease, SQLiteLease
+from .scheduler import TimerService
 from .signing import Signer, load_signer
+from .timekeeping import Timekeeper
 from .tokens import InMemoryTokenRegistry, SQLiteTokenRegistry, TokenRegistry
 
 DEFAULTS = {
@@ -26,6 +40,8 @@ DEFAULTS = {
     "MAX_BATCH": 1000,                # events in one atomic batch
     "PAGE_LIMIT_MAX": 1000,           # events or tournaments in one page
     "SIGNING_KEY": None,              # the export key's file; default: beside the database
+    "TIMER": False,                   # run the timer (APScheduler) in this process: paiju serve
+    "NOW": None,                      # the timer's clock, () -> aware datetime (tests: a fake one)
 }
 
 
@@ -48,10 +64,13 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
         tokens = tokens or SQLiteTokenRegistry(app.config["DATABASE"])
     # Tokens expire by the real clock: CLOCK is the time the log records (a simulation's may
     # run faster than the table, and moves on with every reading).
+    catalogue, cache = catalogue or default_catalogue(), StreamCache()
+    lease = SQLiteLease(app.config["DATABASE"]) if owns_store else SoleLease()
+    timekeeper = Timekeeper(store, catalogue, app.config.get("NOW") or _utc_now, cache, lease)
     app.extensions["paiju"] = Services(
-        store=store, catalogue=catalogue or default_catalogue(), cache=StreamCache(),
-        tokens=tokens or InMemoryTokenRegistry(),
-        signer=signer or (_signer(app.config) if owns_store else None))
+        store=store, catalogue=catalogue, cache=cache, tokens=tokens or InMemoryTokenRegistry(),
+        signer=signer or (_signer(app.config) if owns_store else None), timekeeper=timekeeper,
+        timer=TimerService(timekeeper) if app.config["TIMER"] else None)
 
     @app.before_request
     def _request_id():
@@ -66,10 +85,18 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
             del response.headers["Content-Type"]
         return response
 
+    @app.after_request
+    def _nudge_the_timer(response):
+        timer = app.extensions["paiju"].timer
+        if timer is not None and request.method == "POST" and response.status_code < 300:
+            timer.nudge()  # an append may have started, moved or ended a deadline
+        return response
+
     problems.register(app)
     for blueprint in (tournaments.bp, events.bp, matches.bp, groups.bp, health.bp, well_known.bp,
-                      team_event.bp):
+                      team_event.bp, rulings.bp):
         app.register_blueprint(blueprint)
+    app.register_blueprint(pages_api.bp)  # read-only pages for the browser (issue 9)
     return app
 
 
@@ -80,3 +107,7 @@ def signing_key_path(config: dict) -> Path:
 def _signer(config: dict) -> Signer | None:
     path = signing_key_path(config)
     return load_signer(path) if path.exists() else None
+
+
+def _utc_now() -> datetime:
+    return datetime.now(timezone.utc)

@@ -9,11 +9,15 @@ without one).
     organiser   tournament, registrations, draws, matches,      state, verify
                 team-event pairings
     referee     table, play and officiating events,             state (all cards), the log
-                a team-event round paired by hand
-    committee   rulings                                         state (all cards), the log
-    table       table and play events of its match              state (its match as the table)
-    player      play events of its seat in its match            state (its own cards)
+                a team-event round paired by hand, disputes
+    committee   rulings, disputes                               state (all cards), the log
+    table       table and play events of its match, disputes    state (its match as the table)
+                about it
+    player      play events of its seat in its match,           state (its own cards)
+                disputes about it (its team captain's voice)
     auditor     nothing                                         everything of its tournament
+    system      timer events (and the table's: a dealing        nothing
+                machine, dice)
     (public)    nothing                                         bracket, standings, finished hands
 """
 from __future__ import annotations
@@ -47,18 +51,20 @@ FAMILIES: Mapping[str, str | Mapping[str, str]] = MappingProxyType({
     # the dealer's bury names no seat (the kitty holder is the state's): the table posts it
     "KittyBuried": "table",
     "CardsPlayed": "play",
-    "DeclarationWindowClosed": "officiating",
+    "DeclarationWindowClosed": "timer",
     "KittyCorrected": "officiating",
     "PlayCorrected": "officiating",
     "PenaltyAssessed": "officiating",
     "IrregularityReported": "officiating",
     "HandVoided": "officiating",
-    "TimeLimitReached": "officiating",
+    "TimeLimitReached": "timer",
     # Shengji (SJ3)
     "DrawingEnded": "table",
     "ThrowPenaltyChoice": "play",
-    "SJ3TimeLimitExceeded": "officiating",
+    "SJ3TimeLimitExceeded": "timer",
     "LatenessRecorded": "officiating",
+    "PairSeated": "table",                # T-6.6: the table records a pair seated
+    "LatenessLimitReached": "timer",      # T-6.6: minute 21 and a pair not seated
     # Guandan
     "GDHandDealt": "table",
     "AntiTributeDeclared": "play",
@@ -68,6 +74,7 @@ FAMILIES: Mapping[str, str | Mapping[str, str]] = MappingProxyType({
     "GDCardsPlayed": "play",
     "Passed": "play",
     "LevelPenaltyAssessed": "officiating",
+    "GDTimeLimitExceeded": "timer",
     # mahjong
     "DiceRolled": "table",
     "TilesDealt": "table",
@@ -77,9 +84,9 @@ FAMILIES: Mapping[str, str | Mapping[str, str]] = MappingProxyType({
     "ClaimPassed": "play",
     "Win": "play",
     "KongDeclared": "play",
-    "ClaimWindowClosed": "officiating",
+    "ClaimWindowClosed": "timer",
     "ExhaustiveDrawDeclared": "officiating",
-    "TimeLimitExceeded": "officiating",
+    "TimeLimitExceeded": "timer",
     "CoinPenaltyAssessed": "officiating",
     # Sichuan mahjong (MJS)
     "ExchangeTilesSelected": "play",   # 换三张: the three tiles a seat passes
@@ -89,6 +96,13 @@ FAMILIES: Mapping[str, str | Mapping[str, str]] = MappingProxyType({
     "WrongTileCount": "officiating",
     "ConductPenaltyAssessed": "officiating",
     "TieDiceRolled": "organisation",   # dice for a tie in the groups (like LotsDrawn)
+    # the match clock (every game): a referee stops and restarts it
+    "MatchClockPaused": "officiating",
+    "MatchClockResumed": "officiating",
+    # the committee's file (T-1.5): a captain (a player token) or an official raises a
+    # dispute; the committee resolves it
+    "DisputeRaised": "dispute",
+    "DisputeResolved": "ruling",
 })
 
 FAMILY_ROLES: Mapping[str, frozenset[str]] = MappingProxyType({
@@ -96,10 +110,14 @@ FAMILY_ROLES: Mapping[str, frozenset[str]] = MappingProxyType({
     # the team event's rounds: the organiser pairs them, a referee by hand where the rules
     # find no valid pairing (T-6.4)
     "pairing": frozenset({"admin", "organiser", "referee"}),
-    "table": frozenset({"admin", "referee", "table"}),
+    "table": frozenset({"admin", "referee", "table", "system"}),
     "play": frozenset({"admin", "referee", "table", "player"}),
     "officiating": frozenset({"admin", "referee"}),
     "ruling": frozenset({"admin", "committee"}),
+    # a dispute: a team's captain (a player token, its own match) or an official
+    "dispute": frozenset({"admin", "referee", "committee", "table", "player"}),
+    # what the clock decides: the scheduler appends it (role system), or a referee by hand
+    "timer": frozenset({"admin", "referee", "system"}),
 })
 
 # What a route does, and who may do it (besides the event-by-event check of POST …/events).
@@ -109,9 +127,11 @@ ACTIONS: Mapping[str, frozenset[str] | None] = MappingProxyType({
     "verify": frozenset({"admin", "auditor", "committee", "referee", "organiser"}),
     "export": frozenset({"admin", "auditor", "committee", "referee"}),
     "organise": FAMILY_ROLES["organisation"],
-    "post-events": frozenset({"admin", "organiser", "referee", "committee", "table", "player"}),
+    "post-events": frozenset({"admin", "organiser", "referee", "committee", "table", "player",
+                              "system"}),
     "officiate": FAMILY_ROLES["officiating"],  # a route that posts officiating events for a round
     "pair": FAMILY_ROLES["pairing"],
+    "rule": FAMILY_ROLES["ruling"],  # preview a ruling (what recording it would make)
 })
 
 # Who sees every hidden card (the projections' privileged viewers).
@@ -151,6 +171,7 @@ _ACTION_WORDS = {
     "post-events": "post events",
     "officiate": "officiate (time, lateness)",
     "pair": "pair a round",
+    "rule": "rule (the committee's preview of a ruling)",
 }
 
 
@@ -162,6 +183,10 @@ def event_denied(token: Token, tournament_id: str, event_type: str, stream: str,
     if token.role not in FAMILY_ROLES[family]:
         return (f"{event_type} is a {family} event: the {token.role} role may not post it; "
                 f"allowed: {', '.join(sorted(FAMILY_ROLES[family]))}")
+    if family == "dispute":  # about its own match (in the tournament's stream): any seat's
+        if token.match_id is not None and data.get("match_id") != token.match_id:  # captain
+            return f"this {token.role} token raises disputes about match {token.match_id!r} only"
+        return None
     if token.match_id is not None and stream != match_stream(tournament_id, token.match_id):
         return f"this {token.role} token is for match {token.match_id!r} only"
     if token.role == "player" and data.get("seat") != token.seat:

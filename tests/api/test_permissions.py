@@ -10,6 +10,7 @@ import pytest
 from clients import admin_client, bearer, token_for
 from sj2_table import TID, Table, build_deal, drawn_knockout
 from spec import SPEC
+from tables import Clock
 
 from events import default_catalogue
 from events.memory_store import InMemoryEventStore
@@ -18,14 +19,17 @@ from service.permissions import ACTIONS, FAMILIES, FAMILY_ROLES
 
 MID = "R1-1"
 MATCH = f"/v1/tournaments/{TID}/matches/{MID}"
-ROLES = ("admin", "organiser", "referee", "committee", "table", "player", "auditor", "public")
+ROLES = ("admin", "organiser", "referee", "committee", "table", "player", "auditor", "system",
+         "public")
 
 
 def table_at(signer, dealt: bool = True) -> tuple:
     """A fresh tournament with match R1-1 started and, if ``dealt``, hand 1 dealt with a 2 of
     spades at seat 1 (who may declare it). Returns the app and the table."""
-    app = create_app(store=InMemoryEventStore(), signer=signer)
+    clock = Clock()  # the store's: a timer event waits for its limit to pass
+    app = create_app(store=InMemoryEventStore(clock=clock), signer=signer)
     table = Table(admin_client(app))
+    table.clock = clock
     if dealt:
         table.ok("HandDealt", **build_deal({1: "2S"}))
     return app, table
@@ -70,6 +74,13 @@ def _event(family: str) -> tuple[dict, bool]:
                         True),
         "ruling": ({"type": "RulingRecorded", "stream": f"tournament-{TID}",
                     "data": {"text": "the committee upholds the play", "effect": {}}}, False),
+        # a team's captain (the player token of the match) or an official (T-1.5)
+        "dispute": ({"type": "DisputeRaised", "stream": f"tournament-{TID}",
+                     "data": {"dispute_id": "d1", "match_id": MID, "claim": "a card shown"}},
+                    False),
+        # the declaration window, closed once its 15 s have passed (see the test below)
+        "timer": ({"type": "DeclarationWindowClosed", "stream": stream, "data": {"hand": 1}},
+                  True),
         # a knockout pairs no rounds by scores: a role allowed to post it is answered by the
         # rules (422 T-6.4), every other by 401/403 (tests/api/test_swiss_*: pairings that hold)
         "pairing": ({"type": "RoundPaired", "stream": f"tournament-{TID}",
@@ -83,6 +94,9 @@ def _event(family: str) -> tuple[dict, bool]:
 def test_every_role_posts_exactly_the_event_families_it_holds(signer, role, family):
     event, dealt = _event(family)
     app, table = table_at(signer, dealt)
+    if family == "timer":
+        table.ok("DealCompleted")
+        table.clock.advance(seconds=15)
     before = log_length(app)
     response = app.test_client().post(f"/v1/tournaments/{TID}/events", json=event,
                                  headers=headers(app, role))

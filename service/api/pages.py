@@ -1,0 +1,89 @@
+"""Read-only pages for the browser: a hand replay for the rule committee, the dispute list, the
+bracket, the standings and the groups of a tournament (issue 9, items 5 and 6).
+
+The HTML holds no data, only the ids in the URL: the page's script reads the JSON API with the
+bearer token the viewer gave it (in the URL fragment ``#token=…``, which browsers never send to
+the server, then kept in the tab's sessionStorage and sent as ``Authorization``), so every card
+shown is one the token may see. The pages are therefore public like any ``read``; a tournament
+that does not exist is 404 as everywhere else. Scripts, styles and their assets are files of
+this package (service/pages/): nothing is loaded from another host, and the Content-Security-
+Policy forbids it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, render_template, send_from_directory
+
+from ..auth import allows
+from ..problems import Problem
+from .common import require_tournament
+
+PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
+STATIC_DIR = PAGES_DIR / "static"
+
+bp = Blueprint("pages", __name__, url_prefix="/pages", template_folder=str(PAGES_DIR / "templates"))
+
+# Only this host's scripts and styles, and fetches back to it (the page reads the API there).
+CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; "
+                           "img-src 'self' data:; connect-src 'self'; base-uri 'none'; "
+                           "form-action 'none'; frame-ancestors 'none'")
+
+
+@bp.after_request
+def _harden(response):
+    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def _page(template: str, tid: str, **ids) -> str:
+    require_tournament(tid)
+    return render_template(template, tid=tid, **ids)
+
+
+@bp.get("/tournaments/<tid>")
+@allows("read")
+def tournament_page(tid: str):
+    """The tournament: its entrants, its matches with a link to each hand, and its pages."""
+    return _page("tournament.html", tid)
+
+
+@bp.get("/tournaments/<tid>/matches/<mid>/hands/<int(min=1):n>/replay")
+@allows("read")
+def replay_page(tid: str, mid: str, n: int):
+    """Hand ``n`` of match ``mid`` replayed event by event (a position in ``#pos=P``)."""
+    return _page("replay.html", tid, mid=mid, n=n)
+
+
+@bp.get("/tournaments/<tid>/disputes")
+@allows("read")
+def disputes_page(tid: str):
+    return _page("disputes.html", tid)
+
+
+@bp.get("/tournaments/<tid>/bracket")
+@allows("read")
+def bracket_page(tid: str):
+    return _page("bracket.html", tid)
+
+
+@bp.get("/tournaments/<tid>/standings")
+@allows("read")
+def standings_page(tid: str):
+    return _page("standings.html", tid)
+
+
+@bp.get("/tournaments/<tid>/groups")
+@allows("read")
+def groups_page(tid: str):
+    return _page("groups.html", tid)
+
+
+@bp.get("/assets/<name>")
+@allows("read")
+def asset(name: str):
+    """The pages' scripts and style sheet (files of this package, never another host's)."""
+    if not (STATIC_DIR / name).is_file():
+        raise Problem(404, "not-found", f"no asset {name!r}")
+    return send_from_directory(STATIC_DIR, name, max_age=300)

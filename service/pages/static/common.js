@@ -1,0 +1,221 @@
+/* paiju pages: what every page shares — the bearer token, reading the API, building the DOM.
+
+   The token comes in the URL fragment (#token=pj_…), which the browser never sends to a server;
+   it is moved at once to this tab's sessionStorage and out of the address bar, and sent only as
+   an Authorization header to this same host. Every text from the API is put in the page as
+   text (textContent), never as HTML. */
+"use strict";
+
+const Paiju = (() => {
+  const TOKEN_KEY = "paiju.token";
+  const body = document.body;
+  const tid = body.dataset.tid;
+
+  // --- the URL fragment: token, position, step ------------------------------------------------
+  function hashParams() {
+    return new URLSearchParams(location.hash.replace(/^#/, ""));
+  }
+
+  function setHash(params) {
+    const text = params.toString();
+    history.replaceState(null, "", location.pathname + location.search + (text ? "#" + text : ""));
+  }
+
+  function takeTokenFromHash() {
+    const params = hashParams();
+    if (!params.has("token")) return;
+    const secret = params.get("token").trim();
+    if (secret) sessionStorage.setItem(TOKEN_KEY, secret);
+    params.delete("token");
+    setHash(params);  // out of the address bar, the history and any copied link
+  }
+
+  function token() {
+    return sessionStorage.getItem(TOKEN_KEY);
+  }
+
+  // --- the API ----------------------------------------------------------------------------------
+  const base = "/v1/tournaments/" + encodeURIComponent(tid);
+
+  /* GET a path of the API (absolute, or relative to the tournament): {status, body}. */
+  async function get(path, query) {
+    const full = path.startsWith("/") ? path : (path ? base + "/" + path : base);
+    const url = new URL(full, location.origin);
+    for (const [key, value] of Object.entries(query || {})) {
+      if (value !== null && value !== undefined) url.searchParams.set(key, value);
+    }
+    const headers = {Accept: "application/json"};
+    const secret = token();
+    if (secret) headers.Authorization = "Bearer " + secret;
+    const response = await fetch(url.pathname + url.search, {headers, cache: "no-store",
+                                                              credentials: "omit"});
+    let data = null;
+    try { data = await response.json(); } catch (e) { data = null; }
+    return {status: response.status, body: data};
+  }
+
+  /* The JSON of a read that must succeed; throws an Error with the problem's detail. */
+  async function need(path, query) {
+    const r = await get(path, query);
+    if (r.status !== 200) throw new ApiError(path, r);
+    return r.body;
+  }
+
+  /* Every envelope of a stream, page by page (the API's `next`). */
+  async function stream(name) {
+    const events = [];
+    let path = base + "/streams/" + encodeURIComponent(name) + "?limit=1000";
+    while (path) {
+      const r = await get(path);
+      if (r.status !== 200) throw new ApiError("streams/" + name, r);
+      events.push(...r.body.events);
+      path = r.body.next;
+    }
+    return events;
+  }
+
+  class ApiError extends Error {
+    constructor(path, r) {
+      const detail = r.body && r.body.detail ? r.body.detail : "HTTP " + r.status;
+      super(detail);
+      this.status = r.status;
+      this.path = path;
+    }
+  }
+
+  // --- the DOM ----------------------------------------------------------------------------------
+  /* el("div", {class: "x", title: "y", dataset: {card: "QH"}, onclick: f}, child, "text", …) */
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key === "dataset") Object.assign(node.dataset, value);
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : String(value));
+    }
+    append(node, children);
+    return node;
+  }
+
+  function append(node, children) {
+    for (const child of children.flat(Infinity)) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function fill(node, ...children) {
+    node.replaceChildren();
+    return append(node, children);
+  }
+
+  function byId(id) { return document.getElementById(id); }
+
+  function status(text, kind) {
+    const line = byId("status");
+    line.textContent = text || "";
+    line.className = "status" + (kind ? " " + kind : "");
+    line.hidden = !text;
+  }
+
+  /* A value of the API as short text: scalars as they are, lists and objects compactly. */
+  function short(value) {
+    if (value === null || value === undefined) return "—";
+    if (typeof value === "boolean") return value ? "yes" : "no";
+    if (typeof value !== "object") return String(value);
+    if (Array.isArray(value)) return value.map(short).join(", ");
+    return Object.entries(value).map(([k, v]) => k + ": " + short(v)).join("; ");
+  }
+
+  /* A table of rows (objects): the columns given, or every scalar-ish key of the rows. */
+  function table(rows, columns, render) {
+    const keys = columns || [...new Set(rows.flatMap(Object.keys))];
+    const head = el("tr", {}, keys.map(k => el("th", {scope: "col"}, k.replaceAll("_", " "))));
+    const lines = rows.map(row => el("tr", {}, keys.map(k => {
+      const shown = render && render(k, row[k], row);
+      return el("td", {dataset: {col: k}}, shown === undefined ? short(row[k]) : shown);
+    })));
+    return el("table", {class: "grid"}, el("thead", {}, head), el("tbody", {}, lines));
+  }
+
+  function pageUrl(rest) {
+    return "/pages/tournaments/" + encodeURIComponent(tid) + (rest ? "/" + rest : "");
+  }
+
+  function replayUrl(mid, hand, position) {
+    return pageUrl("matches/" + encodeURIComponent(mid) + "/hands/" + hand + "/replay") +
+      (position ? "#pos=" + position : "");
+  }
+
+  /* The tournament (public), with a name for each entrant. */
+  let tournamentPromise = null;
+  function tournament() {
+    tournamentPromise = tournamentPromise || need("").then(t => {
+      t.names = Object.fromEntries((t.teams || []).map(x => [x.team_id, x.name || x.team_id]));
+      return t;
+    });
+    return tournamentPromise;
+  }
+
+  function teamName(t, id) {
+    if (id === null || id === undefined) return "—";
+    const name = t.names[id];
+    return name && name !== id ? name + " (" + id + ")" : String(id);
+  }
+
+  /* The `at` of a tournament-wide read, from #at=P (the bracket or standings as they were). */
+  function at() {
+    const value = hashParams().get("at");
+    return value && /^\d+$/.test(value) ? value : null;
+  }
+
+  // --- the token box ------------------------------------------------------------------------------
+  function tokenBox() {
+    const state = byId("token-state");
+    const show = () => {
+      const secret = token();
+      state.textContent = secret ? "token " + secret.slice(0, 6) + "…" : "no token";
+      state.className = "token-state" + (secret ? " set" : "");
+    };
+    byId("token-box").addEventListener("submit", event => {
+      event.preventDefault();
+      const input = byId("token-input");
+      if (input.value.trim()) sessionStorage.setItem(TOKEN_KEY, input.value.trim());
+      input.value = "";
+      location.reload();
+    });
+    byId("token-forget").addEventListener("click", () => {
+      sessionStorage.removeItem(TOKEN_KEY);
+      location.reload();
+    });
+    show();
+  }
+
+  function markNav() {
+    const page = body.dataset.page;
+    for (const link of document.querySelectorAll("[data-nav]")) {
+      if (link.dataset.nav === page) link.setAttribute("aria-current", "page");
+    }
+  }
+
+  /* Runs a page's main function, reporting a failure on the status line; marks the body
+     data-ready when the page has drawn what it read (the browser tests wait for it). */
+  function run(main) {
+    takeTokenFromHash();
+    tokenBox();
+    markNav();
+    Promise.resolve().then(main).then(() => {
+      body.dataset.ready = "true";
+    }, error => {
+      console.error(error);
+      const hint = error.status === 401 ? " — give a token (#token=… or the box above)" : "";
+      status((error.message || String(error)) + hint, "error");
+      body.dataset.ready = "error";
+    });
+  }
+
+  return {tid, get, need, stream, el, append, fill, byId, status, short, table, pageUrl,
+          replayUrl, tournament, teamName, hashParams, setHash, token, at, run, ApiError};
+})();

@@ -1,0 +1,633 @@
+/* The hand replay: every event of one hand of a match, in order; each step shows the hand as
+   the API folds it at that event's position (GET …/hands/{n}?at=P), so what is drawn is
+   exactly what the server's rules derive — rulings included. An event is marked where
+   something irregular appeared in the hand (a flagged play, a follow error, a penalty, a
+   failed throw, a pending ruling…), where a dispute points at it, where a ruling names it, and
+   where a ruling made it illegal (the match's `flags`). */
+"use strict";
+
+(() => {
+  const {el, fill, byId, status, short, get, need, stream, tournament, teamName, hashParams,
+         setHash, replayUrl} = Paiju;
+  const body = document.body;
+  const mid = body.dataset.mid;
+  const handNo = Number(body.dataset.hand);
+  const streamName = "match-" + Paiju.tid + ":" + mid;
+  const DEALS = new Set(["HandDealt", "GDHandDealt", "TilesDealt"]);
+  const FAMILIES = {SJ2: "shengji", SJ3: "shengji", GD: "guandan", MJO: "mahjong", MJS: "mahjong"};
+  // Where a hand view says that something irregular happened, and in which words.
+  const ISSUE_KINDS = {
+    flagged: "irregular play", pending_correction: "irregular play, open to correction",
+    pending_corrections: "irregular play, open to correction",
+    follow_errors: "follow error established", irregularities: "irregularity",
+    penalties: "penalty", throw: "failed throw", ruling: "awaiting a ruling",
+    time_limits: "time limit", flags: "illegal after a ruling",
+  };
+  const SEAT_PLACES = ["south", "east", "north", "west"];  // seat 0 at the bottom, play goes right
+
+  const s = {
+    t: null, match: null, game: null, family: null,
+    steps: [],          // {position, type, data, seat}
+    index: 0,
+    views: new Map(),   // position -> Promise of {view} or {missing}
+    notes: [],          // per step: the issues new at that step (after the scan)
+    marks: [],          // per step: {disputes: [], rulings: [], flags: []}
+    disputes: [], rulings: [], flags: [],
+    shown: 0,           // guards against a slow answer overwriting a newer step
+    scanned: false,
+  };
+
+  Paiju.run(main);
+
+  async function main() {
+    s.t = await tournament();
+    s.match = await need("matches/" + encodeURIComponent(mid));
+    s.game = s.match.game;
+    s.family = FAMILIES[s.game] || "shengji";
+    body.dataset.game = s.game;
+    fill(byId("title"), s.t.name + " · match " + mid + " · hand " + handNo + " ",
+         el("span", {class: "badge"}, s.game));
+    document.title = "Hand " + handNo + " of " + mid + " · " + s.t.name;
+    let events = null;
+    try {
+      events = await stream(streamName);
+    } catch (error) {
+      if (error.status !== 401 && error.status !== 403) throw error;
+    }
+    await loadCommittee();
+    if (events === null) return withoutLog();
+    handLinks([...new Set(events.map(e => e.data && e.data.hand).filter(Number.isInteger))]);
+    s.steps = stepsOf(events);
+    if (!s.steps.length) throw new Error("hand " + handNo + " of match " + mid + " has no events");
+    s.marks = s.steps.map(markOf);
+    timeline();
+    controls();
+    status("");
+    const wanted = hashParams().get("pos");
+    const at = s.steps.findIndex(step => String(step.position) === wanted);
+    await show(at >= 0 ? at : 0);
+    scan();  // marks the timeline as the views come in; the page is usable meanwhile
+  }
+
+  // --- the steps ---------------------------------------------------------------------------------
+  /* The hand's events: those naming it, the match's events without a hand that fall within it
+     (a time limit, a ruling), and the rulings recorded later about it (stepping onto one shows
+     the hand as the ruling made it). */
+  function stepsOf(events) {
+    const mine = events.filter(e => e.data && e.data.hand === handNo);
+    if (!mine.length) return [];
+    const first = mine[0].position, last = mine[mine.length - 1].position;
+    const positions = mine.map(e => e.position);
+    s.rulings = s.rulings.filter(r => (r.effects || []).some(e => e.hand === handNo) ||
+      positions.some(p => hits(r, p)) || (r.position > first && r.position < last));
+    const rulings = new Set(s.rulings.map(r => r.position));
+    return events.filter(e => (e.data && e.data.hand === handNo) || rulings.has(e.position) ||
+                              (e.data && e.data.hand === undefined && e.position > first && e.position < last))
+      .map(e => ({position: e.position, type: e.type, data: e.data || {},
+                  seat: e.data && Number.isInteger(e.data.seat) ? e.data.seat : null}));
+  }
+
+  function viewAt(index) {
+    if (index < 0) return Promise.resolve({missing: "before the hand"});
+    const position = s.steps[index].position;
+    if (!s.views.has(position)) {
+      s.views.set(position, get("matches/" + encodeURIComponent(mid) + "/hands/" + handNo,
+                                {at: position}).then(r => {
+        if (r.status === 200) return {view: r.body};
+        if (r.status === 404) return {missing: "the hand is not dealt yet at this position"};
+        return {missing: (r.body && r.body.detail) || "HTTP " + r.status, status: r.status};
+      }));
+    }
+    return s.views.get(position);
+  }
+
+  // --- what is irregular, and where ---------------------------------------------------------------
+  function canonical(value) {
+    if (Array.isArray(value)) return "[" + value.map(canonical).join(",") + "]";
+    if (value && typeof value === "object") {
+      return "{" + Object.keys(value).sort().map(k => JSON.stringify(k) + ":" + canonical(value[k]))
+        .join(",") + "}";
+    }
+    return JSON.stringify(value);
+  }
+
+  /* Every irregular thing a hand view holds, by its content (the same flag on a play in the
+     trick and in pending_correction counts once). */
+  function notesOf(view) {
+    const found = new Map();
+    const add = (kind, item) => {
+      const key = canonical(item);
+      if (!found.has(key)) found.set(key, {kind, item});
+    };
+    (function walk(node) {
+      if (Array.isArray(node)) return node.forEach(walk);
+      if (!node || typeof node !== "object") return;
+      for (const [key, value] of Object.entries(node)) {
+        if (key in ISSUE_KINDS && value) {
+          for (const item of [].concat(value)) {
+            if (item && typeof item === "object") add(ISSUE_KINDS[key], item);
+          }
+        } else if (key === "irregular" && value === true) {
+          add("irregular claim", node);
+        }
+        walk(value);
+      }
+    })(view);
+    return found;
+  }
+
+  async function newNotes(index) {
+    const [before, now] = await Promise.all([viewAt(index - 1), viewAt(index)]);
+    if (!now.view) return [];
+    const old = before.view ? notesOf(before.view) : new Map();
+    return [...notesOf(now.view)].filter(([key]) => !old.has(key)).map(([, note]) => note);
+  }
+
+  function noteText(note) {
+    const item = note.item;
+    const rule = item.rule ? item.rule + ": " : "";
+    const words = item.message || item.detail || item.note || item.text ||
+      short(Object.fromEntries(Object.entries(item).filter(([k]) => k !== "rule")));
+    return note.kind + " — " + rule + words;
+  }
+
+  /* Who posted an event, as the API records it ({actor, role}). */
+  function who(x) {
+    if (!x || typeof x !== "object") return short(x);
+    return (x.actor || "?") + (x.role ? " (" + x.role + ")" : "");
+  }
+
+  function effectText(e) {
+    const rest = Object.fromEntries(Object.entries(e).filter(([k]) => !["kind", "rule", "member"].includes(k)));
+    return e.kind + " (" + (e.rule || "") + (e.member ? ", " + e.member : "") + ")" +
+      (Object.keys(rest).length ? ": " + short(rest) : "");
+  }
+
+  /* The committee's side: the disputes about this hand, the rulings of this match, the
+     events a ruling made illegal (flags) and those it edited — each shown when the server has
+     it (an older server has no dispute list). */
+  async function loadCommittee() {
+    const [disputes, rulings] = await Promise.all([
+      optional("disputes"), optional("rulings", {match: mid})]);
+    s.disputes = (disputes && disputes.disputes || [])
+      .filter(d => d.match_id === mid && (d.hand === null || d.hand === undefined || d.hand === handNo));
+    s.rulings = (rulings && rulings.rulings || []).filter(r => r.match_id === mid);
+    s.flags = (s.match.flags || []).slice();
+    s.edits = (s.match.edits || []).slice();
+  }
+
+  async function optional(path, query) {
+    const r = await get(path, query);
+    return r.status === 200 ? r.body : null;
+  }
+
+  /* The effects of ruling `r` that act on the event at `position`: named by `positions`,
+     `position` or `after`, or within a range `from`–`to` (open-ended for a hand replayed or
+     awarded from a position). */
+  function effectsAt(r, position) {
+    return (r.effects || []).filter(e =>
+      (e.positions || []).includes(position) || e.position === position || e.after === position ||
+      (Number.isInteger(e.from) && position >= e.from && position <= (Number.isInteger(e.to) ? e.to : Infinity) &&
+       (e.hand === undefined || e.hand === handNo)));
+  }
+
+  function hits(r, position) {
+    return effectsAt(r, position).length > 0;
+  }
+
+  function markOf(step) {
+    return {
+      disputes: s.disputes.filter(d => (d.positions || []).includes(step.position)),
+      rulings: s.rulings.filter(r => r.position === step.position || hits(r, step.position))
+        .map(r => ({ruling: r, own: r.position === step.position, effects: effectsAt(r, step.position)})),
+      flags: s.flags.filter(f => f.position === step.position),
+      edits: s.edits.filter(e => e.position === step.position),
+    };
+  }
+
+  // --- the controls ----------------------------------------------------------------------------------
+  function controls() {
+    const n = s.steps.length;
+    const slider = byId("slider"), jump = byId("jump");
+    slider.max = n;
+    jump.max = n;
+    byId("first").addEventListener("click", () => show(0));
+    byId("back").addEventListener("click", () => show(s.index - 1));
+    byId("forward").addEventListener("click", () => show(s.index + 1));
+    byId("last").addEventListener("click", () => show(n - 1));
+    slider.addEventListener("input", () => show(Number(slider.value) - 1));
+    jump.addEventListener("change", () => show(Number(jump.value) - 1));
+    byId("next-issue").addEventListener("click", () => toMarked(+1));
+    byId("prev-issue").addEventListener("click", () => toMarked(-1));
+    document.addEventListener("keydown", event => {
+      if (event.target.closest("input, textarea, select")) return;
+      const moves = {ArrowLeft: s.index - 1, ArrowRight: s.index + 1, Home: 0, End: n - 1};
+      if (event.key in moves) {
+        event.preventDefault();
+        show(moves[event.key]);
+      }
+    });
+  }
+
+  function marked(index) {
+    const m = s.marks[index];
+    return (s.notes[index] && s.notes[index].length) || m.disputes.length || m.rulings.length ||
+      m.flags.length || m.edits.length;
+  }
+
+  function toMarked(direction) {
+    for (let i = s.index + direction; i >= 0 && i < s.steps.length; i += direction) {
+      if (marked(i)) return show(i);
+    }
+  }
+
+  async function show(index) {
+    const n = s.steps.length;
+    index = Math.max(0, Math.min(n - 1, Number.isFinite(index) ? index : 0));
+    const ticket = ++s.shown;
+    s.index = index;
+    const step = s.steps[index];
+    byId("step-counter").textContent = "Step " + (index + 1) + " / " + n + " · position " + step.position;
+    byId("slider").value = index + 1;
+    byId("jump").value = index + 1;
+    byId("first").disabled = byId("back").disabled = index === 0;
+    byId("last").disabled = byId("forward").disabled = index === n - 1;
+    const params = hashParams();
+    params.set("pos", step.position);
+    setHash(params);
+    for (const li of byId("timeline").children) {
+      const current = Number(li.dataset.index) === index;
+      li.classList.toggle("current", current);
+      if (current) {
+        li.setAttribute("aria-current", "step");
+        keepInView(byId("timeline"), li);
+      } else li.removeAttribute("aria-current");
+    }
+    fill(byId("event-line"), el("strong", {}, step.type), " ", eventSummary(step));
+    const [{view, missing}, notes] = await Promise.all([viewAt(index), newNotes(index)]);
+    if (ticket !== s.shown) return;  // a newer step was asked for meanwhile
+    renderHere(step, notes, s.marks[index]);
+    if (view) {
+      renderTable(view);
+      renderDetails(view);
+    } else {
+      fill(byId("table"), el("p", {class: "missing"}, missing));
+      fill(byId("details"));
+    }
+    renderCommittee();
+    body.dataset.step = index + 1;
+    body.dataset.shown = step.position;
+  }
+
+  /* Scrolls the timeline (only it, never the page) to show `li`. */
+  function keepInView(list, li) {
+    const top = li.offsetTop, bottom = top + li.offsetHeight;
+    if (top < list.scrollTop || bottom > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+    }
+  }
+
+  // --- the timeline ----------------------------------------------------------------------------------
+  function timeline() {
+    fill(byId("timeline"), s.steps.map((step, i) => el("li", {
+      dataset: {index: i, position: step.position, type: step.type},
+    }, el("button", {type: "button", onclick: () => show(i)},
+          el("span", {class: "pos"}, "#" + step.position), " ",
+          el("span", {class: "type"}, step.type), " ", eventSummary(step, true)),
+       el("span", {class: "marks"}, markChips(s.marks[i], null)))));
+  }
+
+  function markChips(marks, notes) {
+    const chips = [];
+    for (const note of notes || []) {
+      chips.push(el("span", {class: "mark issue", title: noteText(note)},
+                    "⚠ " + (note.item.rule || note.kind)));
+    }
+    for (const d of marks.disputes) {
+      chips.push(el("span", {class: "mark dispute", title: d.claim || ""},
+                    "⚑ dispute " + (d.dispute_id || "") + " (" + (d.status || "?") + ")"));
+    }
+    for (const m of marks.rulings) {
+      const what = m.own ? "ruling" : m.effects.map(e => e.kind).join(", ");
+      chips.push(el("span", {class: "mark ruling", title: m.ruling.text || ""},
+                    "⚖ " + what + (m.ruling.status === "overturned" ? " (overturned)" : "")));
+    }
+    for (const f of marks.flags) {
+      chips.push(el("span", {class: "mark flag", title: f.message || ""}, "✗ " + (f.rule || "illegal")));
+    }
+    return chips;
+  }
+
+  async function scan() {
+    const n = s.steps.length;
+    const queue = s.steps.map((_, i) => i);
+    let done = 0;
+    const progress = byId("scan");
+    const worker = async () => {
+      while (queue.length) {
+        await viewAt(queue.shift());
+        done += 1;
+        if (done % 10 === 0 || done === n) progress.textContent = "checking " + done + " / " + n;
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    for (let i = 0; i < n; i++) s.notes[i] = await newNotes(i);
+    for (const li of byId("timeline").children) {
+      const i = Number(li.dataset.index);
+      fill(li.querySelector(".marks"), markChips(s.marks[i], s.notes[i]));
+      li.classList.toggle("marked", !!marked(i));
+    }
+    const count = s.steps.filter((_, i) => marked(i)).length;
+    progress.textContent = count + " marked";
+    byId("timeline").dataset.scan = "done";
+    s.scanned = true;
+  }
+
+  // --- one event in words ------------------------------------------------------------------------------
+  function eventSummary(step, brief) {
+    const d = step.data;
+    const parts = [];
+    if (step.seat !== null) parts.push(el("span", {class: "seat"}, "S" + step.seat));
+    if (DEALS.has(step.type)) {
+      parts.push(" the deal");
+      return el("span", {class: "summary"}, parts);
+    }
+    if (step.type === "RulingRecorded") {
+      const effects = (d.effects || []).map(e => e.kind + (e.rule ? " " + e.rule : "") +
+        (Number.isInteger(e.position) ? " at #" + e.position : ""));
+      parts.push(" " + (d.text || ""), effects.length ? " [" + effects.join("; ") + "]" : "");
+      return el("span", {class: "summary"}, parts);
+    }
+    for (const [key, value] of Object.entries(d)) {
+      if (key === "hand" || key === "seat") continue;
+      parts.push(" ");
+      if ((key === "cards" || key === "card" || key === "wildAs") && s.family !== "mahjong") {
+        if (key !== "cards") parts.push(key + " ");
+        parts.push(Cards.cards([].concat(value)));
+      } else if (key === "suit" && s.family === "mahjong" && Cards.SUIT_OF_VOID[value]) {
+        parts.push("void " + Cards.SUIT_OF_VOID[value]);
+      } else if (key === "tile" || key === "tiles") {
+        parts.push(Cards.tiles([].concat(value)));
+      } else {
+        const text = key + ": " + short(value);
+        parts.push(brief && text.length > 60 ? text.slice(0, 57) + "…" : text);
+      }
+    }
+    return el("span", {class: "summary"}, parts);
+  }
+
+  // --- at this event -----------------------------------------------------------------------------------
+  function renderHere(step, notes, marks) {
+    const items = [];
+    for (const note of notes) {
+      items.push(el("li", {class: "issue", dataset: {rule: note.item.rule || ""}},
+                    "⚠ ", noteText(note)));
+    }
+    for (const d of marks.disputes) {
+      items.push(el("li", {class: "dispute"}, "⚑ dispute " + (d.dispute_id || "") + " (" +
+                    (d.status || "?") + "), raised by " + who(d.raised_by) + ": " + (d.claim || "")));
+    }
+    for (const m of marks.rulings) {
+      const r = m.ruling;
+      items.push(el("li", {class: "ruling"}, m.own
+        ? "⚖ the ruling (" + (r.status || "recorded") + "): " + (r.text || "") + " — " +
+          (r.effects || []).map(effectText).join("; ")
+        : "⚖ ruled at #" + r.position + ": " + m.effects.map(effectText).join("; ")));
+    }
+    for (const e of marks.edits) {
+      items.push(el("li", {class: "ruling"}, "✎ " + e.edit + " by the ruling at #" + e.ruling +
+                    " (" + (e.kind || "") + ", " + (e.rule || "") + ")"));
+    }
+    for (const f of marks.flags) {
+      items.push(el("li", {class: "flag"}, "✗ illegal after a ruling — " + (f.rule || "") + ": " +
+                    (f.message || "")));
+    }
+    fill(byId("here"), el("h2", {}, "At position " + step.position),
+         el("p", {}, el("strong", {}, step.type), " ", eventSummary(step)),
+         items.length ? el("ul", {class: "notes"}, items) : el("p", {class: "quiet"}, "Nothing irregular here."));
+  }
+
+  // --- the table ---------------------------------------------------------------------------------------
+  function renderTable(view) {
+    const seats = view.seats || [];
+    const cells = seats.map(seat => el("div", {class: "seat-cell " + SEAT_PLACES[seat.seat]},
+                                       seatPanel(view, seat)));
+    const centre = el("div", {class: "centre"}, s.family === "mahjong" ? tileCentre(view)
+      : s.family === "guandan" ? guandanCentre(view) : shengjiCentre(view));
+    fill(byId("table"), el("div", {class: "felt " + s.family}, cells, centre));
+  }
+
+  function seatBadges(view, seat) {
+    const badges = [];
+    if (view.dealer === seat.seat) badges.push(el("span", {class: "badge dealer"}, "dealer"));
+    if (view.turn === seat.seat) badges.push(el("span", {class: "badge turn"}, "to play"));
+    if (seat.out) badges.push(el("span", {class: "badge out"}, "out" + (seat.place ? " #" + seat.place : "")));
+    if (s.family === "mahjong") {
+      if (seat.wind) badges.push(el("span", {class: "badge"}, "wind " + seat.wind));
+      if (view.voids && view.voids[seat.seat]) {
+        badges.push(el("span", {class: "badge void"}, "void " + Cards.SUIT_OF_VOID[view.voids[seat.seat]]));
+      }
+      if (view.out && view.out[seat.seat]) badges.push(el("span", {class: "badge out"}, "won, out"));
+    }
+    return badges;
+  }
+
+  function seatPanel(view, seat) {
+    const who = el("div", {class: "who"}, el("strong", {}, "S" + seat.seat), " ",
+                   seat.player || "", seat.side ? " · side " + seat.side : "", " ",
+                   seatBadges(view, seat));
+    const panel = el("section", {class: "seat-panel" + (view.turn === seat.seat ? " on-turn" : ""),
+                                 dataset: {seat: seat.seat}, "aria-label": "seat " + seat.seat},
+                     who);
+    if (s.family === "mahjong") {
+      panel.append(
+        el("div", {class: "concealed"}, Cards.tiles(seat.concealed, seat.tile_count),
+           seat.drawn ? el("span", {class: "drawn", title: "the tile just drawn"}, " + ",
+                           Cards.tile(seat.drawn)) : null),
+        el("div", {class: "melds"}, (seat.melds || []).map(meld => el("span", {
+          class: "meld", title: meld.text || meld.kind}, (meld.tiles || []).map(t => Cards.tile(t)),
+          el("small", {}, " " + meld.kind + (meld.from !== null && meld.from !== undefined ? " ←S" + meld.from : ""))))),
+        el("div", {class: "discards", "aria-label": "discards"}, el("small", {class: "label"}, "discards"),
+           (seat.discards || []).map(x => Cards.tile(x.tile, x.claimed_by !== null ? "claimed" : null))));
+      return panel;
+    }
+    const marks = s.family === "guandan" ? Cards.guandanMarks(view.wildcard, view.level)
+      : Cards.shengjiTrump(view.trump, view.level);
+    panel.append(el("div", {class: "hand-cards"}, Cards.cards(seat.cards, marks, seat.card_count)),
+                 el("div", {class: "count"}, seat.card_count + " cards"));
+    return panel;
+  }
+
+  function trickPlays(trick, view, marks) {
+    return el("div", {class: "trick-plays"}, (trick.plays || []).map(play => {
+      const flag = play.flagged;
+      const leading = trick.winning ?? (view.top ? view.top.seat : null);
+      const winning = trick.winner === play.seat || (trick.winner == null && leading === play.seat);
+      return el("div", {class: "play " + SEAT_PLACES[play.seat] + (flag ? " flagged" : "") +
+                        (winning ? " winning" : ""), dataset: {seat: play.seat}},
+                el("div", {class: "play-who"}, "S" + play.seat,
+                   trick.leader === play.seat ? " leads" : "", winning ? " ★" : ""),
+                play.pass ? el("span", {class: "pass"}, "pass") : Cards.cards(play.cards, marks),
+                play.description ? el("div", {class: "desc"}, play.description) : null,
+                flag ? el("div", {class: "irregular", title: flag.message || ""},
+                          "⚠ " + (flag.rule || "irregular") + (flag.corrected ? " (corrected)" : "")) : null);
+    }));
+  }
+
+  function shengjiCentre(view) {
+    const marks = Cards.shengjiTrump(view.trump, view.level);
+    const trick = view.current_trick || (view.tricks && view.tricks[view.tricks.length - 1]);
+    const trump = view.trump ? "level " + view.trump.level + ", " +
+      (view.trump.no_trump ? "no trump" : "trump " + Cards.suitSymbol(view.trump.suit))
+      : "level " + view.level + ", trump not yet fixed";
+    const parts = [el("div", {class: "info"}, trump, " · ", view.phase,
+                      " · defenders' points ", String(view.defender_points ?? 0))];
+    if (trick) {
+      const done = trick !== view.current_trick;
+      parts.push(el("div", {class: "trick-title"}, "Trick " + trick.trick +
+                    (done ? " (last, won by S" + trick.winner + ", " + trick.points + " points)" : "")));
+      parts.push(trickPlays(trick, view, marks));
+      if (trick.throw) parts.push(el("div", {class: "irregular"}, "⚠ failed throw: " + short(trick.throw)));
+    } else {
+      parts.push(el("div", {class: "trick-title quiet"}, "No trick yet"));
+    }
+    return el("div", {class: "trick-area", "aria-label": "the trick"}, parts);
+  }
+
+  function guandanCentre(view) {
+    const marks = Cards.guandanMarks(view.wildcard, view.level);
+    const trick = view.current_trick || (view.tricks && view.tricks[view.tricks.length - 1]);
+    const parts = [el("div", {class: "info"}, "level " + view.level,
+                      view.level_team ? " (side " + view.level_team + ")" : "", " · wildcard ",
+                      view.wildcard ? Cards.card(view.wildcard, marks) : "—", " · ", view.phase,
+                      view.order && view.order.length ? " · out: " + view.order.map(x => "S" + x).join(", ") : "")];
+    if (trick) {
+      const done = trick !== view.current_trick;
+      parts.push(el("div", {class: "trick-title"}, "Trick " + trick.trick +
+                    (done ? " (last, won by S" + trick.winner + ")" : "") + (trick.jiefeng ? " · 接风" : "")));
+      parts.push(trickPlays(trick, view, marks));
+    } else {
+      parts.push(el("div", {class: "trick-title quiet"}, "No play yet"));
+    }
+    return el("div", {class: "trick-area", "aria-label": "the trick"}, parts);
+  }
+
+  function tileCentre(view) {
+    const parts = [el("div", {class: "info"}, "round wind " + (view.round_wind || "—"), " · wall ",
+                      String(view.wall_count ?? "—"), " · ", view.phase)];
+    const w = view.claim_window;
+    if (w) {
+      parts.push(el("div", {class: "claim-window"}, "S" + w.discarder + " discarded ", Cards.tile(w.tile),
+                    (w.claims || []).length ? el("ul", {}, w.claims.map(c => el("li", {
+                      class: c.irregular ? "irregular" : null}, "S" + c.seat + " " + c.kind + " ",
+                      Cards.tiles(c.tiles || []), c.irregular ? " ⚠ irregular" : ""))) : " — no claim yet"));
+    }
+    for (const win of view.wins || []) {
+      parts.push(el("div", {class: "win"}, "S" + win.seat + " wins on ", Cards.tile(win.tile),
+                    win.self_drawn ? " (self-drawn)" : " (S" + win.discarder + "'s discard)",
+                    win.value ? " · " + short(win.value) : ""));
+    }
+    const ex = view.exchange;
+    if (ex && ex.selections && view.phase === "exchange") {
+      parts.push(el("div", {class: "claim-window"}, "换三张 (direction " + (ex.direction || "not yet thrown") + ")",
+                    el("ul", {}, ex.selections.map((tiles, seat) => el("li", {}, "S" + seat + " passes ",
+                                                                       Cards.tiles(tiles, 3))))));
+    }
+    if (view.ruling) parts.push(el("div", {class: "irregular"}, "⚠ awaiting a ruling: " + short(view.ruling)));
+    return el("div", {class: "trick-area tiles-centre"}, parts);
+  }
+
+  // --- below the table ------------------------------------------------------------------------------
+  function panel(title, content, id) {
+    return el("section", {class: "panel", dataset: {panel: id || title}}, el("h2", {}, title), content);
+  }
+
+  function list(items, render) {
+    return items && items.length ? el("ul", {}, items.map(x => el("li", {}, render(x)))) : null;
+  }
+
+  function kv(obj) {
+    return el("dl", {class: "kv"}, Object.entries(obj).filter(([, v]) => v !== null && v !== undefined)
+      .map(([k, v]) => [el("dt", {}, k.replaceAll("_", " ")), el("dd", {}, short(v))]));
+  }
+
+  function renderDetails(view) {
+    const panels = [];
+    const issues = [...notesOf(view).values()];
+    if (issues.length) {
+      panels.push(panel("Irregularities in this hand so far",
+                        el("ul", {class: "notes"}, issues.map(n => el("li", {class: "issue"}, "⚠ ", noteText(n)))),
+                        "irregularities"));
+    }
+    if (s.family === "shengji") {
+      if (view.kitty) {
+        panels.push(panel("Kitty", el("div", {}, Cards.cards(view.kitty.cards, Cards.shengjiTrump(view.trump, view.level),
+                                                               view.kitty.size)), "kitty"));
+      }
+      if (view.tricks && view.tricks.length) {
+        panels.push(panel("Tricks", Paiju.table(view.tricks, ["trick", "leader", "plays", "winner", "points"],
+          (key, value) => key === "plays" ? el("span", {}, value.map(p => el("span", {class: "tplay"},
+            "S" + p.seat + " ", Cards.cards(p.cards), p.flagged ? " ⚠" + (p.flagged.rule || "") : ""))) : undefined), "tricks"));
+      }
+    }
+    if (s.family === "guandan" && view.tribute) panels.push(panel("Tribute", kv(view.tribute), "tribute"));
+    if (s.family === "mahjong" && view.ledger && view.ledger.length) {
+      panels.push(panel("Ledger", Paiju.table(view.ledger), "ledger"));
+    }
+    if (view.result) {
+      panels.push(panel("Result", typeof view.result === "object" ? kv(view.result) : el("p", {}, String(view.result)),
+                        "result"));
+    }
+    if (s.family === "mahjong" && view.balances) panels.push(panel("Balances", kv({
+      before: view.balances_before, payments: view.payments, after: view.balances}), "balances"));
+    fill(byId("details"), panels);
+  }
+
+  function renderCommittee() {
+    const panels = [];
+    const jump = positions => positions.map(p => {
+      const i = s.steps.findIndex(step => step.position === p);
+      return i < 0 ? "#" + p + " " : el("button", {type: "button", class: "link", onclick: () => show(i)}, "#" + p);
+    });
+    if (s.disputes.length) {
+      panels.push(panel("Disputes", list(s.disputes, d => [
+        el("strong", {}, (d.dispute_id || "dispute") + " · " + (d.status || "?")), " ",
+        d.claim || "", " — positions ", jump(d.positions),
+        d.resolution ? el("div", {}, "resolution: " + short(d.resolution)) : null]), "disputes"));
+    }
+    if (s.rulings.length) {
+      panels.push(panel("Rulings", list(s.rulings, r => [
+        el("button", {type: "button", class: "link", onclick: () => show(s.steps.findIndex(x => x.position === r.position))},
+           "#" + r.position), " ", el("strong", {}, r.status || ""), " ", r.text || "",
+        el("ul", {}, (r.effects || []).map(e => el("li", {}, effectText(e))))]), "rulings"));
+    } else if ((s.match.rulings || []).length) {
+      panels.push(panel("Rulings", list(s.match.rulings, r => [r.text || "", " ", short(r.effects || r.effect)]), "rulings"));
+    }
+    if (s.flags.length) {
+      panels.push(panel("Made illegal by a ruling", list(s.flags, f => [
+        jump([f.position]), " " + (f.type || "") + " — " + (f.rule || "") + ": " + (f.message || "")]), "flags"));
+    }
+    fill(byId("committee"), panels);
+  }
+
+  // --- hands of the match, and reading without the log ---------------------------------------------------
+  function handLinks(numbers) {
+    numbers.sort((a, b) => a - b);
+    fill(byId("hands"), "Hands: ", numbers.map(n => n === handNo
+      ? el("strong", {class: "hand-link current", "aria-current": "page"}, String(n))
+      : el("a", {class: "hand-link", href: replayUrl(mid, n)}, String(n))));
+  }
+
+  async function withoutLog() {
+    const count = Math.max(s.match.hands_played || 0, s.match.current_hand ? s.match.current_hand.hand : 0);
+    handLinks([...Array(count).keys()].map(i => i + 1));
+    byId("controls").hidden = true;
+    const r = await get("matches/" + encodeURIComponent(mid) + "/hands/" + handNo);
+    if (r.status !== 200) throw new Paiju.ApiError("hand", r);
+    renderTable(r.body);
+    renderDetails(r.body);
+    renderCommittee();
+    status("Stepping through the events needs a token that may read the log (committee, referee, " +
+           "auditor, admin): the hand is shown as it stands.", "warn");
+  }
+})();

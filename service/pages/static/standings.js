@@ -1,0 +1,34 @@
+/* The standings (GET …/standings, as of #at=P when given): one row per entrant, the columns the
+   format gives (a knockout's rounds, the coins of groups of four, a team event's scores, each
+   pair's results round by round); columns that say nothing for any row are left out. */
+"use strict";
+
+Paiju.run(async () => {
+  const {el, fill, byId, need, tournament, teamName, status, at, short} = Paiju;
+  const t = await tournament();
+  const view = await need("standings", {at: at()});
+  fill(byId("title"), "Standings · " + t.name, at() ? " (as of position " + at() + ")" : "",
+       " ", el("span", {class: "badge " + (view.final ? "resolved" : "open")}, view.final ? "final" : "provisional"));
+  const rows = view.ranking || [];
+  const first = ["place", "team", "name"];
+  const empty = v => v === null || v === undefined || v === false || (Array.isArray(v) && !v.length);
+  const rest = [...new Set(rows.flatMap(Object.keys))]
+    .filter(k => !first.includes(k) && rows.some(r => !empty(r[k])));
+  const pair = p => el("div", {class: "pair"}, el("strong", {}, "pair " + p.pair), " ",
+    (p.players || []).join(", "), " · " + p.points + " pts · level difference " + p.level_difference,
+    el("ul", {}, (p.rounds || []).map(r => el("li", {}, "round " + r.round + ": " + r.outcome + " v " +
+      teamName(t, r.opponent) + (r.levels ? " (" + r.levels.join(" : ") + ")" : "") +
+      (r.match_id ? " · " + r.match_id : "")))));
+  const render = (key, value) => {
+    if (key === "team") return teamName(t, value);
+    if (key === "pairs" && Array.isArray(value)) return el("div", {}, value.map(pair));
+    return undefined;
+  };
+  fill(byId("standings"),
+    view.champion ? el("p", {class: "champion"}, "Champion: " + teamName(t, view.champion)) : null,
+    rows.length ? Paiju.table(rows, first.filter(k => rows.some(r => k in r)).concat(rest), render)
+      : el("p", {class: "quiet"}, "No ranking yet."),
+    view.excluded && view.excluded.length ? [el("h2", {}, "Excluded"), Paiju.table(view.excluded, null, render)] : null,
+    view.lots && view.lots.length ? el("p", {class: "quiet"}, "Lots: " + short(view.lots)) : null);
+  status("");
+});

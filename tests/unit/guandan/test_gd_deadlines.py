@@ -9,6 +9,7 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from deadline_checks import check_deadlines
 
 from projections import guandan_views
 from projections.viewers import Viewer
@@ -327,20 +328,9 @@ AWAITED = {"tribute": ("TributePaid", "AntiTributeDeclared"), "return": ("Tribut
 GAPS = (1, 3, 8, 15, 19, 24, 45, 50)   # seconds between one event and the next
 
 
-def check_deadlines(m) -> dict:
-    """Every pending deadline's event is accepted exactly at its due time (server time: the
-    match time plus the time the clock stood) and refused a microsecond before, naming its
-    rule."""
-    found = pending(m)
-    if not m.match_clock.running:
-        return found
-    for d in found.values():
-        wall = m.match_clock.wall_time(d.due)
-        matches.apply(m, d.event_type, dict(d.data), timestamp(wall))
-        with pytest.raises(RuleViolation) as info:
-            matches.apply(m, d.event_type, dict(d.data), timestamp(wall - US))
-        assert info.value.rule == d.rule, (d, info.value)
-    return found
+def checked(m) -> dict:
+    """The deadlines pending, each checked (tests/deadline_checks.py), by key."""
+    return {d.key: d for d in check_deadlines(m)}
 
 
 def awaited_by(d, event_type: str, data: dict) -> bool:
@@ -360,7 +350,7 @@ def simulate(settings: dict, seed: int, steps: int) -> Counter:
         "seats": ["甲", "丙", "乙", "丁"], "settings": settings}, timestamp(now))
     seen = Counter()
     for _ in range(steps):
-        before = check_deadlines(m)
+        before = checked(m)
         if m.status == "completed":
             seen["completed"] += 1
             break

@@ -16,6 +16,7 @@ from collections import Counter
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from deadline_checks import check_deadlines
 from mj_states import filled_deal
 from mjs_states import deal_data
 
@@ -78,25 +79,6 @@ def deal_mjs(table: TimedTable, fixed: dict[int, str], voids: str = "mmmm", wall
     table.post("TilesDealt", after, hand=number, **deal_data(fixed, 0, wall))
     for seat, suit in enumerate(voids):
         table.post("VoidSuitDeclared", 1, hand=number, seat=seat, suit=suit)
-
-
-def check_deadlines(state) -> tuple:
-    """The invariant: every pending deadline (keys unique) is accepted at its time — the
-    server's, while the match clock runs — refused 1 µs before with its rule, and gone once
-    applied."""
-    found = matches.deadlines(state)
-    assert len({d.key for d in found}) == len(found)
-    for d in found:
-        assert d.started is None or d.started <= d.due
-        due = state.match_clock.wall_time(d.due)
-        if due is None:                  # paused: nothing is due until the referee resumes
-            continue
-        with pytest.raises(RuleViolation) as early:
-            matches.apply(state, d.event_type, dict(d.data), timestamp(due - US))
-        assert early.value.rule == d.rule, (d, early.value)
-        after = matches.apply(state, d.event_type, dict(d.data), timestamp(due))
-        assert d.key not in {e.key for e in matches.deadlines(after)}, d
-    return found
 
 
 def summary(table: TimedTable) -> list[tuple]:

@@ -18,6 +18,7 @@ from collections import Counter
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from deadline_checks import check_deadlines
 from sj2_table import build_deal
 
 from projections.shengji_views import match_view
@@ -92,25 +93,6 @@ class Timed:
         self.fire("h1/declaration/1")
         self.post("KittyTaken", 2, hand=1)
         self.post("KittyBuried", 5, hand=1, cards=dealt["kitty"])
-
-
-def check_deadlines(state) -> tuple:
-    """The invariant: every pending deadline (keys unique) is accepted at its time — the
-    server's, while the match clock runs — refused 1 µs before with its rule, and gone once
-    applied."""
-    found = matches.deadlines(state)
-    assert len({d.key for d in found}) == len(found)
-    for d in found:
-        assert d.started is None or d.started <= d.due
-        due = state.match_clock.wall_time(d.due)
-        if due is None:                  # paused: nothing is due until the referee resumes
-            continue
-        with pytest.raises(RuleViolation) as early:
-            matches.apply(state, d.event_type, dict(d.data), timestamp(due - US))
-        assert early.value.rule == d.rule, (d, early.value)
-        after = matches.apply(state, d.event_type, dict(d.data), timestamp(due))
-        assert d.key not in {e.key for e in matches.deadlines(after)}, d
-    return found
 
 
 def summary(table: Timed) -> list[tuple]:

@@ -28,6 +28,9 @@ class Deadline:
     label: str = ""           # what a table clock shows: "declaration window", "seat 2 to follow"
     seat: int | None = None   # whose time is running, if a seat's
     started: datetime | None = None  # when this clock started (match time), for a countdown
+    # the match's or session's own time (not a move's or a window's): a ruling made meanwhile
+    # does not restart it (rules.matches.deadlines)
+    whole_match: bool = False
 
     def as_dict(self) -> dict:
         return {"key": self.key, "rule": self.rule, "label": self.label, "seat": self.seat,

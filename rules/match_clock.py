@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import Mapping
 
+from .deadlines import Deadline
 from .violations import RuleViolation
 
 PAUSE_RULE = "T-1.5"
@@ -26,6 +27,11 @@ PAUSE_RULE = "T-1.5"
 def moment(at: str) -> datetime:
     """A recorded time (``2026-11-29T16:18:40.123456Z``) as an aware datetime."""
     return datetime.fromisoformat(at.replace("Z", "+00:00"))
+
+
+def maybe_moment(at: str | None) -> datetime | None:
+    """``moment``, or None for no time (an event folded without one)."""
+    return None if at is None else moment(at)
 
 
 def timestamp(when: datetime) -> str:
@@ -38,6 +44,7 @@ class MatchClock:
     paused_total: timedelta = timedelta(0)   # the time of every finished pause
     paused_since: datetime | None = None     # server time the running pause began
     pauses: tuple[Mapping, ...] = ()         # every pause: paused_at, resumed_at, reason
+    ruled_at: datetime | None = None         # match time of the latest ruling with effects
 
     @property
     def running(self) -> bool:
@@ -76,4 +83,18 @@ def resume(clock: MatchClock, wall: datetime) -> MatchClock:
         raise RuleViolation(PAUSE_RULE, "the match clock is running: there is no pause to resume")
     stood = max(wall - clock.paused_since, timedelta(0))
     last = {**clock.pauses[-1], "resumed_at": timestamp(wall)}
-    return MatchClock(clock.paused_total + stood, None, (*clock.pauses[:-1], last))
+    return replace(clock, paused_total=clock.paused_total + stood, paused_since=None,
+                   pauses=(*clock.pauses[:-1], last))
+
+
+def restarted(deadline: Deadline, clock: MatchClock) -> Deadline:
+    """A move's or a window's time restarts at a ruling with effects made while it ran: the
+    players wait while the committee decides, and a ruling that changes the hand (a play voided,
+    a card substituted, a penalty) leaves the wait counting from the ruling, not from a move
+    made long before. A ruling in words only changes nothing at the table; the match's own time
+    runs on."""
+    if deadline.whole_match or clock.ruled_at is None or deadline.started is None or \
+            deadline.started >= clock.ruled_at:
+        return deadline
+    shift = clock.ruled_at - deadline.started
+    return replace(deadline, started=clock.ruled_at, due=deadline.due + shift)

@@ -45,16 +45,24 @@ def apply(state: Any, event_type: str, data: dict, at: str | None = None) -> Any
         return engine_of(data["game"]).apply(None, event_type, data, at)
     if event_type in CLOCK_EVENTS:
         return _set_clock(state, event_type, data, at)
-    return engine_of(state.game).apply(state, event_type, data, _match_time(state.match_clock, at))
+    now = _match_time(state.match_clock, at)
+    after = engine_of(state.game).apply(state, event_type, data, now)
+    if event_type == "RulingRecorded" and data.get("effects") and now is not None:
+        after = replace(after, match_clock=replace(after.match_clock,
+                                                   ruled_at=match_clock.moment(now)))
+    return after
 
 
 def deadlines(state: Any) -> tuple[Deadline, ...]:
     """The match's pending deadlines, in match time: none before it starts or once it is over,
-    and those its engine derives otherwise (rules.deadlines)."""
+    and those its engine derives otherwise (rules.deadlines), a move's or a window's restarted
+    at a ruling made while it ran (rules.match_clock.restarted)."""
     if state is None or state.status == "completed":
         return ()
     find = getattr(engine_of(state.game), "deadlines", None)
-    return () if find is None else tuple(find(state))
+    if find is None:
+        return ()
+    return tuple(match_clock.restarted(d, state.match_clock) for d in find(state))
 
 
 def _set_clock(state: Any, event_type: str, data: dict, at: str | None) -> Any:

@@ -27,13 +27,13 @@ from typing import Any
 from .guandan import match as guandan
 from .guandan.cards import LEVELS as GD_LEVELS
 from .guandan.hand import OVER as GD_OVER
-from .guandan.settings import _KEYS as GD_SETTING_KEYS
+from .guandan.settings import KEY_FIELDS as GD_SETTING_KEYS
 from .guandan.settings import settings_from as gd_settings_from
 from .mahjong import session as mahjong
 from .mahjong.dealer import advance as advance_rotation
 from .mahjong.hand import charge
 from .mahjong.mjo import HandOutcome, complete_hand
-from .mahjong.sichuan import _RENAMED as MJS_RENAMED
+from .mahjong.sichuan import RENAMED_KEYS as MJS_RENAMED
 from .mahjong.wall import SEATS
 from .shengji import hand as sj_hands
 from .shengji import match as shengji
@@ -408,7 +408,7 @@ class ShengjiEffects(EffectStep):
             return self._adjust(m, effect["side"], effect["levels"])
         if kind in ("forfeit", "disqualify"):
             side = _side_of_entrant(m.teams, effect["entrant"], m.match_id)
-            return shengji._forfeit(m, side, "disqualified" if kind == "disqualify" else "forfeit")
+            return shengji.forfeited(m, side, "disqualified" if kind == "disqualify" else "forfeit")
         if kind == "setting":
             _setting_hand_must_be_next(effect["from_hand"], _next_deal(m))
             kind_of = type(m.settings)
@@ -445,7 +445,7 @@ class ShengjiEffects(EffectStep):
         m = replace(m, levels=MappingProxyType(values))
         if m.hand is not None and m.hand.in_play:
             return m
-        return shengji._decided(m)
+        return shengji.decided(m)
 
     def cancel(self, before, after, item: Item, effect: Mapping):
         """The point penalties and the follow error (SJ2-12.4, SJ3-11.2; established later,
@@ -516,17 +516,17 @@ class GuandanEffects(EffectStep):
                 raise RuleViolation(RULE, "an awarded Guandan hand names the four seats in the "
                                           "order they went out (result.places)")
             state = replace(d.state, order=tuple(places), phase=GD_OVER)
-            return guandan._completed(m, replace(d, state=state, trick=None))
+            return guandan.completed(m, replace(d, state=state, trick=None))
         if kind == "adjustLevel":
             return replace(m, standing=_gd_moved(m.standing, effect["side"], effect["levels"]))
         if kind in ("forfeit", "disqualify"):
             side = _side_of_entrant(m.teams, effect["entrant"], m.match_id)
-            return guandan._won(m, guandan.SIDES[1 - guandan.SIDES.index(side)], "disqualified")
+            return guandan.won(m, guandan.SIDES[1 - guandan.SIDES.index(side)], "disqualified")
         if kind == "setting":
             _setting_hand_must_be_next(effect["from_hand"], _next_deal(m))
             key, value = effect["key"], effect["value"]
             if key == "enforcement":
-                guandan._check_settings({key: value})
+                guandan.checked_enforcement({key: value})
                 return replace(m, enforcement=value)
             checked = gd_settings_from({key: value})
             if key not in GD_SETTING_KEYS:
@@ -549,7 +549,7 @@ def _gd_moved(standing, side: str, levels: int):
     attempts afresh (GD-6.4)."""
     team = guandan.SIDES.index(side)
     if levels < 0:
-        return guandan._lowered(standing, team, -levels)
+        return guandan.lowered(standing, team, -levels)
     index = min(len(GD_LEVELS) - 1, GD_LEVELS.index(standing.levels[team]) + levels)
     moved = list(standing.levels)
     moved[team] = GD_LEVELS[index]
@@ -625,7 +625,7 @@ class MahjongEffects(EffectStep):
         t = replace(t, session=replace(complete_hand(session, state, outcome),
                                        rotation=following),
                     current=None, finished=t.finished + (finished,))
-        return mahjong._maybe_completed(t)
+        return mahjong.maybe_completed(t)
 
     @staticmethod
     def _setting(t, key: str, value):

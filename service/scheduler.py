@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
@@ -64,6 +64,11 @@ class TimerService:
             if self.scheduler.get_job(DEADLINE_JOB) is not None:
                 self.scheduler.remove_job(DEADLINE_JOB)
             return
+        # Still due after a tick: another process holds the lease (and fires it), or the firing
+        # failed. Look again at the next follow rather than at once, over and over.
+        now = self.timekeeper.now()
+        if due <= now:
+            due = now + timedelta(seconds=self.follow_seconds)
         self.scheduler.add_job(self.tick, DateTrigger(run_date=due), id=DEADLINE_JOB,
                                replace_existing=True, misfire_grace_time=None,
                                max_instances=1)
@@ -84,8 +89,9 @@ class TimerService:
                                misfire_grace_time=None)
 
     def _nudged(self) -> None:
-        self._nudge_waiting.clear()
-        self.tick()
+        with self.timekeeper.turn():  # the nudge waits until here: what it follows is after this
+            self._nudge_waiting.clear()
+            self.tick()
 
     def shutdown(self) -> None:
         """Stop firing: no new tick starts, a tick in progress finishes its appends, and the

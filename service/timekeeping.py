@@ -40,6 +40,10 @@ class Timekeeper:
         self.lease = lease or SoleLease()
         self._pending: dict[str, tuple[PendingDeadline, ...]] = {}   # match stream -> deadlines
         self._refused: dict[str, set[str]] = {}  # stream -> timer event ids the rules refused
+        # timer event ids already in the log: a deadline that comes back with the same id (its
+        # event voided by a ruling, say) has had its firing, and a retry would change nothing
+        self._settled: set[str] = set()
+        self.leading = False                     # whether the last firing held the lease
         self._position = 0                       # the log position followed so far
         self._lock = threading.RLock()
 
@@ -83,7 +87,8 @@ class Timekeeper:
         """Every deadline that will fire, earliest first (refused ones left out)."""
         with self._lock:
             every = [p for stream, found in self._pending.items() for p in found
-                     if p.event_id not in self._refused.get(stream, ())]
+                     if p.event_id not in self._refused.get(stream, ())
+                     and p.event_id not in self._settled]
         return sorted(every, key=lambda p: (p.due, p.stream, p.deadline.key))
 
     def next_due(self) -> datetime | None:
@@ -92,8 +97,12 @@ class Timekeeper:
 
     def wait_idle(self) -> None:
         """Return once no other thread is following the log or firing."""
-        with self._lock:
+        with self.turn():
             pass
+
+    def turn(self) -> threading.RLock:
+        """This thread's turn to follow the log and fire (``with timekeeper.turn(): ...``)."""
+        return self._lock
 
     # --- firing -------------------------------------------------------------------------------
     def tick(self) -> list[Record]:
@@ -106,7 +115,8 @@ class Timekeeper:
         holds the lease; returns the events this call appended."""
         with self._lock:
             now = self.now()
-            if not self.lease.hold(now):
+            self.leading = self.lease.hold(now)
+            if not self.leading:
                 return []
             fired: list[Record] = []
             for _ in range(MAX_FIRINGS_PER_TICK):
@@ -137,8 +147,11 @@ class Timekeeper:
             self._refused.setdefault(deadline.stream, set()).add(deadline.event_id)
             return []
         self._refresh(deadline.stream)
+        self._settled.add(deadline.event_id)
         if result.created:
             log.info("deadline %s of %s fired: %s at %s", deadline.deadline.key, deadline.stream,
                      deadline.deadline.event_type, result.records[0].recorded_at)
             return list(result.records)
-        return []  # another process fired it first: the store took ours as its retry
+        # Another process fired it first, or it fired before and a ruling voided its event:
+        # the store took ours as a retry, and it is settled either way.
+        return []

@@ -33,6 +33,26 @@ def test_the_scheduler_plans_a_firing_at_the_earliest_deadline_and_replans_after
         service.shutdown()
 
 
+class HeldElsewhere(SQLiteLease):
+    def hold(self, now) -> bool:
+        return False
+
+
+def test_a_process_without_the_lease_looks_again_at_the_next_follow_not_at_once(timed):
+    table = Table(timed.client)
+    dealt = table.deal()
+    timed.timekeeper.lease = HeldElsewhere(timed.path)
+    service = TimerService(timed.timekeeper, BackgroundScheduler(timezone=timezone.utc))
+    service.start(paused=True)
+    try:
+        timed.set_now(moment(dealt["recorded_at"]) + timedelta(seconds=31))
+        service.tick()  # due, but another process fires it
+        assert timed.timekeeper.leading is False
+        assert service.planned_at() == timed.now() + timedelta(seconds=service.follow_seconds)
+    finally:
+        service.shutdown()
+
+
 def test_one_process_holds_the_lease_until_it_lapses_or_is_given_up(tmp_path):
     path = tmp_path / "lease.db"
     first, second = SQLiteLease(path, "first"), SQLiteLease(path, "second")

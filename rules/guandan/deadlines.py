@@ -206,7 +206,7 @@ def limit_deadlines(m: GDMatch) -> tuple[Deadline, ...]:
     return (Deadline(key=f"limit/{minutes}", due=due, event_type=LIMIT_EVENT,
                      data={"limit_minutes": minutes}, rule="GD-11.2",
                      label=f"end of {stage} ({minutes} minutes)", seat=None,
-                     started=moment(m.started_at)),)
+                     started=moment(m.started_at), whole_match=True),)
 
 
 def deadlines(m: GDMatch) -> tuple[Deadline, ...]:

@@ -31,10 +31,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime
 from types import MappingProxyType
 
 from ..match_clock import MatchClock
+from ..match_clock import maybe_moment as _moment
 from ..violations import RuleViolation
 from . import hand as hands
 from .cards import LEVELS
@@ -152,7 +152,7 @@ def seat_players(players: Mapping[str, list[str]]) -> list[str]:
     return [players["A"][0], players["B"][0], players["A"][1], players["B"][1]]
 
 
-def _check_settings(settings: Mapping) -> str:
+def checked_enforcement(settings: Mapping) -> str:
     """GD section 14 (and README §5 ``enforcement``): only known keys; returns the enforcement."""
     unknown = sorted(key for key in settings if key not in KEYS and key != "enforcement")
     if unknown:
@@ -167,7 +167,7 @@ def _check_settings(settings: Mapping) -> str:
 
 def check_settings(raw: Mapping) -> None:
     """GD section 14: the match settings a tournament gives its matches."""
-    _check_settings(raw)
+    checked_enforcement(raw)
     settings_from(raw)
 
 
@@ -179,7 +179,7 @@ def start(data: Mapping, at: str | None = None) -> GDMatch:
     if sorted(data["teams"]) != ["A", "B"] or data["teams"]["A"] == data["teams"]["B"]:
         raise RuleViolation("GD-1.1", "a match is between two different teams, sides A and B")
     settings = data.get("settings", {})
-    enforcement = _check_settings(settings)
+    enforcement = checked_enforcement(settings)
     return GDMatch(match_id=data["match_id"], game=GAME, round=data.get("round"),
                    teams=MappingProxyType(dict(data["teams"])), seats=tuple(data["seats"]),
                    settings=settings_from(settings), enforcement=enforcement, started_at=at)
@@ -272,7 +272,7 @@ def hand_step(m: GDMatch, event_type: str, data: Mapping, at: str | None = None)
         d = _log_pass(d, data["seat"], state)
     clock = at if restarts_clock(d.state, state) else d.clock
     d = replace(d, state=state, clock=clock)
-    return _completed(m, d) if state.phase == OVER else replace(m, hand=d)
+    return completed(m, d) if state.phase == OVER else replace(m, hand=d)
 
 
 def _log_play(d: Deal, data: Mapping, after: GDHand) -> Deal:
@@ -340,7 +340,7 @@ def _side(team: int | None) -> str | None:
     return None if team is None else SIDES[team]
 
 
-def _completed(m: GDMatch, d: Deal) -> GDMatch:
+def completed(m: GDMatch, d: Deal) -> GDMatch:
     """HandCompleted (derived, GD-6): places, upgrade, levels and the A rules; then pending level
     penalties, and the match's end (GD-6.3, GD-11.2)."""
     order = d.state.order
@@ -359,13 +359,13 @@ def _completed(m: GDMatch, d: Deal) -> GDMatch:
                 previous_order=tuple(order))
     m = _apply_pending_penalties(m)
     if m.standing.winner is not None:
-        return _won(m, SIDES[m.standing.winner], "game")
+        return won(m, SIDES[m.standing.winner], "game")
     if d.extra:
         return _extra_hand_decides(m, extra_hand_winner(order))
     return m
 
 
-def _won(m: GDMatch, side: str, reason: str) -> GDMatch:
+def won(m: GDMatch, side: str, reason: str) -> GDMatch:
     """MatchCompleted (derived, GD-11)."""
     return replace(m, status="completed", winner=side, reason=reason)
 
@@ -373,10 +373,6 @@ def _won(m: GDMatch, side: str, reason: str) -> GDMatch:
 # --- the clock (T-5.4, GD-11.2) ---------------------------------------------------------------
 
 # next_limit and limit_due_at (when each limit passes) are the deadlines module's
-
-def _moment(at: str | None) -> datetime | None:
-    return None if at is None else datetime.fromisoformat(at)
-
 
 def time_limit(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
     """TimeLimitReached (T-5.4, GD-11.2): the next limit, not before it has passed on the server's
@@ -421,7 +417,7 @@ def _time_decides(m: GDMatch, minutes: int) -> GDMatch:
     m = _abandoned(m, minutes)
     if result == "extraHand":
         return replace(m, clock="extraHand")
-    return _won(m, SIDES[result], "time" if m.clock == "regular" else "overtime")
+    return won(m, SIDES[result], "time" if m.clock == "regular" else "overtime")
 
 
 def _extra_hand_decides(m: GDMatch, first_out_team: int) -> GDMatch:
@@ -429,8 +425,8 @@ def _extra_hand_decides(m: GDMatch, first_out_team: int) -> GDMatch:
     still equal (both capped at A) → the team of its first player out."""
     a, b = (LEVELS.index(level) for level in m.standing.levels)
     if a != b:
-        return _won(m, SIDES[0 if a > b else 1], "extraHand")
-    return _won(m, SIDES[first_out_team], "extraHand")
+        return won(m, SIDES[0 if a > b else 1], "extraHand")
+    return won(m, SIDES[first_out_team], "extraHand")
 
 
 # --- rulings and penalties --------------------------------------------------------------------
@@ -452,13 +448,13 @@ def _apply_pending_penalties(m: GDMatch) -> GDMatch:
     standing, penalties = m.standing, []
     for entry in m.penalties:
         if entry["applied_after_hand"] is None:
-            standing = _lowered(standing, SIDES.index(entry["side"]), entry["levels"])
+            standing = lowered(standing, SIDES.index(entry["side"]), entry["levels"])
             entry = {**entry, "applied_after_hand": m.hands_played}
         penalties.append(entry)
     return replace(m, standing=standing, penalties=tuple(penalties))
 
 
-def _lowered(standing: GDGame, team: int, steps: int) -> GDGame:
+def lowered(standing: GDGame, team: int, steps: int) -> GDGame:
     level = LEVELS[max(0, LEVELS.index(standing.levels[team]) - steps)]
     levels = list(standing.levels)
     failures = list(standing.a_failures)
@@ -481,7 +477,7 @@ def ruling(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
         raise RuleViolation("GD-10.1", "a disqualification names the side whose results are "
                                        "cancelled: effect.side must be A or B")
     m = replace(m, rulings=m.rulings + (entry,))
-    return _won(m, SIDES[1 - SIDES.index(side)], "disqualified")
+    return won(m, SIDES[1 - SIDES.index(side)], "disqualified")
 
 
 # --- the fold step ----------------------------------------------------------------------------

@@ -40,7 +40,7 @@ class GDSettings:
 
 
 # camelCase key -> (field name, rule ID, allowed values or a type)
-_KEYS: Mapping[str, tuple[str, str, tuple | type]] = {
+KEY_FIELDS: Mapping[str, tuple[str, str, tuple | type]] = {
     "fullHouseJokerPair": ("full_house_joker_pair", "GD-3.3", bool),
     "aFailuresBeforeReset": ("a_failures_before_reset", "GD-6.4", int),
     "tributeWhenPartnerLast": ("tribute_when_partner_last", "GD-7.1", ("thirdPays", "lastPays", "none")),
@@ -54,17 +54,17 @@ _KEYS: Mapping[str, tuple[str, str, tuple | type]] = {
     "overtimeMinutes": ("overtime_minutes", "GD-11.2", int),
 }
 _FIELDS = {f.name for f in fields(GDSettings)}
-KEYS = tuple(_KEYS)  # the camelCase keys of section 14
+KEYS = tuple(KEY_FIELDS)  # the camelCase keys of section 14
 
 
 def settings_dict(settings: GDSettings) -> dict:
     """Section 14: every setting under its camelCase key (what a match view shows)."""
-    return {key: getattr(settings, spec[0]) for key, spec in _KEYS.items()}
+    return {key: getattr(settings, spec[0]) for key, spec in KEY_FIELDS.items()}
 
 
 def _checked(key: str, value: object) -> object:
     """One setting value, checked against the allowed values of its rule (section 14)."""
-    _, rule, allowed = _KEYS[key]
+    _, rule, allowed = KEY_FIELDS[key]
     if isinstance(allowed, tuple):
         if value not in allowed:
             raise violation(rule, f"setting {key} is {value!r}; it must be one of {', '.join(allowed)}")
@@ -85,10 +85,10 @@ def settings_from(settings: GDSettings | Mapping | None = None) -> GDSettings:
         return settings
     values = {}
     for key, value in settings.items():
-        if key in _KEYS:
-            values[_KEYS[key][0]] = _checked(key, value)
+        if key in KEY_FIELDS:
+            values[KEY_FIELDS[key][0]] = _checked(key, value)
         elif key in _FIELDS:
-            camel = next(k for k, spec in _KEYS.items() if spec[0] == key)
+            camel = next(k for k, spec in KEY_FIELDS.items() if spec[0] == key)
             values[key] = _checked(camel, value)
     return _check_minutes(GDSettings(**values))
 

@@ -5,7 +5,7 @@ referee's.
 
 * ``ClaimWindowClosed{hand}`` — the open claim window's time is up (MJO-4.5; MJS section 11:
   ``claimWindowSeconds`` after a discard or an added kong). Its time is the engine's own
-  (:func:`.session._window_closes`): in MJO the window lasts the next player's ``turnSeconds``
+  (:func:`.session.window_closes`): in MJO the window lasts the next player's ``turnSeconds``
   while he, who may chow, has not answered and no pong has beaten the chow (seeds 六, 八). A
   window every seat has answered has closed by itself (``ClaimsResolved``), so none is pending
   then.
@@ -41,15 +41,15 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 from ..deadlines import Deadline
+from ..match_clock import maybe_moment as _moment
 from ..violations import RuleViolation
 from .session import (
     SESSION,
     HandRecord,
     Table,
-    _moment,
-    _must_not_be_warned_for_this_discard,
-    _running_limit,
-    _window_closes,
+    must_not_be_warned_for_this_discard,
+    running_limit,
+    window_closes,
 )
 
 SEAT_LIMITS = ("firstDiscard", "discard")   # the limits of MJO-8.1 / MJS-10.3 the timer runs
@@ -76,7 +76,7 @@ def _play_clocks(t: Table) -> Iterator[Deadline]:
 def _claim_window(t: Table, rec: HandRecord) -> Iterator[Deadline]:
     """MJO-4.5 / MJS section 11: the open window closes at the time the engine gives it."""
     state = rec.state
-    closes = _window_closes(rec, t.settings)
+    closes = window_closes(rec, t.settings)
     if state.phase != "claims" or closes is None:
         return
     w = state.window
@@ -97,7 +97,7 @@ def _seat_limit(t: Table, rec: HandRecord, limit: str) -> Iterator[Deadline]:
     state = rec.state
     seat = state.dealer if limit == "firstDiscard" else state.turn
     try:
-        since, seconds = _running_limit(rec, t.settings, seat, limit)
+        since, seconds = running_limit(rec, t.settings, seat, limit)
     except RuleViolation:
         return
     began = _moment(since)
@@ -118,7 +118,7 @@ def _reported(t: Table, rec: HandRecord, seat: int, limit: str, began: datetime)
     limit has passed, so a later one is of this occurrence)."""
     if t.game == "MJS":
         try:
-            _must_not_be_warned_for_this_discard(rec, t.settings, seat)
+            must_not_be_warned_for_this_discard(rec, t.settings, seat)
         except RuleViolation:
             return True
         return False
@@ -133,4 +133,5 @@ def _session_clock(t: Table) -> Iterator[Deadline]:
         return
     yield Deadline(key="session", due=started + timedelta(minutes=minutes),
                    event_type="TimeLimitReached", data={"limit_minutes": minutes}, rule=SESSION,
-                   label=f"the session's {minutes} minutes", started=started)
+                   label=f"the session's {minutes} minutes", started=started,
+                   whole_match=True)

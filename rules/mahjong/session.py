@@ -37,6 +37,7 @@ from datetime import datetime, timedelta
 from types import MappingProxyType
 
 from ..match_clock import MatchClock
+from ..match_clock import maybe_moment as _moment
 from ..violations import RuleViolation
 from . import conduct, opening, sichuan
 from .actions import due_engine_event
@@ -377,10 +378,6 @@ def current_hand(t: Table, number: int) -> HandRecord:
     raise _fail(t.rule("lifecycle"), f"hand {number} has not been dealt")
 
 
-def _moment(at: str | None) -> datetime | None:
-    return None if at is None else datetime.fromisoformat(at)
-
-
 def _window_seconds(rec: HandRecord, settings: GameSettings) -> int:
     """MJO-4.5 after the seed: the window lasts ``claimWindowSeconds`` (the pong call, seed 八
     「碰牌要快，要在3秒之内报出」) — longer while the next seat, who may chow within his
@@ -396,7 +393,7 @@ def _window_seconds(rec: HandRecord, settings: GameSettings) -> int:
     return settings.claimWindowSeconds
 
 
-def _window_closes(rec: HandRecord, settings: GameSettings) -> datetime | None:
+def window_closes(rec: HandRecord, settings: GameSettings) -> datetime | None:
     opened = _moment(rec.window_at)
     return None if opened is None else opened + timedelta(seconds=_window_seconds(rec, settings))
 
@@ -474,7 +471,7 @@ def close_window(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> Ha
     settings, rule = t.settings, t.settings.rule("claimWindow")
     if rec.state.phase != "claims":
         raise _fail(rule, "no claim window is open")
-    closes, now = _window_closes(rec, settings), _moment(at)
+    closes, now = window_closes(rec, settings), _moment(at)
     if settings.strict and closes is not None and now is not None and now < closes:
         w = rec.state.window
         raise _fail(rule, f"the claim window on seat {w.discarder}'s {w.tile} stays open until "
@@ -536,7 +533,7 @@ def declare_exhaustive_draw(rec: HandRecord, t: Table, data: Mapping,
     return replace(rec, state=exhaustive_draw(state, data))
 
 
-def _running_limit(rec: HandRecord, settings: GameSettings, seat: int,
+def running_limit(rec: HandRecord, settings: GameSettings, seat: int,
                    limit: str) -> tuple[str | None, int]:
     """MJO-8.1: the recorded time ``limit`` runs from for ``seat`` and its seconds — the
     dealer's first discard from the deal; a turn from the previous discard to the seat on turn's
@@ -572,10 +569,10 @@ def report_time_limit(rec: HandRecord, t: Table, data: Mapping, at: str | None) 
     but only a true report: the limit applies to the seat now and, by the recorded times, has
     passed."""
     seat, limit = data["seat"], data["limit"]
-    since, seconds = _running_limit(rec, t.settings, seat, limit)
+    since, seconds = running_limit(rec, t.settings, seat, limit)
     began, now = _moment(since), _moment(at)
     if t.game == "MJS":
-        _must_not_be_warned_for_this_discard(rec, t.settings, seat)
+        must_not_be_warned_for_this_discard(rec, t.settings, seat)
     if began is not None and now is not None and now < began + timedelta(seconds=seconds):
         rule = t.settings.rule("timeLimits")
         raise _fail(rule, f"seat {seat}'s {limit} limit of {seconds} s runs until "
@@ -588,7 +585,7 @@ def report_time_limit(rec: HandRecord, t: Table, data: Mapping, at: str | None) 
     return rec
 
 
-def _must_not_be_warned_for_this_discard(rec: HandRecord, settings: GameSettings,
+def must_not_be_warned_for_this_discard(rec: HandRecord, settings: GameSettings,
                                          seat: int) -> None:
     """MJS-10.3 「每次出牌時間為30秒，違者警告一次」: a slow discard is one warning — the timer's
     report or the referee's, not both."""
@@ -603,7 +600,7 @@ def warn(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord
     if data.get("offence") != "slow":
         return replace(rec, state=conduct.warn(rec.state, data))
     seat = data["seat"]
-    _must_not_be_warned_for_this_discard(rec, t.settings, seat)
+    must_not_be_warned_for_this_discard(rec, t.settings, seat)
     return replace(rec, state=conduct.warn(rec.state, data),
                    slow_warned=rec.slow_warned | {(seat, rec.clock)})
 
@@ -683,7 +680,7 @@ def with_hand(t: Table, rec: HandRecord) -> Table:
     session = complete_hand(t.session, state, outcome)
     t = replace(t, session=session, current=None,
                 finished=t.finished + (replace(rec, outcome=outcome),))
-    return _maybe_completed(t)
+    return maybe_completed(t)
 
 
 def podium_tie(t: Table) -> bool:
@@ -692,7 +689,7 @@ def podium_tie(t: Table) -> bool:
     return any(s.tied and s.place <= PODIUM for s in ranking(t))
 
 
-def _maybe_completed(t: Table) -> Table:
+def maybe_completed(t: Table) -> Table:
     """T-8.2: between hands the session ends after its hands or rounds, or once the timer has
     called time (the hand in play was finished first) — except that the final goes on with an
     extra hand while players tie for a podium place (T-7.4)."""
@@ -737,7 +734,7 @@ def time_limit(t: Table, data: Mapping, at: str | None) -> Table:
     if started is not None and now is not None and now < started + timedelta(minutes=limit):
         raise _fail(SESSION, f"the {limit} minutes end at "
                              f"{_iso(started + timedelta(minutes=limit))}, not before")
-    return _maybe_completed(replace(t, time_called=limit))
+    return maybe_completed(replace(t, time_called=limit))
 
 
 def penalise(t: Table, data: Mapping, at: str | None) -> Table:

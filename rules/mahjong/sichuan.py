@@ -88,7 +88,7 @@ SETTING_KEYS = ("enforcement", "final", "exchangeThree", "voidFirstDiscards", "a
                 "kongAdded", "kongConcealed", "lastDiscardWinnable", "falseWinPayment",
                 "disclosurePayee", "drawSettlementValue", "claimWindowSeconds", "sessionHands",
                 "sessionRounds", "sessionMinutes")
-_RENAMED = {"lastDiscardWinnable": "lastTileDiscard"}   # the spec's key -> the engine's field
+RENAMED_KEYS = {"lastDiscardWinnable": "lastTileDiscard"}   # the spec's key -> the engine's field
 
 
 def sichuan_settings(raw: Mapping | None = None) -> GameSettings:
@@ -98,12 +98,12 @@ def sichuan_settings(raw: Mapping | None = None) -> GameSettings:
     raw = dict(raw or {})
     _KEYS.check(raw, MJS.rule("settings"))
     raw.setdefault("exchangeThree", bool(raw.get("final", False)))
-    return replace(MJS, **{_RENAMED.get(k, k): v for k, v in raw.items()})
+    return replace(MJS, **{RENAMED_KEYS.get(k, k): v for k, v in raw.items()})
 
 
 def settings_dict(settings: GameSettings) -> dict:
     """The table's settings as they apply (MJS section 12), defaults included."""
-    return {key: getattr(settings, _RENAMED.get(key, key)) for key in SETTING_KEYS}
+    return {key: getattr(settings, RENAMED_KEYS.get(key, key)) for key in SETTING_KEYS}
 
 
 # --- the value of a winning hand (MJS-6) ------------------------------------------------------

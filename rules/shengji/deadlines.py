@@ -70,7 +70,8 @@ def _time_limit(m: Match) -> Iterator[Deadline]:
     label = ("the alert: the hand in play is the last" if m.game == "SJ3"
              else "the round's time limit: the hand in play is the last")
     yield Deadline(f"time/{limit}", m.started_at + timedelta(minutes=limit), "TimeLimitReached",
-                   {"limit_minutes": limit}, m.rule("time"), label, None, m.started_at)
+                   {"limit_minutes": limit}, m.rule("time"), label, None, m.started_at,
+                   whole_match=True)
 
 
 def _lateness(m: Match) -> Iterator[Deadline]:
@@ -84,7 +85,7 @@ def _lateness(m: Match) -> Iterator[Deadline]:
     yield Deadline(f"lateness/{'+'.join(missing)}", m.started_at + lateness.FORFEIT_AFTER,
                    "LatenessLimitReached", {"sides": missing}, lateness.RULE,
                    f"{who} not seated: minute {lateness.FORFEIT_MINUTES} forfeits the round",
-                   None, m.started_at)
+                   None, m.started_at, whole_match=True)
 
 
 def _hand_clocks(m: Match) -> Iterator[Deadline]:

@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from ..match_clock import MatchClock
+from ..match_clock import maybe_moment as _moment
 from ..violations import RuleViolation
 from . import hand as hands
 from . import lateness, scoring
@@ -170,7 +171,7 @@ def with_hand(m: Match, h: Hand) -> Match:
     SJ3-4.2) and may end the match (SJ2-14, SJ3-12); a voided one waits for a new deal."""
     if h.phase == "voided":  # dealt again, unless the time is up: then the levels decide
         m = replace(m, hand=h, finished=m.finished + (h,))
-        return _decided(m) if m.time_called is not None else m
+        return decided(m) if m.time_called is not None else m
     if h.phase != "completed":
         return replace(m, hand=h)
     outcome = h.result["result"]
@@ -179,7 +180,7 @@ def with_hand(m: Match, h: Hand) -> Match:
     h = replace(h, result=row)
     m = replace(m, hand=h, finished=m.finished + (h,), history=m.history + (row,),
                 levels=MappingProxyType(levels), next_dealer=row["next_dealer"])
-    return _decided(m)
+    return decided(m)
 
 
 def _result_row(m: Match, h: Hand, levels: Mapping[str, int]) -> dict:
@@ -197,7 +198,7 @@ def _names(levels: Mapping[str, int]) -> dict:
     return {side: scoring.level_name(v) for side, v in levels.items()}
 
 
-def _decided(m: Match) -> Match:
+def decided(m: Match) -> Match:
     """SJ2-14 / SJ3-12: past the target level wins at once (SJ2: ``targetLevel``; SJ3: past A);
     otherwise after ``maxHands`` (SJ2), or once a time limit has passed and the hand in play is
     finished (SJ2-14.4, SJ3-12.1), the higher level wins; equal levels go to lots (SJ2-14.3) or
@@ -237,7 +238,7 @@ def time_limit(m: Match, data: Mapping, at: datetime | None) -> Match:
     m = replace(m, time_called=limit)
     if m.hand is not None and m.hand.in_play:
         return m
-    return _decided(m)
+    return decided(m)
 
 
 def _round_start(m: Match, data: Mapping, rule: str) -> datetime | None:
@@ -277,10 +278,10 @@ def record_ruling(m: Match, data: Mapping) -> Match:
     if effect.get("side") not in ("A", "B"):
         raise RuleViolation("SJ3-11.9", "a disqualification names the side, A or B")
     _must_be_playing(m)
-    return _forfeit(m, effect["side"], "disqualified")
+    return forfeited(m, effect["side"], "disqualified")
 
 
-def _forfeit(m: Match, side: str, reason: str) -> Match:
+def forfeited(m: Match, side: str, reason: str) -> Match:
     """T-6.5: the round forfeited by ``side`` — the opponents win; the result block records
     levels 4 : 2. A second side forfeiting too leaves no winner."""
     if m.forfeited_by is not None and m.forfeited_by != side:
@@ -320,7 +321,7 @@ def record_lateness(m: Match, data: Mapping) -> Match:
     if result.kind == lateness.FIRST_HAND:
         return _forfeit_first_hand(m, side, data.get("dealer"))
     if result.kind == lateness.ROUND:
-        return _forfeit(m, side, "forfeit")
+        return forfeited(m, side, "forfeit")
     return m
 
 
@@ -508,5 +509,3 @@ def apply(m: Match | None, event_type: str, data: dict, at: str | None = None) -
     return with_hand(m, h)
 
 
-def _moment(at: str | None) -> datetime | None:
-    return None if at is None else datetime.fromisoformat(at.replace("Z", "+00:00"))

@@ -239,16 +239,19 @@ class Served:
 
 
 @contextmanager
-def temporary_server(threads: int = 4, clock: Callable[[], str] | None = None) -> Iterator[Served]:
+def temporary_server(threads: int = 4, clock: "SimulatedClock | None" = None) -> Iterator[Served]:
     """A paiju server (waitress, in this process) on a temporary database and a free local
-    port, for the duration; ``clock`` gives the times it records (default: the system's)."""
+    port, for the duration; ``clock`` gives the times it records and the timer's present
+    (default: the system's)."""
     from waitress.server import create_server
 
     from service import create_app
 
     with tempfile.TemporaryDirectory(prefix="paiju-simulate-") as folder:
         database = str(Path(folder) / "paiju.db")
-        app = create_app({"DATABASE": database, "CLOCK": clock})
+        # the timer's present (a preview's time too) is the simulated clock's next reading
+        now = None if clock is None else (lambda: clock.now + clock.step)
+        app = create_app({"DATABASE": database, "CLOCK": clock, "NOW": now})
         token, _ = app.extensions["paiju"].tokens.create("admin", name="paiju simulate")
         server = create_server(app, host="127.0.0.1", port=0, threads=threads)
         worker = threading.Thread(target=server.run, daemon=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
+import sj2_table
 from clients import client_as
 from mj_table import TID, Table
 from tables import ok
@@ -131,11 +132,40 @@ def test_a_pause_of_a_paused_clock_and_a_resume_of_a_running_one_are_refused(tim
     assert timed.store.last_position() == before + 1
 
 
+def test_a_pause_of_a_match_that_is_over_is_refused_and_nothing_is_stored(timed):
+    table = sj2_table.Table(timed.client)
+    ok(timed.client.post(f"/v1/tournaments/{table.tid}/events", json={
+        "type": "RulingRecorded", "stream": table.stream, "data": {
+            "text": "west did not come", "effects": [{
+                "kind": "forfeit", "entrant": "west", "rule": "discretion", "member": "主任"}]}}))
+    assert table.match()["status"] == "completed"
+    before = timed.store.last_position()
+    response = timed.client.post(f"/v1/tournaments/{table.tid}/events", json={
+        "type": "MatchClockPaused", "stream": table.stream, "data": {}})
+    assert (response.status_code, response.json["rule"]) == (422, "T-1.5")
+    assert "over" in response.json["detail"]
+    assert timed.store.last_position() == before
+    assert timed.pending(table.tid, table.mid) == []
+
+
+def test_a_referee_may_post_a_timer_event_by_hand(timed):
+    table, dealt = dealt_table(timed)
+    timed.set_now(moment(dealt["recorded_at"]) + FIRST_DISCARD)
+    referee = client_as(timed.app, "referee", TID)
+    stored = ok(referee.post(f"/v1/tournaments/{TID}/events", json={
+        "type": "TimeLimitExceeded", "stream": table.stream,
+        "data": {"hand": 1, "seat": 0, "limit": "firstDiscard"}}))
+    assert stored["meta"]["role"] == "referee" and "deadline" not in stored["meta"]
+    assert timed.fire_due() == []  # reported: the timer does not report it again
+
+
 def test_a_pause_of_a_match_not_started_is_refused(timed):
     Table(timed.client)
+    before = timed.store.last_position()
     response = timed.client.post(f"/v1/tournaments/{TID}/events", json={
         "type": "MatchClockPaused", "stream": f"match-{TID}:S9-T9", "data": {}})
     assert response.status_code == 422 and response.json["rule"] == "T-1.3"
+    assert timed.store.last_position() == before
 
 
 def test_timer_events_are_the_system_s_or_a_referee_s_only(timed):

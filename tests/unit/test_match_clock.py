@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from rules import RuleViolation, match_clock, matches
+from rules import RuleViolation, matches
 from rules.match_clock import MatchClock, pause, resume
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=timezone.utc)
@@ -51,20 +51,25 @@ def test_a_paused_clock_does_not_pause_again_and_a_running_one_does_not_resume()
     assert refused.value.rule == "T-1.5"
 
 
-def _started_sj2():
+def _started_sj2(settings: dict | None = None):
     return matches.apply(None, "MatchStarted", {
         "match_id": "R1-1", "game": "SJ2", "teams": {"A": "east", "B": "west"},
-        "seats": ["甲", "丙", "乙", "丁"], "settings": {}}, "2026-11-29T09:00:00.000000Z")
+        "seats": ["甲", "丙", "乙", "丁"], "settings": settings or {}},
+        "2026-11-29T09:00:00.000000Z")
 
 
 def test_the_engines_see_match_time_after_a_pause():
-    state = _started_sj2()
+    """SJ2-14.4: with a 60-minute limit, a 15-minute pause puts the limit at 10:15."""
+    state = _started_sj2({"timeLimitMinutes": 60})
     state = matches.apply(state, "MatchClockPaused", {}, "2026-11-29T09:10:00.000000Z")
     state = matches.apply(state, "MatchClockResumed", {}, "2026-11-29T09:25:00.000000Z")
-    assert match_clock.timestamp(state.match_clock.match_time(
-        match_clock.moment("2026-11-29T09:30:00.000000Z"))) == "2026-11-29T09:15:00.000000Z"
-    assert matches._match_time(state.match_clock, "2026-11-29T09:30:00.000000Z") == \
-        "2026-11-29T09:15:00.000000Z"
+    with pytest.raises(RuleViolation) as early:
+        matches.apply(state, "TimeLimitReached", {"limit_minutes": 60},
+                      "2026-11-29T10:14:59.999999Z")
+    assert early.value.rule == "SJ2-14.4"
+    called = matches.apply(state, "TimeLimitReached", {"limit_minutes": 60},
+                           "2026-11-29T10:15:00.000000Z")
+    assert called.time_called == 60
 
 
 def test_a_match_that_is_over_is_not_paused():

@@ -133,9 +133,11 @@ def _who(record: Record) -> dict:
     return {key: meta[key] for key in ("actor", "role", "seat") if key in meta}
 
 
-def disputes_view(log, catalogue: Catalogue, tournament_id: str,
-                  at: int | None = None) -> dict:
-    """Every dispute of the tournament in the order raised, with its status and resolution."""
+def disputes_view(log, catalogue: Catalogue, tournament_id: str, at: int | None = None,
+                  cache: StreamCache | None = None, officials: bool = True) -> dict:
+    """Every dispute of the tournament in the order raised, with its status and resolution.
+    ``officials``: every claim is shown; to anyone else a claim is ``null`` while what it is
+    about is still being played (:func:`_claim_withheld`)."""
     items: dict[str, dict] = {}
     for record in log.read_stream(tournament_stream(tournament_id), until_position=at):
         if record.type not in ("DisputeRaised", "DisputeResolved"):
@@ -156,7 +158,27 @@ def disputes_view(log, catalogue: Catalogue, tournament_id: str,
         else:
             resolution["noChange"] = True
         entry.update(status="resolved", resolution=resolution)
+    if not officials:
+        matches: dict[str, object] = {}  # match id -> its state as of ``at``, folded once
+        for entry in items.values():
+            mid = entry["match_id"]
+            if mid is not None and mid not in matches:
+                matches[mid] = load_match(log, catalogue, tournament_id, mid, at, cache).state
+            if _claim_withheld(entry, matches.get(mid)):
+                entry["claim"] = None
     return {"disputes": list(items.values())}
+
+
+def _claim_withheld(dispute: dict, state) -> bool:
+    """Whether a dispute's claim is kept from a reader who is not an official: a claim raised
+    during play ("partner held AH") may name cards still held, so while the hand it names is
+    in play — or, naming no hand, while the match it names is (``state``: that match) — only
+    officials read it. Afterwards, everyone."""
+    if state is None:
+        return False
+    if dispute["hand"] is not None:
+        return hand_in_play(state, dispute["hand"])
+    return state.status != "completed"
 
 
 def rulings_view(log, catalogue: Catalogue, tournament_id: str, match_id: str | None = None,
@@ -166,7 +188,7 @@ def rulings_view(log, catalogue: Catalogue, tournament_id: str, match_id: str | 
     recorded: their words and effects, the disputes they answer, and what became of them —
     ``applied``, or ``overturned`` by a later ruling that voided it — with the events each
     edited and the faults of effects that no longer apply. ``officials``: the substituted
-    events' data (which may name cards still held) are shown."""
+    events' data and the faults' messages (either may name cards still held) are shown."""
     streams = [match_stream(tournament_id, match_id)] if match_id else None
     resolving = _resolutions(log, catalogue, tournament_id, at)
     folded: dict[str, object] = {}
@@ -199,8 +221,11 @@ def _ruling(record: Record, data: dict, folded, resolves: list[str], tournament_
     overturned = next((e["ruling"] for e in folded.edits
                        if e["position"] == record.position and e["edit"] == "voided"), None)
     effects = [dict(e) for e in data.get("effects") or ()]
+    faults = [dict(f) for f in folded.flags if f["position"] == record.position]
     if not officials:
         effects = [{**e, "data": None} if e["kind"] == "substitute" else e for e in effects]
+        # the rule's words may name cards held, as in the match's own flags (ruled_view)
+        faults = [{k: v for k, v in f.items() if k != "message"} for f in faults]
     answers = sorted({data.get("dispute_id"), *(e.get("dispute_id") for e in effects)}
                      - {None})
     return {"event_id": record.id, "position": record.position, "stream": record.stream,
@@ -210,7 +235,7 @@ def _ruling(record: Record, data: dict, folded, resolves: list[str], tournament_
             "disputes": answers, "resolves": resolves,
             "status": "overturned" if overturned is not None else "applied",
             "overturned_by": overturned, "edits": [dict(e) for e in mine],
-            "faults": [dict(f) for f in folded.flags if f["position"] == record.position]}
+            "faults": faults}
 
 
 # --- the log with a proposed event: what recording it would make ------------------------------
@@ -222,7 +247,6 @@ class OverlayLog:
 
     def __init__(self, store, extra: Sequence[Record] = ()):
         self.store, self.extra = store, list(extra)
-        self.clock = getattr(store, "clock", None)
 
     def _extra(self, **match) -> list[Record]:
         return [r for r in self.extra if all(getattr(r, k) == v for k, v in match.items())]

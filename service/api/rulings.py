@@ -16,6 +16,7 @@ from events.envelope import NewEvent
 from events.store import plan_append
 from projections import rulings
 from projections.streams import stream_kind
+from rules.match_clock import timestamp
 
 from ..appending import decide
 from ..auth import allows, current_token, viewer_for
@@ -44,11 +45,13 @@ class PreviewRequest(Schema):
 @allows("read")
 def get_disputes(tid: str):
     """The tournament's disputes (T-1.5) in the order raised: what each is about, the claim,
-    who raised it, and its resolution — the ruling that settled it, or no change."""
+    who raised it, and its resolution — the ruling that settled it, or no change. A claim may
+    name cards held: while the hand (or match) it names is in play it is an official's to
+    read."""
     at = int_arg("at", None, 0)
     s = services()
     require_tournament(tid)
-    return jsonify(rulings.disputes_view(s.store, s.catalogue, tid, at))
+    return jsonify(rulings.disputes_view(s.store, s.catalogue, tid, at, s.cache, _official()))
 
 
 @bp.get("/rulings")
@@ -56,17 +59,22 @@ def get_disputes(tid: str):
 def get_rulings(tid: str):
     """The rulings that shaped the tournament's state (``?match=``: one match's), with their
     effects, the disputes they answer, the events they edited and what became of them. The
-    data of a substituted event (it may name cards still held) is an official's to see."""
+    data of a substituted event and the words of a fault (either may name cards still held)
+    are an official's to see."""
     at = int_arg("at", None, 0)
     match_id = str_arg("match")
     s = services()
     require_tournament(tid)
     if match_id is not None and s.store.stream_head(match_stream(tid, match_id)) is None:
         raise Problem(404, "not-found", f"no match {match_id!r} in tournament {tid!r}")
-    token = current_token()
-    officials = token is not None and token.role in OFFICIALS
     return jsonify(rulings.rulings_view(s.store, s.catalogue, tid, match_id, at, s.cache,
-                                        officials))
+                                        _official()))
+
+
+def _official() -> bool:
+    """Whether the reader is an official (who sees what a table may not)."""
+    token = current_token()
+    return token is not None and token.role in OFFICIALS
 
 
 @bp.post("/rulings/preview")
@@ -81,7 +89,9 @@ def preview_ruling(tid: str):
     s = services()
     event = _proposed(tid, body)
     overlay = rulings.OverlayLog(s.store)
-    recorded_at = overlay.clock() if callable(overlay.clock) else None
+    # the timer's present, read without moving any clock: a simulated store clock steps on
+    # every call, so asking it would move the time of the next event recorded
+    recorded_at = timestamp(s.timekeeper.now())
     with domain_errors_as_problems(lambda _: "/"):
         planned = plan_append(tid, [event], overlay, recorded_at,
                               lambda log, at: decide(log, s.catalogue, tid, [event], at))

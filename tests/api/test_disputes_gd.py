@@ -95,3 +95,4 @@ def test_gd_wrong_tribute_card_raise_preview_rule_resolve(client):
     desk.assert_history_untouched(log_before, export_before)
     edits = {(e["position"], e["edit"]) for e in table.match()["edits"]}
     assert (at["tribute"], "substituted") in edits and (at["bomb"], "replayed") in edits
+    desk.assert_rebuild_reads_as_live()

@@ -68,3 +68,4 @@ def test_mjo_fine_after_the_session_raise_preview_rule_resolve(client):
     desk.resolve("mjo-1", recorded["id"], "fined 10 coins to seat 1")
     assert desk.disputes()[0]["status"] == "resolved"
     desk.assert_history_untouched(log_before, export_before)
+    desk.assert_rebuild_reads_as_live()

@@ -84,3 +84,4 @@ def test_mjs_kong_paid_that_should_have_been_refunded_raise_preview_rule_resolve
     desk.assert_history_untouched(log_before, export_before)
     stored = next(e for e in desk.log() if e["position"] == at["pass"])
     assert (stored["type"], stored["data"]) == ("ClaimPassed", {"hand": 1, "seat": 0})
+    desk.assert_rebuild_reads_as_live()

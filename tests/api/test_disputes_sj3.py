@@ -79,3 +79,4 @@ def test_sj3_exposed_card_penalty_cancelled_raise_preview_rule_resolve(signer):
     desk.resolve("sj3-1", recorded["id"], "no exposed card: the 20 points are given back")
     assert desk.disputes()[0]["status"] == "resolved"
     desk.assert_history_untouched(log_before, export_before)
+    desk.assert_rebuild_reads_as_live()

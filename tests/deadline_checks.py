@@ -2,7 +2,7 @@
 what the timer would append is accepted exactly at its deadline and not a microsecond before."""
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -28,3 +28,30 @@ def check_deadlines(state) -> tuple:
         after = matches.apply(state, d.event_type, dict(d.data), timestamp(due))
         assert d.key not in {e.key for e in matches.deadlines(after)}, d
     return found
+
+
+class FoldedMatch:
+    """A match folded through ``rules.matches`` with the server's time moved by the test, and
+    the timer's part played by :meth:`fire`."""
+
+    def __init__(self, started: dict, start: datetime):
+        self.now = start
+        self.state = matches.apply(None, "MatchStarted", started, timestamp(start))
+
+    def post(self, event_type: str, after: float = 1, **data) -> None:
+        """``event_type`` recorded ``after`` seconds after the last event."""
+        self.now += timedelta(seconds=after)
+        self.state = matches.apply(self.state, event_type, data, timestamp(self.now))
+
+    def pending(self) -> dict:
+        return {d.key: d for d in matches.deadlines(self.state)}
+
+    def wall(self, d) -> datetime | None:
+        """The server's time at which deadline ``d`` (in match time) passes (None: paused)."""
+        return self.state.match_clock.wall_time(d.due)
+
+    def fire(self, key: str) -> None:
+        """The timer: deadline ``key``'s event recorded exactly at its time."""
+        d = self.pending()[key]
+        self.now = self.wall(d)
+        self.state = matches.apply(self.state, d.event_type, dict(d.data), timestamp(self.now))

@@ -16,7 +16,7 @@ from collections import Counter
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from deadline_checks import check_deadlines
+from deadline_checks import FoldedMatch, check_deadlines
 from mj_states import filled_deal
 from mjs_states import deal_data
 
@@ -35,33 +35,14 @@ REFEREE = Viewer("referee")
 BOTS = {"MJO": mjo_bots.next_action, "MJS": mjs_bots.next_action}
 
 
-class TimedTable:
+class TimedTable(FoldedMatch):
     """A table folded through ``rules.matches`` with the server's time moved by the test."""
 
     def __init__(self, game: str = "MJO", settings: dict | None = None):
-        self.now = T0
-        self.state = matches.apply(None, "MatchStarted", {
+        super().__init__({
             "match_id": "S1-T1", "game": game, "round": 1,
             "teams": {str(s): f"p{s}" for s in range(4)}, "seats": ["甲", "乙", "丙", "丁"],
-            "settings": settings or {}}, timestamp(T0))
-
-    def post(self, event_type: str, after: float = 1, **data) -> None:
-        """``event_type`` recorded ``after`` seconds after the last event."""
-        self.now += timedelta(seconds=after)
-        self.state = matches.apply(self.state, event_type, data, timestamp(self.now))
-
-    def pending(self) -> dict:
-        return {d.key: d for d in matches.deadlines(self.state)}
-
-    def wall(self, d) -> datetime:
-        """The server's time at which deadline ``d`` (in match time) passes."""
-        return self.state.match_clock.wall_time(d.due)
-
-    def fire(self, key: str) -> None:
-        """The timer: deadline ``key``'s event recorded exactly at its time."""
-        d = self.pending()[key]
-        self.now = self.wall(d)
-        self.state = matches.apply(self.state, d.event_type, dict(d.data), timestamp(self.now))
+            "settings": settings or {}}, T0)
 
     @property
     def hand(self):

@@ -18,7 +18,7 @@ from collections import Counter
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from deadline_checks import check_deadlines
+from deadline_checks import FoldedMatch, check_deadlines
 from sj2_table import build_deal
 
 from projections.shengji_views import match_view
@@ -38,38 +38,20 @@ REFEREE = Viewer("referee")
 SIZES = {"SJ2": {"decks": 2, "kitty_size": 8}, "SJ3": {"decks": 3, "kitty_size": 6}}
 
 
-class Timed:
+class Timed(FoldedMatch):
     """A match folded through ``rules.matches`` with the server's time moved by the test."""
 
     def __init__(self, game: str = "SJ3", settings: dict | None = None):
-        self.game, self.now = game, T0
-        self.state = matches.apply(None, "MatchStarted", {
+        self.game = game
+        super().__init__({
             "match_id": "R1-1", "game": game, "round": 1, "teams": {"A": "east", "B": "west"},
-            "seats": ["甲", "丙", "乙", "丁"], "settings": settings or {}}, timestamp(T0))
-
-    def post(self, event_type: str, after: float = 1, **data) -> None:
-        """``event_type`` recorded ``after`` seconds after the last event."""
-        self.now += timedelta(seconds=after)
-        self.state = matches.apply(self.state, event_type, data, timestamp(self.now))
+            "seats": ["甲", "丙", "乙", "丁"], "settings": settings or {}}, T0)
 
     def refused(self, rule: str, event_type: str, after: float = 1, **data) -> None:
         with pytest.raises(RuleViolation) as info:
             matches.apply(self.state, event_type, data,
                           timestamp(self.now + timedelta(seconds=after)))
         assert info.value.rule == rule, info.value
-
-    def pending(self) -> dict:
-        return {d.key: d for d in matches.deadlines(self.state)}
-
-    def wall(self, d) -> datetime | None:
-        """The server's time at which deadline ``d`` (in match time) passes."""
-        return self.state.match_clock.wall_time(d.due)
-
-    def fire(self, key: str) -> None:
-        """The timer: deadline ``key``'s event recorded exactly at its time."""
-        d = self.pending()[key]
-        self.now = self.wall(d)
-        self.state = matches.apply(self.state, d.event_type, dict(d.data), timestamp(self.now))
 
     @property
     def hand(self):

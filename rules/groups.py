@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from .mahjong.mjo import Standing, rank_by_coins
+from .multisets import roll_call
 from .setting_values import check_values
 from .violations import RuleViolation
 
@@ -359,14 +360,9 @@ def check_table_draw(g: Groups, data: Mapping) -> None:
     if stage == 1:
         _must_seat_in_fours(len(field_), g.advance)
     seated = [p for table in data["tables"] for p in table["players"]]
-    if sorted(seated) != sorted(field_):
-        missing = sorted(set(field_) - set(seated))
-        extra = sorted(set(seated) - set(field_))
-        twice = sorted({p for p in seated if seated.count(p) > 1})
-        what = "; ".join(part for part in (
-            f"not seated: {', '.join(missing)}" if missing else "",
-            f"not in this stage: {', '.join(extra)}" if extra else "",
-            f"seated twice: {', '.join(twice)}" if twice else "") if part)
+    what = roll_call(seated, field_, {"missing": "not seated", "extra": "not in this stage",
+                                      "twice": "seated twice"})
+    if what:
         raise RuleViolation(TABLES, f"the draw of stage {stage} seats each of its "
                                     f"{len(field_)} players once ({what})")
     used = set(g.tables)

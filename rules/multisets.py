@@ -1,10 +1,11 @@
 """Hands, kitties, walls and plays are multisets of card or tile strings (two decks hold each
 card twice, a mahjong set each tile four times): what one does not hold of another, and what is
-left when some are taken out."""
+left when some are taken out; and a draw's roll call, where a list must name each of a field
+exactly once."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from typing import Iterable, Mapping, Sequence
 
 
 def missing(held: Iterable[str], wanted: Iterable[str]) -> tuple[str, ...]:
@@ -34,3 +35,15 @@ def without(held: Iterable[str], taken: Iterable[str]) -> tuple[str, ...]:
         else:
             kept.append(item)
     return tuple(kept)
+
+
+def roll_call(named: Sequence[str], expected: Iterable[str], labels: Mapping[str, str]) -> str:
+    """What is wrong with ``named`` as a list of each of ``expected`` exactly once, in words:
+    the names given more than once (``labels["twice"]``), left out (``labels["missing"]``) and
+    not expected (``labels["extra"]``), each sorted, in the order of ``labels``; "" if none."""
+    expected = set(expected)
+    found = {"twice": sorted({n for n in named if named.count(n) > 1}),
+             "missing": sorted(expected - set(named)),
+             "extra": sorted(set(named) - expected)}
+    return "; ".join(f"{label}: {', '.join(found[kind])}" for kind, label in labels.items()
+                     if found[kind])

@@ -48,6 +48,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+from .multisets import roll_call
 from .setting_values import check_values
 from .swiss_pairing import Pairing, pair_round, score_groups
 from .violations import RuleViolation
@@ -542,14 +543,9 @@ def check_pairing(ev: TeamEvent, data: Mapping, by_lots: bool) -> tuple[str, ...
 
 def _must_name_each_once(data: Mapping, teams: Sequence[str]) -> None:
     named = [t for m in data["matches"] for t in m["teams"]] + list(data.get("byes") or [])
-    twice = sorted({t for t in named if named.count(t) > 1})
-    missing = sorted(set(teams) - set(named))
-    extra = sorted(set(named) - set(teams))
-    if twice or missing or extra:
-        what = "; ".join(part for part in (
-            f"named twice: {', '.join(twice)}" if twice else "",
-            f"left out: {', '.join(missing)}" if missing else "",
-            f"not in play: {', '.join(extra)}" if extra else "") if part)
+    what = roll_call(named, teams, {"twice": "named twice", "missing": "left out",
+                                    "extra": "not in play"})
+    if what:
         raise RuleViolation(PAIRING, f"a round pairs each of the {len(teams)} teams in play "
                                      f"once ({what})")
     byes = len(data.get("byes") or [])

@@ -8,7 +8,6 @@ are applied, so a draw is judged on the winners of the round before it.
 """
 from __future__ import annotations
 
-import functools
 from typing import Callable, Iterable
 
 from events.catalogue import Catalogue, tournament_stream
@@ -18,7 +17,7 @@ from rules.knockout import Bracket
 from rules.tournament import Tournament
 from rules.violations import RuleViolation
 
-from .matches import load_match
+from .matches import match_states
 from .streams import StreamCache, load_stream
 
 
@@ -36,10 +35,7 @@ def bracket_at(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | No
     if t is None or t.format != "knockout" or not t.drawn:
         return None
 
-    @functools.cache
-    def played(match_id: str):  # each match folded once a read, however many facts follow
-        return load_match(log, catalogue, tournament_id, match_id, at, cache).state
-
+    played = match_states(log, catalogue, tournament_id, at, cache)
     bracket, gone = None, set()
     for kind, data in t.bracket_facts:
         if bracket is None and kind == "withdrawn":

@@ -2,8 +2,9 @@
 match list — each rendered by its game's views module and filtered for the viewer."""
 from __future__ import annotations
 
+import functools
 from types import MappingProxyType
-from typing import Mapping
+from typing import Callable, Mapping
 
 from events.catalogue import Catalogue, match_stream
 from events.store import Tail
@@ -12,8 +13,8 @@ from . import guandan_views, mahjong_views, shengji_views
 from .streams import StreamCache, StreamState, load_stream
 from .viewers import VIEWERS, Viewer
 
-__all__ = ["VIEWERS", "Viewer", "load_match", "match_view", "hand_view", "hand_in_play",
-           "summary", "folded_view", "ruled_view"]
+__all__ = ["VIEWERS", "Viewer", "load_match", "match_states", "match_view", "hand_view",
+           "hand_in_play", "summary", "folded_view", "ruled_view"]
 
 # game -> module with match_view(state, viewer), numbered_hand_view(state, n, viewer), summary(state)
 VIEWS: Mapping = MappingProxyType({"SJ2": shengji_views, "SJ3": shengji_views,
@@ -25,6 +26,16 @@ def load_match(log: Tail, catalogue: Catalogue, tournament_id: str, match_id: st
                at: int | None = None, cache: StreamCache | None = None) -> StreamState:
     """The match's folded stream as of ``at`` (default: now)."""
     return load_stream(log, catalogue, match_stream(tournament_id, match_id), at, cache)
+
+
+def match_states(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | None = None,
+                 cache: StreamCache | None = None) -> Callable[[str], object]:
+    """Each match's state as of ``at``, by match id, each folded once however often a
+    tournament-wide read (a bracket, the team event's rounds) asks for it."""
+    @functools.cache
+    def played(match_id: str):
+        return load_match(log, catalogue, tournament_id, match_id, at, cache).state
+    return played
 
 
 def match_view(state, viewer: Viewer) -> dict:

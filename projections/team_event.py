@@ -9,7 +9,6 @@ results at the position read are applied, as for the knockout bracket and the gr
 """
 from __future__ import annotations
 
-import functools
 import random
 from dataclasses import replace
 from typing import Callable
@@ -24,7 +23,7 @@ from rules.tournament import Tournament
 from rules.violations import RuleViolation
 
 from .brackets import tournament_at
-from .matches import load_match
+from .matches import load_match, match_states
 from .streams import StreamCache
 
 SIDES = ("A", "B")
@@ -37,10 +36,7 @@ def team_event_at(log: Tail, catalogue: Catalogue, tournament_id: str, at: int |
     if t is None or t.format != swiss.FORMAT:
         return None
 
-    @functools.cache
-    def played(match_id: str):  # each table folded once a read, however many facts follow
-        return load_match(log, catalogue, tournament_id, match_id, at, cache).state
-
+    played = match_states(log, catalogue, tournament_id, at, cache)
     ev, gone = None, set()
     for kind, data in t.bracket_facts:
         if ev is None and kind == "withdrawn":

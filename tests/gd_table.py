@@ -40,6 +40,21 @@ class Clock(tables.Clock):
         super().__init__(datetime(2019, 6, 8, 10, 0, tzinfo=UTC))
 
 
+def steered_move(h, order: list[int]):
+    """The seat to move in hand state ``h`` and its combination (None: a pass), so that the
+    seats of ``order`` go out first, in that order: the next of them to go out leads his biggest
+    combination whenever he leads and beats the others' lowest single; the rest pass."""
+    target = next(s for s in order if s not in h.order)
+    seat = h.turn
+    if h.trick.is_lead:
+        mine = list(legal_plays(h.hands[seat], h.level))
+        return seat, max(mine, key=lambda c: c.size) if seat == target else \
+            min((c for c in mine if c.size == 1), key=lambda c: c.key)
+    if seat == target:
+        return seat, next(iter(legal_plays(h.hands[seat], h.level, h.trick.top)), None)
+    return seat, None
+
+
 def drawn_knockout(client, tid: str = TID, match_settings: dict | None = None) -> None:
     """A Guandan knockout of two teams, east and west, and its round 1 drawn with matching
     cards (T-5.5): match R1-1 (east = side A), not yet started."""
@@ -101,23 +116,13 @@ class Table(tables.ApiTable):
 
     def steer(self, order: list[int], until_out: int | None = None) -> dict | None:
         """Plays the rest of the hand so that the seats of ``order`` go out first, in that order
-        (two seats of a team: double down; three: the fourth is last). The next seat to go out
-        leads his biggest combination whenever he leads, and takes the lead from the others by
-        beating their lowest single; the rest pass. Returns the hand's result row — or, with
-        ``until_out``, stops as soon as that seat is out and returns None."""
+        (two seats of a team: double down; three: the fourth is last; :func:`steered_move`).
+        Returns the hand's result row — or, with ``until_out``, stops as soon as that seat is
+        out and returns None."""
         h = self.state().hand.state
         events = []
         while h.phase == "play" and until_out not in h.order:
-            target = next(s for s in order if s not in h.order)
-            seat = h.turn
-            if h.trick.is_lead:
-                mine = list(legal_plays(h.hands[seat], h.level))
-                combo = max(mine, key=lambda c: c.size) if seat == target else \
-                    min((c for c in mine if c.size == 1), key=lambda c: c.key)
-            elif seat == target:
-                combo = next(iter(legal_plays(h.hands[seat], h.level, h.trick.top)), None)
-            else:
-                combo = None
+            seat, combo = steered_move(h, order)
             if combo is None:
                 h = hands.pass_turn(h, seat)
                 events.append(("Passed", {"seat": seat}))

@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from deadline_checks import check_deadlines
+from gd_table import steered_move
 
 from projections import guandan_views
 from projections.viewers import Viewer
@@ -86,22 +87,10 @@ def move(m, when: datetime, seat: int, combo=None):
 
 
 def steer(m, when: datetime, order: list[int]):
-    """The rest of the hand, every move at ``when``, so that ``order`` goes out first (as
-    tests/gd_table.py steers: the next to go out leads big and beats the table, the rest
-    pass)."""
+    """The rest of the hand, every move at ``when``, so that ``order`` goes out first
+    (tests/gd_table.steered_move)."""
     while m.hand.in_play and m.hand.state.phase == "play":
-        h = m.hand.state
-        target = next(s for s in order if s not in h.order)
-        seat = h.turn
-        if h.trick.is_lead:
-            mine = list(legal_plays(h.hands[seat], h.level))
-            combo = max(mine, key=lambda c: c.size) if seat == target else \
-                min((c for c in mine if c.size == 1), key=lambda c: c.key)
-        elif seat == target:
-            combo = next(iter(legal_plays(h.hands[seat], h.level, h.trick.top)), None)
-        else:
-            combo = None
-        m = move(m, when, seat, combo)
+        m = move(m, when, *steered_move(m.hand.state, order))
     assert list(m.hand.state.order)[:len(order)] == order[:len(m.hand.state.order)]
     return m
 

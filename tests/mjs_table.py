@@ -94,3 +94,39 @@ def opened(client, fixed: dict[int, str] | None = None, voids: str = "mmmm", wal
     if settle:
         table.settle()
     return table
+
+
+ROBBER = "4p 5p 1s 2s 3s 7s 8s 9s 2p 2p 2p 9s 9s"            # Ex 7: waits on 3p / 6p
+
+
+def ex7_added_kong(table: Table) -> None:
+    """mahjong-sichuan.md Ex 7 up to the added kong: seat 0 pongs 6p (seat 2 passing the win on
+    it: 过水), discards 2s, and after three discards (seat 2 has drawn: 过水 lifted) draws the
+    fourth 6p and adds it to his pong; the robbing window is open, seat 2 may win."""
+    table.deal({0: "6p 6p 1m 2s", 1: "6p", 2: ROBBER}, wall="2m 1s 4s 7s 6p")
+    table.voids("smms")
+    table.ok("TileDiscarded", seat=0, tile="1m")
+    table.settle()
+    table.ok("TileDrawn", seat=1, tile="2m")
+    table.ok("TileDiscarded", seat=1, tile="6p")
+    table.ok("Claim", seat=0, kind="pong", tiles=["6p", "6p"])
+    table.settle()                                              # seat 2 passes a win: 过水
+    table.ok("TileDiscarded", seat=0, tile="2s")
+    for _ in range(3):                                          # seat 2 draws: 过水 lifted
+        table.draw_discard()
+    table.settle()
+    table.ok("TileDrawn", seat=0, tile="6p")
+    table.ok("KongDeclared", seat=0, kind="added", tile="6p")
+
+
+def ex8_kong_replacement_discarded(table: Table) -> None:
+    """mahjong-sichuan.md Ex 8 up to the kong's replacement discarded: seat 3 kongs the dealer's
+    9m (paid 2 by seat 1) and discards the replacement 4s, on which seat 0 may win."""
+    table.deal({1: "9m", 3: "9m 9m 9m", 0: "2s 3s 1p 2p 3p 5p 6p 7p 8s 8s 8s 6p 6p"}, dealer=1,
+               end="4s")
+    table.voids("mppp")
+    table.ok("TileDiscarded", seat=1, tile="9m")
+    table.ok("Claim", seat=3, kind="kong", tiles=["9m", "9m", "9m"])
+    table.settle()
+    table.ok("TileDrawn", seat=3, tile="4s", fromEnd=True)
+    table.ok("TileDiscarded", seat=3, tile="4s")

@@ -7,7 +7,7 @@ player who has won cannot make are flagged (MJS-4.1), and play goes on from the 
 from __future__ import annotations
 
 from clients import bearer, token_for
-from mjs_table import Table
+from mjs_table import Table, ex8_kong_replacement_discarded
 from rulings_desk import Desk, changes_of
 
 
@@ -19,14 +19,7 @@ def win_typed_as_a_pass(client) -> tuple[Table, dict]:
     """Worked example 8 of mahjong-sichuan.md, but seat 0's win on the kong's discard recorded
     as a pass; seat 0 then draws and discards."""
     table = Table(client)
-    table.deal({1: "9m", 3: "9m 9m 9m", 0: "2s 3s 1p 2p 3p 5p 6p 7p 8s 8s 8s 6p 6p"}, dealer=1,
-               end="4s")
-    table.voids("mppp")
-    table.ok("TileDiscarded", seat=1, tile="9m")
-    table.ok("Claim", seat=3, kind="kong", tiles=["9m", "9m", "9m"])
-    table.settle()
-    table.ok("TileDrawn", seat=3, tile="4s", fromEnd=True)
-    table.ok("TileDiscarded", seat=3, tile="4s")
+    ex8_kong_replacement_discarded(table)
     at = {"pass": table.ok("ClaimPassed", seat=0)["position"]}
     table.settle()                                            # seats 1 and 2 pass
     at["draw"] = table.ok("TileDrawn", seat=0, tile=table.next_tile())["position"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from clients import admin_client
-from mjs_table import TID, Table, opened, tournament
+from mjs_table import TID, Table, ex7_added_kong, opened, tournament
 from tables import Clock, ok
 
 from events.memory_store import InMemoryEventStore
@@ -167,28 +167,12 @@ def test_mjs_3_3_a_claim_after_its_window_closed():
                                                  kind="pong")["detail"]
 
 
-ROBBER = "4p 5p 1s 2s 3s 7s 8s 9s 2p 2p 2p 9s 9s"            # Ex 7: waits on 3p / 6p
-
-
 def test_mjs_3_3_the_robbing_window_of_an_added_kong_lasts_its_3_s():
     """MJS section 11: "the claim window is 3 s after a discard or an added kong" — the timer
     may not close it at once, and a rob after its 3 s is late (MJS-3.3, 7.3)."""
     clock = Clock()
     table = Table(client(clock), {"claimWindowSeconds": 3})
-    table.deal({0: "6p 6p 1m 2s", 1: "6p", 2: ROBBER}, wall="2m 1s 4s 7s 6p")
-    table.voids("smms")
-    table.ok("TileDiscarded", seat=0, tile="1m")
-    table.settle()
-    table.ok("TileDrawn", seat=1, tile="2m")
-    table.ok("TileDiscarded", seat=1, tile="6p")
-    table.ok("Claim", seat=0, kind="pong", tiles=["6p", "6p"])
-    table.settle()
-    table.ok("TileDiscarded", seat=0, tile="2s")
-    for _ in range(3):                                          # seat 2 draws: 过水 lifted
-        table.draw_discard()
-    table.settle()
-    table.ok("TileDrawn", seat=0, tile="6p")
-    table.ok("KongDeclared", seat=0, kind="added", tile="6p")
+    ex7_added_kong(table)
     window = table.hand_view()["claim_window"]
     assert window["tile"] == "6p" and window["opened_at"] is not None
     assert "stays open until" in table.rejected("ClaimWindowClosed", "MJS-3.3")["detail"]

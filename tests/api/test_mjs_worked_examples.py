@@ -4,7 +4,7 @@ and the next dealer. (Every example is also a unit test of the engine: tests/uni
 from __future__ import annotations
 
 from clients import admin_client
-from mjs_table import Table, opened
+from mjs_table import Table, ex7_added_kong, ex8_kong_replacement_discarded, opened
 from tables import Clock
 
 from events.memory_store import InMemoryEventStore
@@ -103,23 +103,8 @@ def test_mjs_ex6_one_discard_two_winners_then_the_seat_after_the_last():
 
 
 def test_mjs_ex7_robbing_an_added_kong():
-    robber = "4p 5p 1s 2s 3s 7s 8s 9s 2p 2p 2p 9s 9s"            # waits on 3p / 6p
     table = Table(client())
-    table.deal({0: "6p 6p 1m 2s", 1: "6p", 2: robber}, wall="2m 1s 4s 7s 6p")
-    table.voids("smms")
-    table.ok("TileDiscarded", seat=0, tile="1m")
-    table.settle()
-    table.ok("TileDrawn", seat=1, tile="2m")
-    table.ok("TileDiscarded", seat=1, tile="6p")
-    table.ok("Claim", seat=0, kind="pong", tiles=["6p", "6p"])
-    table.settle()                                              # seat 2 passes a win: 过水
-    table.ok("TileDiscarded", seat=0, tile="2s")
-    table.settle()
-    for _ in range(3):                                          # seat 2 draws: 过水 lifted
-        table.draw_discard()
-    table.settle()
-    table.ok("TileDrawn", seat=0, tile="6p")
-    table.ok("KongDeclared", seat=0, kind="added", tile="6p")
+    ex7_added_kong(table)
     window = table.hand_view()["claim_window"]
     assert window["may"] == {"1": [], "2": ["win"], "3": []} and window["tile"] == "6p"
     table.rejected("Claim", "MJS-7.3", seat=3, kind="pong")    # only a win robs a kong
@@ -136,14 +121,7 @@ def test_mjs_ex7_robbing_an_added_kong():
 
 def test_mjs_ex8_win_after_a_kong_refunds_the_kong():
     table = Table(client())
-    table.deal({1: "9m", 3: "9m 9m 9m", 0: "2s 3s 1p 2p 3p 5p 6p 7p 8s 8s 8s 6p 6p"}, dealer=1,
-               end="4s")
-    table.voids("mppp")
-    table.ok("TileDiscarded", seat=1, tile="9m")
-    table.ok("Claim", seat=3, kind="kong", tiles=["9m", "9m", "9m"])
-    table.settle()
-    table.ok("TileDrawn", seat=3, tile="4s", fromEnd=True)
-    table.ok("TileDiscarded", seat=3, tile="4s")
+    ex8_kong_replacement_discarded(table)
     table.ok("Claim", seat=0, kind="win")
     table.settle()
     hand = table.hand_view()

@@ -14,10 +14,11 @@ pause itself; no game rule is paused, only its clock.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Mapping
 
+from .frozen import evolve
 from .deadlines import Deadline
 from .violations import RuleViolation
 
@@ -73,7 +74,7 @@ def pause(clock: MatchClock, wall: datetime, reason: str | None) -> MatchClock:
         raise RuleViolation(PAUSE_RULE, "the match clock is already paused, since "
                                         f"{timestamp(clock.paused_since)}")
     entry = {"paused_at": timestamp(wall), "resumed_at": None, "reason": reason}
-    return replace(clock, paused_since=wall, pauses=(*clock.pauses, entry))
+    return evolve(clock, paused_since=wall, pauses=(*clock.pauses, entry))
 
 
 def resume(clock: MatchClock, wall: datetime) -> MatchClock:
@@ -83,7 +84,7 @@ def resume(clock: MatchClock, wall: datetime) -> MatchClock:
         raise RuleViolation(PAUSE_RULE, "the match clock is running: there is no pause to resume")
     stood = max(wall - clock.paused_since, timedelta(0))
     last = {**clock.pauses[-1], "resumed_at": timestamp(wall)}
-    return replace(clock, paused_total=clock.paused_total + stood, paused_since=None,
+    return evolve(clock, paused_total=clock.paused_total + stood, paused_since=None,
                    pauses=(*clock.pauses[:-1], last))
 
 
@@ -97,4 +98,4 @@ def restarted(deadline: Deadline, clock: MatchClock) -> Deadline:
             deadline.started >= clock.ruled_at:
         return deadline
     shift = clock.ruled_at - deadline.started
-    return replace(deadline, started=clock.ruled_at, due=deadline.due + shift)
+    return evolve(deadline, started=clock.ruled_at, due=deadline.due + shift)

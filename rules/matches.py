@@ -2,10 +2,10 @@
 folds the rest. Each engine is a module with ``apply(state, event type, data, recorded_at)``."""
 from __future__ import annotations
 
-from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
+from .frozen import evolve
 from . import match_clock
 from .deadlines import Deadline
 from .guandan import match as guandan
@@ -48,7 +48,7 @@ def apply(state: Any, event_type: str, data: dict, at: str | None = None) -> Any
     now = _match_time(state.match_clock, at)
     after = engine_of(state.game).apply(state, event_type, data, now)
     if event_type == "RulingRecorded" and data.get("effects") and now is not None:
-        after = replace(after, match_clock=replace(after.match_clock,
+        after = evolve(after, match_clock=evolve(after.match_clock,
                                                    ruled_at=match_clock.moment(now)))
     return after
 
@@ -76,7 +76,7 @@ def _set_clock(state: Any, event_type: str, data: dict, at: str | None) -> Any:
         clock = match_clock.pause(state.match_clock, wall, data.get("reason"))
     else:
         clock = match_clock.resume(state.match_clock, wall)
-    return replace(state, match_clock=clock)
+    return evolve(state, match_clock=clock)
 
 
 def _match_time(clock: match_clock.MatchClock, at: str | None) -> str | None:

@@ -20,10 +20,11 @@ penalties, places and levels; mahjong coin penalties (MJO) and ledger penalties 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
+from .frozen import evolve
 from .guandan import match as guandan
 from .guandan.cards import LEVELS as GD_LEVELS
 from .guandan.hand import OVER as GD_OVER
@@ -413,7 +414,7 @@ class ShengjiEffects(EffectStep):
             _setting_hand_must_be_next(effect["from_hand"], _next_deal(m))
             kind_of = type(m.settings)
             sj_parse_settings({effect["key"]: effect["value"]}, kind_of)
-            return replace(m, settings=replace(m.settings, **{effect["key"]: effect["value"]}))
+            return evolve(m, settings=evolve(m.settings, **{effect["key"]: effect["value"]}))
         return super().apply(m, effect, at)
 
     @staticmethod
@@ -431,7 +432,7 @@ class ShengjiEffects(EffectStep):
             points = _points(given)
             result = {"awarded": True, "final_points": points,
                       "result": sj_scoring.hand_result(points)}
-        return shengji.with_hand(m, replace(h, phase="completed", result=result,
+        return shengji.with_hand(m, evolve(h, phase="completed", result=result,
                                             trick=None, pending=()))
 
     @staticmethod
@@ -442,7 +443,7 @@ class ShengjiEffects(EffectStep):
         values[side] = max(2, values[side] + levels)
         if m.settings.level_cap is not None:
             values[side] = min(values[side], m.settings.level_cap)
-        m = replace(m, levels=MappingProxyType(values))
+        m = evolve(m, levels=MappingProxyType(values))
         if m.hand is not None and m.hand.in_play:
             return m
         return shengji.decided(m)
@@ -463,9 +464,9 @@ class ShengjiEffects(EffectStep):
         if len(h_after.penalties) == len(earlier) and not errors:
             raise RuleViolation(RULE, f"the event at position {item.position} brought no "
                                       "penalty to cancel")
-        kept = replace(h_after, penalties=earlier,
+        kept = evolve(h_after, penalties=earlier,
                        pending=tuple(e for e in h_after.pending if e not in errors))
-        return replace(after, hand=kept)
+        return evolve(after, hand=kept)
 
 
 def _hand_in_play(m) -> int:
@@ -515,10 +516,10 @@ class GuandanEffects(EffectStep):
                     or any(type(p) is not int for p in places)):
                 raise RuleViolation(RULE, "an awarded Guandan hand names the four seats in the "
                                           "order they went out (result.places)")
-            state = replace(d.state, order=tuple(places), phase=GD_OVER)
-            return guandan.completed(m, replace(d, state=state, trick=None))
+            state = evolve(d.state, order=tuple(places), phase=GD_OVER)
+            return guandan.completed(m, evolve(d, state=state, trick=None))
         if kind == "adjustLevel":
-            return replace(m, standing=_gd_moved(m.standing, effect["side"], effect["levels"]))
+            return evolve(m, standing=_gd_moved(m.standing, effect["side"], effect["levels"]))
         if kind in ("forfeit", "disqualify"):
             side = _side_of_entrant(m.teams, effect["entrant"], m.match_id)
             return guandan.won(m, guandan.SIDES[1 - guandan.SIDES.index(side)], "disqualified")
@@ -527,12 +528,12 @@ class GuandanEffects(EffectStep):
             key, value = effect["key"], effect["value"]
             if key == "enforcement":
                 guandan.checked_enforcement({key: value})
-                return replace(m, enforcement=value)
+                return evolve(m, enforcement=value)
             checked = gd_settings_from({key: value})
             if key not in GD_SETTING_KEYS:
                 raise RuleViolation("GD-14", f"{key} is not a Guandan match setting")
             name = GD_SETTING_KEYS[key][0]
-            return replace(m, settings=replace(m.settings, **{name: getattr(checked, name)}))
+            return evolve(m, settings=evolve(m.settings, **{name: getattr(checked, name)}))
         return super().apply(m, effect, at)
 
     def cancel(self, before, after, item: Item, effect: Mapping):
@@ -553,7 +554,7 @@ def _gd_moved(standing, side: str, levels: int):
     index = min(len(GD_LEVELS) - 1, GD_LEVELS.index(standing.levels[team]) + levels)
     moved = list(standing.levels)
     moved[team] = GD_LEVELS[index]
-    return replace(standing, levels=tuple(moved))
+    return evolve(standing, levels=tuple(moved))
 
 
 class MahjongEffects(EffectStep):
@@ -591,7 +592,7 @@ class MahjongEffects(EffectStep):
             if "hand" in effect:
                 data["hand"] = effect["hand"]
             # the committee rules after the session too (T-1.5), when the table no longer may
-            return replace(mahjong.penalise(replace(t, status="playing"), data, at),
+            return evolve(mahjong.penalise(evolve(t, status="playing"), data, at),
                            status=t.status)
         points = _must_have(effect, "points", "MJS", "the points")
         if seat in payees or len(set(payees)) != len(payees):
@@ -599,7 +600,7 @@ class MahjongEffects(EffectStep):
                                       "each once")
         rec = mahjong.current_hand(t, effect["hand"] if "hand" in effect else _table_hand(t))
         state = charge(rec.state, seat, _rule(effect), points, payees, _reason(effect))
-        return mahjong.with_hand(t, replace(rec, state=state))
+        return mahjong.with_hand(t, evolve(rec, state=state))
 
     @staticmethod
     def _award(t, effect: Mapping):
@@ -620,9 +621,9 @@ class MahjongEffects(EffectStep):
         following = advance_rotation(session.rotation, tuple(winners), session.settings)
         outcome = HandOutcome(session.hand_no, rec.state.dealer, "awarded", tuple(winners),
                               tuple(payments), balances, following.dealer)
-        state = replace(rec.state, phase="over", result="awarded", window=None)
-        finished = replace(rec, state=state, outcome=outcome)
-        t = replace(t, session=replace(complete_hand(session, state, outcome),
+        state = evolve(rec.state, phase="over", result="awarded", window=None)
+        finished = evolve(rec, state=state, outcome=outcome)
+        t = evolve(t, session=evolve(complete_hand(session, state, outcome),
                                        rotation=following),
                     current=None, finished=t.finished + (finished,))
         return mahjong.maybe_completed(t)
@@ -634,7 +635,7 @@ class MahjongEffects(EffectStep):
         name = MJS_RENAMED.get(key, key) if t.game == "MJS" else key
         if name not in {f.name for f in fields(parsed)}:
             raise RuleViolation(RULE, f"{key} is not a setting of a {t.game} table")
-        return replace(t, settings=replace(t.settings, **{name: getattr(parsed, name)}))
+        return evolve(t, settings=evolve(t.settings, **{name: getattr(parsed, name)}))
 
     def cancel(self, before, after, item: Item, effect: Mapping):
         """MJO: a coin penalty never assessed. MJS: the ledger penalties the event brought
@@ -650,8 +651,8 @@ class MahjongEffects(EffectStep):
         if len(rec_after.state.penalties) == len(earlier):
             raise RuleViolation(RULE, f"the event at position {item.position} brought no "
                                       "penalty to cancel")
-        state = replace(rec_after.state, penalties=earlier)
-        return replace(after, current=replace(rec_after, state=state))
+        state = evolve(rec_after.state, penalties=earlier)
+        return evolve(after, current=evolve(rec_after, state=state))
 
 
 def _table_hand(t) -> int:

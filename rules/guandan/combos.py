@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import chain, combinations_with_replacement
 
+from ..frozen import evolve
 from ..violations import RuleViolation
 from .cards import (
     BIG_JOKER,
@@ -312,7 +313,7 @@ def _as_type(combo: Combination, read_as: str) -> Combination | None:
     if combo.type == read_as:
         return combo
     if read_as == STRAIGHT and combo.type == STRAIGHT_FLUSH:
-        return replace(combo, type=STRAIGHT)
+        return evolve(combo, type=STRAIGHT)
     return None
 
 

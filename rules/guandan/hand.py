@@ -11,8 +11,9 @@ pass ``order`` to :func:`rules.guandan.levels.complete_hand`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
+from ..frozen import evolve
 from .cards import (
     missing_cards,
     parse_card,
@@ -87,7 +88,7 @@ def start_hand(level: str, previous_order: Iterable[int] | None = None,
 
 def _start_play(state: GDHand, leader: int, **changes) -> GDHand:
     """GD-5.1/7.7: play begins with ``leader`` on lead."""
-    return replace(state, phase=PLAY, first_leader=leader, trick=Trick(leader), **changes)
+    return evolve(state, phase=PLAY, first_leader=leader, trick=Trick(leader), **changes)
 
 
 def deal(state: GDHand, hands: Iterable[Iterable[str]], marked_card: str | None = None,
@@ -98,7 +99,7 @@ def deal(state: GDHand, hands: Iterable[Iterable[str]], marked_card: str | None 
     if state.phase != DEAL:
         raise violation("GD-1.1", "this hand has already been dealt")
     hands = check_hands(hands)
-    state = replace(state, hands=hands)
+    state = evolve(state, hands=hands)
     if state.plan.first is None:
         return _start_play(state, check_first_leader(hands, marked_card, first_leader_seat))
     if not state.plan.payers:
@@ -106,7 +107,7 @@ def deal(state: GDHand, hands: Iterable[Iterable[str]], marked_card: str | None 
     anti = anti_tribute(state.plan, hands)
     if anti and state.settings.anti_tribute_mode == "auto":
         return _start_play(state, state.plan.first, anti=anti)
-    return replace(state, phase=TRIBUTE)
+    return evolve(state, phase=TRIBUTE)
 
 
 def declare_anti_tribute(state: GDHand, seat: int) -> GDHand:
@@ -137,7 +138,7 @@ def _assign(state: GDHand, assigned: dict[int, int]) -> GDHand:
     hands = state.hands
     for payer, receiver in assigned.items():
         hands = _move(hands, payer, receiver, state.paid[payer])
-    return replace(state, phase=RETURN, assigned=assigned, hands=hands)
+    return evolve(state, phase=RETURN, assigned=assigned, hands=hands)
 
 
 def _choice_pending(state: GDHand) -> bool:
@@ -156,7 +157,7 @@ def pay_tribute(state: GDHand, seat: int, card: str) -> GDHand:
         why = "has already paid" if seat in state.paid else "owes no tribute now"
         raise violation("GD-7.1", f"seat {seat} {why}")
     check_tribute(state.plan, seat, card, state.hands[seat], state.level)
-    state = replace(state, paid={**state.paid, seat: card})
+    state = evolve(state, paid={**state.paid, seat: card})
     if len(state.paid) < len(state.plan.payers) or _choice_pending(state):
         return state
     return _assign(state, assign_tributes(state.plan, state.paid, state.level, state.settings))
@@ -181,7 +182,7 @@ def return_tribute(state: GDHand, seat: int, card: str) -> GDHand:
         raise violation("GD-7.4", f"seat {seat} owes no return card now")
     check_return(state.plan, seat, card, state.hands[seat], state.paid[payer], state.level,
                  state.settings)
-    state = replace(state, returned={**state.returned, seat: card})
+    state = evolve(state, returned={**state.returned, seat: card})
     if len(state.returned) < len(state.assigned):
         return state
     hands = state.hands
@@ -221,12 +222,12 @@ def play(state: GDHand, seat: int, cards: Iterable[str] | str,
         check_beats(combo, state.trick.top, seat)
     hands = list(state.hands)
     hands[seat] = remove_cards(hands[seat], cards)
-    state = replace(state, hands=tuple(hands), plays=state.plays + 1, last_trick=None)
+    state = evolve(state, hands=tuple(hands), plays=state.plays + 1, last_trick=None)
     if not hands[seat]:
-        state = replace(state, order=state.order + (seat,))
+        state = evolve(state, order=state.order + (seat,))
         if is_finished(state.order):
-            return replace(state, phase=OVER, trick=Trick(None, combo, seat))
-    return replace(state, trick=after_play(state.trick, seat, combo, state.counts))
+            return evolve(state, phase=OVER, trick=Trick(None, combo, seat))
+    return evolve(state, trick=after_play(state.trick, seat, combo, state.counts))
 
 
 def pass_turn(state: GDHand, seat: int) -> GDHand:
@@ -234,7 +235,7 @@ def pass_turn(state: GDHand, seat: int) -> GDHand:
     holding cards has passed, the author of the top play leads (or his partner, 接风)."""
     check_pass(state.trick, seat, _check_playing(state))
     trick, ended = after_pass(state.trick, seat, state.counts, state.settings.jiefeng)
-    return replace(state, trick=trick, last_trick=ended)
+    return evolve(state, trick=trick, last_trick=ended)
 
 
 def apply(state: GDHand, event_type: str, seat: int | None, payload: Mapping) -> GDHand:

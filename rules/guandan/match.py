@@ -30,9 +30,10 @@ or not.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from ..frozen import evolve
 from ..match_clock import MatchClock
 from ..match_clock import maybe_moment as _moment
 from ..violations import RuleViolation
@@ -227,7 +228,7 @@ def deal(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
                                       "(GD-7.7)")
     state = hands.start_hand(hand_level(m.standing), m.previous_order, m.settings)
     state = hands.deal(state, data["hands"], marked, first)
-    return replace(m, hand=Deal(number, state, m.standing.level_team, state.hands, marked,
+    return evolve(m, hand=Deal(number, state, m.standing.level_team, state.hands, marked,
                                 extra=m.clock == "extraHand", clock=at))
 
 
@@ -271,8 +272,8 @@ def hand_step(m: GDMatch, event_type: str, data: Mapping, at: str | None = None)
     elif event_type == "Passed":
         d = _log_pass(d, data["seat"], state)
     clock = at if restarts_clock(d.state, state) else d.clock
-    d = replace(d, state=state, clock=clock)
-    return completed(m, d) if state.phase == OVER else replace(m, hand=d)
+    d = evolve(d, state=state, clock=clock)
+    return completed(m, d) if state.phase == OVER else evolve(m, hand=d)
 
 
 def _log_play(d: Deal, data: Mapping, after: GDHand) -> Deal:
@@ -287,8 +288,8 @@ def _log_play(d: Deal, data: Mapping, after: GDHand) -> Deal:
             "description": combo.describe(), "went_out": not after.hands[seat]}
     trick = {**trick, "plays": trick["plays"] + (play,)}
     if after.phase == OVER:
-        return replace(d, tricks=d.tricks + ({**trick, "winner": seat},), trick=None)
-    return replace(d, trick=trick)
+        return evolve(d, tricks=d.tricks + ({**trick, "winner": seat},), trick=None)
+    return evolve(d, trick=trick)
 
 
 def _log_pass(d: Deal, seat: int, after: GDHand) -> Deal:
@@ -296,10 +297,10 @@ def _log_pass(d: Deal, seat: int, after: GDHand) -> Deal:
     ends: its winner, the next leader and whether by 接风 (GD-5.3, 5.5)."""
     trick = {**d.trick, "plays": d.trick["plays"] + ({"seat": seat, "pass": True},)}
     if after.last_trick is None:
-        return replace(d, trick=trick)
+        return evolve(d, trick=trick)
     leader, jiefeng = after.last_trick
     ended = {**trick, "winner": d.state.trick.top_seat, "next_leader": leader, "jiefeng": jiefeng}
-    return replace(d, tricks=d.tricks + (ended,), trick=None)
+    return evolve(d, tricks=d.tricks + (ended,), trick=None)
 
 
 def time_overrun(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
@@ -308,7 +309,7 @@ def time_overrun(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
     (GD-9.3), and the next seat's time starts."""
     d = current_deal(m, data["hand"])
     entry = overrun(d, data, at)
-    m = replace(m, hand=replace(d, overruns=d.overruns + (entry,)))
+    m = evolve(m, hand=evolve(d, overruns=d.overruns + (entry,)))
     if entry["consequence"] == "pass":
         return hand_step(m, "Passed", {"hand": d.number, "seat": data["seat"]}, at)
     return m
@@ -319,15 +320,15 @@ def report_irregularity(m: GDMatch, data: Mapping) -> GDMatch:
     d = current_deal(m, data["hand"])
     entry = {"kind": "reported", "event": "IrregularityReported", "seat": data.get("seat"),
              "rule": data["rule"], "message": data["detail"]}
-    return replace(m, hand=replace(d, irregularities=d.irregularities + (entry,)))
+    return evolve(m, hand=evolve(d, irregularities=d.irregularities + (entry,)))
 
 
 def void(m: GDMatch, data: Mapping) -> GDMatch:
     """HandVoided (GD-8.4 Interpretation: a wrong deck voids the hand): it does not count and is
     dealt again with the same number. A level penalty that waited for the end of the hand takes
     effect at once."""
-    d = replace(current_deal(m, data["hand"]), void_reason=data["reason"])
-    return _apply_pending_penalties(replace(m, hand=d, finished=m.finished + (d,)))
+    d = evolve(current_deal(m, data["hand"]), void_reason=data["reason"])
+    return _apply_pending_penalties(evolve(m, hand=d, finished=m.finished + (d,)))
 
 
 # --- the end of a hand ------------------------------------------------------------------------
@@ -353,8 +354,8 @@ def completed(m: GDMatch, d: Deal) -> GDMatch:
            "upgrade": outcome.upgrade, "levels_before": _sides(before.levels),
            "levels": _sides(standing.levels), "a_failures": _sides(standing.a_failures),
            "failed_attempt": outcome.failed_attempt, "game_winner": _side(outcome.game_winner)}
-    d = replace(d, result=MappingProxyType(row))
-    m = replace(m, standing=standing, hand=d, finished=m.finished + (d,),
+    d = evolve(d, result=MappingProxyType(row))
+    m = evolve(m, standing=standing, hand=d, finished=m.finished + (d,),
                 history=m.history + (d.result,),
                 previous_order=tuple(order))
     m = _apply_pending_penalties(m)
@@ -367,7 +368,7 @@ def completed(m: GDMatch, d: Deal) -> GDMatch:
 
 def won(m: GDMatch, side: str, reason: str) -> GDMatch:
     """MatchCompleted (derived, GD-11)."""
-    return replace(m, status="completed", winner=side, reason=reason)
+    return evolve(m, status="completed", winner=side, reason=reason)
 
 
 # --- the clock (T-5.4, GD-11.2) ---------------------------------------------------------------
@@ -392,7 +393,7 @@ def time_limit(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
         raise RuleViolation("GD-11.2", f"T-5.4: the {minutes} minutes from the match's start end "
                                        f"at {ends.strftime('%Y-%m-%dT%H:%M:%S.%fZ')}, not before")
     in_play = m.hand is not None and m.hand.in_play
-    m = replace(m, limits=m.limits + (MappingProxyType({
+    m = evolve(m, limits=m.limits + (MappingProxyType({
         "limit_minutes": minutes, "at": at, "hand": m.hand.number if in_play else None}),))
     return _time_decides(m, minutes)
 
@@ -402,8 +403,8 @@ def _abandoned(m: GDMatch, minutes: int) -> GDMatch:
     does not count; it ends like a voided hand, and the extra hand is dealt with its number."""
     if m.hand is None or not m.hand.in_play:
         return m
-    d = replace(m.hand, void_reason=f"abandoned at the {minutes}-minute limit (GD-11.2)")
-    return _apply_pending_penalties(replace(m, hand=d, finished=m.finished + (d,)))
+    d = evolve(m.hand, void_reason=f"abandoned at the {minutes}-minute limit (GD-11.2)")
+    return _apply_pending_penalties(evolve(m, hand=d, finished=m.finished + (d,)))
 
 
 def _time_decides(m: GDMatch, minutes: int) -> GDMatch:
@@ -413,10 +414,10 @@ def _time_decides(m: GDMatch, minutes: int) -> GDMatch:
     levels = _apply_pending_penalties(m).standing.levels
     result = time_limit_result(levels, overtime=m.clock == "overtime")
     if result == "overtime":
-        return replace(m, clock="overtime")
+        return evolve(m, clock="overtime")
     m = _abandoned(m, minutes)
     if result == "extraHand":
-        return replace(m, clock="extraHand")
+        return evolve(m, clock="extraHand")
     return won(m, SIDES[result], "time" if m.clock == "regular" else "overtime")
 
 
@@ -438,7 +439,7 @@ def level_penalty(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
     _must_be_playing(m)
     entry = {"rule": data["rule"], "side": data["side"], "levels": data["levels"],
              "reason": data.get("reason"), "at": at, "applied_after_hand": None}
-    m = replace(m, penalties=m.penalties + (entry,))
+    m = evolve(m, penalties=m.penalties + (entry,))
     if m.hand is None or not m.hand.in_play:
         return _apply_pending_penalties(m)
     return m
@@ -451,7 +452,7 @@ def _apply_pending_penalties(m: GDMatch) -> GDMatch:
             standing = lowered(standing, SIDES.index(entry["side"]), entry["levels"])
             entry = {**entry, "applied_after_hand": m.hands_played}
         penalties.append(entry)
-    return replace(m, standing=standing, penalties=tuple(penalties))
+    return evolve(m, standing=standing, penalties=tuple(penalties))
 
 
 def lowered(standing: GDGame, team: int, steps: int) -> GDGame:
@@ -461,7 +462,7 @@ def lowered(standing: GDGame, team: int, steps: int) -> GDGame:
     levels[team] = level
     if level != "A":
         failures[team] = 0
-    return replace(standing, levels=tuple(levels), a_failures=tuple(failures))
+    return evolve(standing, levels=tuple(levels), a_failures=tuple(failures))
 
 
 def ruling(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
@@ -470,13 +471,13 @@ def ruling(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
     effect = data.get("effect") or {}
     entry = MappingProxyType({"text": data["text"], "effect": data.get("effect")})
     if effect.get("kind") != "disqualify":
-        return replace(m, rulings=m.rulings + (entry,))
+        return evolve(m, rulings=m.rulings + (entry,))
     _must_be_playing(m)
     side = effect.get("side")
     if side not in SIDES:
         raise RuleViolation("GD-10.1", "a disqualification names the side whose results are "
                                        "cancelled: effect.side must be A or B")
-    m = replace(m, rulings=m.rulings + (entry,))
+    m = evolve(m, rulings=m.rulings + (entry,))
     return won(m, SIDES[1 - SIDES.index(side)], "disqualified")
 
 
@@ -527,4 +528,4 @@ def apply(m: GDMatch | None, event_type: str, data: dict, at: str | None = None)
     except RuleViolation as error:
         raise _plain(error) from None
     # the clock's "now" as far as the log goes: a referee device times the limits by it
-    return m if at is None else replace(m, last_event_at=at)
+    return m if at is None else evolve(m, last_event_at=at)

@@ -19,8 +19,8 @@ them (his conduct at the table), but being barred from winning no longer changes
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
+from ..frozen import evolve
 from .hand import Hand, _fail, _must_be_in_play, _seat_arg, bar, charge, false_win
 from .wall import SEATS
 
@@ -58,14 +58,14 @@ def warn(state: Hand, data: Mapping) -> Hand:
         raise _fail(settings, "conduct", f"a warning is for one of {', '.join(WARNINGS)}, not "
                                          f"{offence!r}")
     if offence in OFFENCES:
-        state = replace(state, offences=_bump(state.offences, seat))
+        state = evolve(state, offences=_bump(state.offences, seat))
         if state.offences[seat] > 1:
             return bar(state, seat, settings.rule("conduct"))
     return _warned(state, seat, offence)
 
 
 def _warned(state: Hand, seat: int, offence: str) -> Hand:
-    state = replace(state, warnings=_bump(state.warnings, seat))
+    state = evolve(state, warnings=_bump(state.warnings, seat))
     if state.warnings[seat] == WARNINGS_FOR_DEDUCTION:
         state = charge(state, seat, "MJS-10.3", WARNING_DEDUCTION, (),
                        f"seat {seat} warned three times in one hand (last: "

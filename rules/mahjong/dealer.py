@@ -9,8 +9,9 @@ to the seat that dealt first).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from ..frozen import evolve
 from ..violations import RuleViolation
 from .settings import GameSettings
 from .tiles import WINDS
@@ -80,5 +81,5 @@ def start_rotation(first: int) -> Rotation:
 def advance(rotation: Rotation, winners: Sequence[int], settings: GameSettings) -> Rotation:
     """MJO-2.2: the rotation after a hand with these winners (none for a draw)."""
     dealer = next_dealer(rotation.dealer, winners, settings)
-    return replace(rotation, dealer=dealer, hands_played=rotation.hands_played + 1,
+    return evolve(rotation, dealer=dealer, hands_played=rotation.hands_played + 1,
                    passes=rotation.passes + (dealer != rotation.dealer))

@@ -39,8 +39,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from ..frozen import evolve
 from ..violations import RuleViolation
 from .claims import (
     CLAIM_KINDS,
@@ -376,7 +377,7 @@ def began_with_draw(state: Hand) -> bool:
 
 def _recorded(state: Hand, **changes) -> Hand:
     """The state with one more record of points (a win, a kong or a penalty) counted."""
-    return replace(state, records=state.records + 1, **changes)
+    return evolve(state, records=state.records + 1, **changes)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -537,7 +538,7 @@ def draw(state: Hand, data: Mapping) -> Hand:
     elif _in_play(state)[tile] >= COPIES:
         raise _fail(settings, "tiles", f"seat {seat} drew {tile}: it is not a possible draw")
     hand = state.seats[seat]
-    return replace(state, seats=_with_seat(state, seat, replace(
+    return evolve(state, seats=_with_seat(state, seat, evolve(
         hand, concealed=add_tiles(hand.concealed, (tile,)))), wall=wall,
         wall_count=state.wall_count - 1, phase="discard", drawn=tile, replacement=False,
         drawn_from_end=state.replacement,
@@ -567,9 +568,9 @@ def discard(state: Hand, data: Mapping) -> Hand:
         if left:
             raise _fail(settings, "void", f"seat {seat} still holds {format_tiles(left)} of his "
                                           f"void suit and discards those first")
-    hand = replace(hand, concealed=remove_tiles(hand.concealed, (tile,)),
+    hand = evolve(hand, concealed=remove_tiles(hand.concealed, (tile,)),
                    discards=hand.discards + (Discard(tile),))
-    state = replace(state, seats=_with_seat(state, seat, hand), drawn=None)
+    state = evolve(state, seats=_with_seat(state, seat, hand), drawn=None)
     return _open_window(state, seat, tile)
 
 
@@ -586,7 +587,7 @@ def _open_window(state: Hand, discarder: int, tile: str) -> Hand:
                       can_win=s != discarder and may_win_on(state, s, tile),
                       void=state.voids[s])
         for s, h in enumerate(state.seats))
-    return replace(state, phase="claims", turn=next_in(state, discarder), turn_kongs=(),
+    return evolve(state, phase="claims", turn=next_in(state, discarder), turn_kongs=(),
                    window=ClaimWindow(discarder, tile, may, kongs=state.turn_kongs,
                                       open_to=_answering(state, discarder), last=last))
 
@@ -638,7 +639,7 @@ def claim(state: Hand, data: Mapping) -> Hand:
     tiles = _tiles_arg(settings, data.get("tiles"))
     made = _CLAIM_CHECKS[kind](state, w, seat, tiles)
     claims = tuple(made if s == seat else c for s, c in enumerate(w.claims))
-    return replace(state, window=replace(w, claims=claims))
+    return evolve(state, window=evolve(w, claims=claims))
 
 
 def _chow_claim(state: Hand, w: ClaimWindow, seat: int, tiles: tuple[str, ...]) -> Claim:
@@ -725,7 +726,7 @@ def pass_claim(state: Hand, data: Mapping) -> Hand:
     settles)."""
     seat = _seat_arg(state.settings, data)
     w = _must_be_claimable(state, seat)
-    return replace(state, window=replace(w, passed=w.passed | {seat}))
+    return evolve(state, window=evolve(w, passed=w.passed | {seat}))
 
 
 def resolve_claims(state: Hand, data: Mapping | None = None) -> Hand:
@@ -753,7 +754,7 @@ def _passed_wins(state: Hand, w: ClaimWindow, taken: Sequence[Claim]) -> Hand:
         return state
     winners = {c.seat for c in taken if c.kind == "win"}
     passed = {s for s in range(SEATS) if "win" in w.may[s] and s not in winners}
-    return replace(state, passed_win=state.passed_win | passed)
+    return evolve(state, passed_win=state.passed_win | passed)
 
 
 def _settle(state: Hand, w: ClaimWindow) -> Hand:
@@ -763,10 +764,10 @@ def _settle(state: Hand, w: ClaimWindow) -> Hand:
     if taken and taken[0].kind == "win":
         return _settle_wins(state, w, taken)
     if w.robbing:
-        return _complete_added_kong(replace(state, phase="discard", window=None), w.discarder,
+        return _complete_added_kong(evolve(state, phase="discard", window=None), w.discarder,
                                     w.tile)
     if not taken:
-        return replace(state, phase="draw", window=None)
+        return evolve(state, phase="draw", window=None)
     return _make_meld(state, w, taken[0])
 
 
@@ -780,8 +781,8 @@ def _false_win_claims(state: Hand, w: ClaimWindow) -> tuple[Hand, ClaimWindow]:
         if c.irregular:
             state = false_win(state, c.seat)
             claims = tuple(None if s == c.seat else x for s, x in enumerate(w.claims))
-            w = replace(w, claims=claims, passed=w.passed | {c.seat})
-    return replace(state, window=w), w
+            w = evolve(w, claims=claims, passed=w.passed | {c.seat})
+    return evolve(state, window=w), w
 
 
 def _settle_wins(state: Hand, w: ClaimWindow, taken: tuple[Claim, ...]) -> Hand:
@@ -795,7 +796,7 @@ def _settle_wins(state: Hand, w: ClaimWindow, taken: tuple[Claim, ...]) -> Hand:
             must_be_winning_hand(add_tiles(hand.concealed, (w.tile,)), hand.melds,
                                  state.settings, irregular.seat)
         except RuleViolation as v:
-            return replace(state, phase="ruling",
+            return evolve(state, phase="ruling",
                            ruling=PendingRuling(irregular.seat, True, v.rule, v.message))
     if w.robbing:
         state = _robbed(state, w.discarder, w.tile)
@@ -804,10 +805,10 @@ def _settle_wins(state: Hand, w: ClaimWindow, taken: tuple[Claim, ...]) -> Hand:
         wins.append(WinRecord(c.seat, w.tile, False, w.discarder, robbed=w.robbing,
                               payers=(w.discarder,), after_kong=bool(w.kongs),
                               refunds=w.kongs if k == 0 else (), seq=state.records + k))
-    state = replace(state, wins=state.wins + tuple(wins), window=None,
+    state = evolve(state, wins=state.wins + tuple(wins), window=None,
                     records=state.records + len(wins))
     if not state.settings.bloodyBattle:
-        return replace(state, phase="over", result="win", turn=taken[0].seat)
+        return evolve(state, phase="over", result="win", turn=taken[0].seat)
     return _play_on_after_wins(state, taken[-1].seat)
 
 
@@ -815,9 +816,9 @@ def _robbed(state: Hand, maker: int, tile: str) -> Hand:
     """MJS-7.3: the kong does not happen — the tile leaves the maker's hand for his pool,
     where it is won on, and his pong stays a pong."""
     hand = state.seats[maker]
-    hand = replace(hand, concealed=remove_tiles(hand.concealed, (tile,)),
+    hand = evolve(hand, concealed=remove_tiles(hand.concealed, (tile,)),
                    discards=hand.discards + (Discard(tile, robbed=True),))
-    return replace(state, seats=_with_seat(state, maker, hand))
+    return evolve(state, seats=_with_seat(state, maker, hand))
 
 
 def _play_on_after_wins(state: Hand, last: int) -> Hand:
@@ -825,10 +826,10 @@ def _play_on_after_wins(state: Hand, last: int) -> Hand:
     hand when two or more are still in); otherwise the next player still in after the last
     winner — counted from the discarder — draws."""
     if len(state.still_in) <= 1:
-        return replace(state, phase="over", result="win", window=None, drawn=None)
+        return evolve(state, phase="over", result="win", window=None, drawn=None)
     if state.wall_count == 0:
-        return replace(state, phase="over", result="draw", window=None, drawn=None)
-    return replace(state, phase="draw", turn=next_in(state, last), window=None, drawn=None,
+        return evolve(state, phase="over", result="draw", window=None, drawn=None)
+    return evolve(state, phase="draw", turn=next_in(state, last), window=None, drawn=None,
                    replacement=False, turn_kongs=())
 
 
@@ -838,14 +839,14 @@ def _make_meld(state: Hand, w: ClaimWindow, c: Claim) -> Hand:
     discarder (MJS-7.1); seats in between lose their turn."""
     meld = meld_from_claim(c, w.tile, w.discarder)
     claimer = state.seats[c.seat]
-    claimer = replace(claimer, concealed=remove_tiles(claimer.concealed, c.tiles),
+    claimer = evolve(claimer, concealed=remove_tiles(claimer.concealed, c.tiles),
                       melds=claimer.melds + (meld,))
     giver = state.seats[w.discarder]
-    giver = replace(giver, discards=giver.discards[:-1] + (Discard(w.tile, c.seat),))
+    giver = evolve(giver, discards=giver.discards[:-1] + (Discard(w.tile, c.seat),))
     seats = tuple(claimer if s == c.seat else giver if s == w.discarder else h
                   for s, h in enumerate(state.seats))
     kong = c.kind == "kong"
-    state = replace(state, seats=seats, turn=c.seat, window=None, drawn=None,
+    state = evolve(state, seats=seats, turn=c.seat, window=None, drawn=None,
                     phase="draw" if kong else "discard", replacement=kong, turn_kongs=())
     if kong:
         state = _kong_made(state, KongRecord(c.seat, "direct", w.tile, (w.discarder,),
@@ -854,7 +855,7 @@ def _make_meld(state: Hand, w: ClaimWindow, c: Claim) -> Hand:
 
 
 def _kong_made(state: Hand, kong: KongRecord) -> Hand:
-    return _recorded(state, kongs=state.kongs + (replace(kong, seq=state.records),),
+    return _recorded(state, kongs=state.kongs + (evolve(kong, seq=state.records),),
                      turn_kongs=state.turn_kongs + (len(state.kongs),))
 
 
@@ -887,7 +888,7 @@ def declare_win(state: Hand, data: Mapping) -> Hand:
             raise
         if settings.falseWinPayment is not None:
             return false_win(state, seat)
-        return replace(state, phase="ruling", ruling=PendingRuling(seat, False, v.rule, v.message))
+        return evolve(state, phase="ruling", ruling=PendingRuling(seat, False, v.rule, v.message))
     return _self_drawn_win(state, seat)
 
 
@@ -901,7 +902,7 @@ def _self_drawn_win(state: Hand, seat: int) -> Hand:
                     seq=state.records)
     state = _recorded(state, wins=state.wins + (win,), ruling=None)
     if not state.settings.bloodyBattle:
-        return replace(state, phase="over", result="win")
+        return evolve(state, phase="over", result="win")
     return _play_on_after_wins(state, seat)
 
 
@@ -916,15 +917,15 @@ def rule_on_win(state: Hand, data: Mapping) -> Hand:
     valid = data.get("winValid")
     if type(valid) is not bool:
         raise _fail(settings, "falseWin", "a ruling on a win says winValid true or false")
-    state = replace(state, ruling=None)
+    state = evolve(state, ruling=None)
     if not r.on_claim:
-        return _self_drawn_win(state, r.seat) if valid else replace(state, phase="discard")
+        return _self_drawn_win(state, r.seat) if valid else evolve(state, phase="discard")
     w = state.window
     old = w.claims[r.seat]
-    claims = tuple((replace(old, irregular=False) if valid else None) if s == r.seat else c
+    claims = tuple((evolve(old, irregular=False) if valid else None) if s == r.seat else c
                    for s, c in enumerate(w.claims))
-    w = replace(w, claims=claims, passed=w.passed if valid else w.passed | {r.seat})
-    return _settle(replace(state, phase="claims", window=w), w)
+    w = evolve(w, claims=claims, passed=w.passed if valid else w.passed | {r.seat})
+    return _settle(evolve(state, phase="claims", window=w), w)
 
 
 def declare_kong(state: Hand, data: Mapping) -> Hand:
@@ -957,13 +958,13 @@ def declare_kong(state: Hand, data: Mapping) -> Hand:
     if kind == "added":
         _must_add_to_a_pong(state, hand, seat, tile)
         if state.settings.robKong:
-            return replace(state, phase="claims", window=ClaimWindow(
+            return evolve(state, phase="claims", window=ClaimWindow(
                 seat, tile, _may_rob(state, seat, tile), robbing=True,
                 open_to=_answering(state, seat)))
         return _complete_added_kong(state, seat, tile)
     hand = _concealed_kong(state, hand, seat, tile)
     payers = tuple(s for s in state.still_in if s != seat)
-    state = replace(state, seats=_with_seat(state, seat, hand), phase="draw", replacement=True,
+    state = evolve(state, seats=_with_seat(state, seat, hand), phase="draw", replacement=True,
                     drawn=None)
     return _kong_made(state, KongRecord(seat, "concealed", tile, payers))
 
@@ -976,7 +977,7 @@ def _concealed_kong(state: Hand, hand: SeatHand, seat: int, tile: str) -> SeatHa
     if not (settings.concealedKongLater or state.drawn == tile or dealers_first):
         raise _fail(settings, "kong", f"seat {seat} may make a concealed kong of {tile} only on "
                                       f"drawing the fourth {tile}")
-    return replace(hand, concealed=remove_tiles(hand.concealed, (tile,) * 4),
+    return evolve(hand, concealed=remove_tiles(hand.concealed, (tile,) * 4),
                    melds=hand.melds + (Meld("kong", (tile,) * 4, concealed=True),))
 
 
@@ -1004,11 +1005,11 @@ def _complete_added_kong(state: Hand, seat: int, tile: str) -> Hand:
     maker draws a replacement."""
     hand = state.seats[seat]
     k = next(i for i, m in enumerate(hand.melds) if m.kind == "pong" and m.tiles[0] == tile)
-    melds = tuple(replace(m, kind="kong", tiles=(tile,) * 4) if i == k else m
+    melds = tuple(evolve(m, kind="kong", tiles=(tile,) * 4) if i == k else m
                   for i, m in enumerate(hand.melds))
-    hand = replace(hand, concealed=remove_tiles(hand.concealed, (tile,)), melds=melds)
+    hand = evolve(hand, concealed=remove_tiles(hand.concealed, (tile,)), melds=melds)
     payers = tuple(s for s in state.still_in if s != seat)
-    state = replace(state, seats=_with_seat(state, seat, hand), phase="draw", replacement=True,
+    state = evolve(state, seats=_with_seat(state, seat, hand), phase="draw", replacement=True,
                     drawn=None, turn=seat)
     return _kong_made(state, KongRecord(seat, "added", tile, payers,
                                         from_seat=hand.melds[k].from_seat))
@@ -1027,7 +1028,7 @@ def exhaustive_draw(state: Hand, data: Mapping | None = None) -> Hand:
         raise _fail(settings, "exhaustive", f"the hand is not drawn yet: seat {state.turn} still "
                                             f"discards the last tile"
                     if state.phase == "discard" else "the claim window on the last discard is open")
-    return replace(state, phase="over", result="draw", window=None)
+    return evolve(state, phase="over", result="draw", window=None)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1039,7 +1040,7 @@ def bar(state: Hand, seat: int, rule: str) -> Hand:
     the first bar stands."""
     if state.barred[seat] is not None:
         return state
-    return replace(state, barred=tuple(rule if s == seat else b
+    return evolve(state, barred=tuple(rule if s == seat else b
                                        for s, b in enumerate(state.barred)))
 
 

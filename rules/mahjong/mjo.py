@@ -8,9 +8,10 @@ hand pays nothing), MJO-2.2 (the next dealer), MJO section 11 (settings).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from types import MappingProxyType
 
+from ..frozen import evolve
 from ..violations import RuleViolation
 from .dealer import Rotation, advance, start_rotation
 from .hand import Hand
@@ -40,7 +41,7 @@ def mjo_settings(raw: Mapping | None = None) -> GameSettings:
     take the defaults, an unknown key or a value out of range is refused."""
     raw = dict(raw or {})
     _KEYS.check(raw, MJO.rule("settings"))
-    return replace(MJO, **raw)
+    return evolve(MJO, **raw)
 
 
 def win_payments(dealer: int, winner: int, discarder: int | None) -> tuple[int, ...]:
@@ -143,7 +144,7 @@ def complete_hand(session: Session, hand: Hand, outcome: HandOutcome | None = No
     """The session after a finished hand (MJO-7.2, MJO-2.2) — scored by ``outcome`` when the
     game scores it otherwise (MJS: :func:`.sichuan.hand_outcome`)."""
     outcome = outcome or hand_outcome(session, hand)
-    return replace(session, balances=outcome.balances, outcomes=session.outcomes + (outcome,),
+    return evolve(session, balances=outcome.balances, outcomes=session.outcomes + (outcome,),
                    rotation=advance(session.rotation, hand.winners, session.settings))
 
 

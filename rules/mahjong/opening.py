@@ -11,8 +11,8 @@ revealed together and play starts (the dealer discards or wins) once all four ar
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
+from ..frozen import evolve
 from .hand import Exchange, Hand, _fail, _seat_arg, _tiles_arg
 from .tiles import SUITS, add_tiles, format_tiles, holds, remove_tiles, suit
 from .wall import SEATS, roll_total
@@ -42,7 +42,7 @@ def select_exchange(state: Hand, data: Mapping) -> Hand:
     if not holds(state.seats[seat].concealed, tiles):
         raise _fail(settings, "exchange", f"seat {seat} does not hold {format_tiles(tiles)}")
     selections = tuple(tuple(tiles) if s == seat else x for s, x in enumerate(ex.selections))
-    return replace(state, exchange=replace(ex, selections=selections))
+    return evolve(state, exchange=evolve(ex, selections=selections))
 
 
 def roll_exchange(state: Hand, data: Mapping) -> Hand:
@@ -62,19 +62,19 @@ def roll_exchange(state: Hand, data: Mapping) -> Hand:
                                           f"three tiles; seat(s) {waiting} have not")
     dice = tuple(data.get("dice") or ())
     roll_total(dice, settings, "exchange")
-    ex = replace(ex, red=dice[0], dice=dice)
+    ex = evolve(ex, red=dice[0], dice=dice)
     seats = state.seats
     for giver in range(SEATS):
         hand = seats[giver]
-        seats = tuple(replace(hand, concealed=remove_tiles(hand.concealed,
+        seats = tuple(evolve(hand, concealed=remove_tiles(hand.concealed,
                                                            ex.selections[giver]))
                       if s == giver else h for s, h in enumerate(seats))
     for giver in range(SEATS):
         taker = ex.receiver(giver)
         hand = seats[taker]
-        seats = tuple(replace(hand, concealed=add_tiles(hand.concealed, ex.selections[giver]))
+        seats = tuple(evolve(hand, concealed=add_tiles(hand.concealed, ex.selections[giver]))
                       if s == taker else h for s, h in enumerate(seats))
-    return replace(state, seats=seats, exchange=ex,
+    return evolve(state, seats=seats, exchange=ex,
                    phase="void" if settings.voidSuit else "discard")
 
 
@@ -99,7 +99,7 @@ def declare_void(state: Hand, data: Mapping) -> Hand:
         raise _fail(settings, "void", f"a void suit is m, p or s, not {chosen!r}")
     voids = tuple(chosen if s == seat else v for s, v in enumerate(state.voids))
     phase = "discard" if all(v is not None for v in voids) else "void"
-    return replace(state, voids=voids, phase=phase)
+    return evolve(state, voids=voids, phase=phase)
 
 
 def exchange_choices(state: Hand, seat: int) -> tuple[tuple[str, ...], ...]:

@@ -32,10 +32,11 @@ the seats' tiles allow, which the table does not see.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from types import MappingProxyType
 
+from ..frozen import evolve
 from ..match_clock import MatchClock
 from ..match_clock import maybe_moment as _moment
 from ..violations import RuleViolation
@@ -262,11 +263,11 @@ def roll_for_first_dealer(t: Table, data: Mapping) -> Table:
         raise _fail(rule, f"seat {seat} has already rolled in this round")
     rounds = t.first_rolls[:-1] + ({**round_, seat: dice},) if round_ else \
         t.first_rolls + ({seat: dice},)
-    t = replace(t, first_rolls=rounds)
+    t = evolve(t, first_rolls=rounds)
     if still_rolling(rounds)[0]:
         return t
     dealer = first_dealer(rounds, t.settings)
-    return replace(t, session=start_session(t.settings, dealer), status="playing")
+    return evolve(t, session=start_session(t.settings, dealer), status="playing")
 
 
 def roll_to_break_the_wall(t: Table, data: Mapping) -> Table:
@@ -285,7 +286,7 @@ def roll_to_break_the_wall(t: Table, data: Mapping) -> Table:
         which = "first" if not t.wall_dice else "second"
         raise _fail(rule, f"the {which} throw to break the wall is seat {roller}'s, not seat "
                           f"{data['seat']}'s")
-    return replace(t, wall_dice=t.wall_dice + ((roller, tuple(data["dice"])),))
+    return evolve(t, wall_dice=t.wall_dice + ((roller, tuple(data["dice"])),))
 
 
 # --- the deal --------------------------------------------------------------------------------
@@ -344,7 +345,7 @@ def deal(t: Table, data: Mapping, at: str | None) -> Table:
                         balances_before=session.balances, wall_dice=t.wall_dice, dealt_at=at,
                         opened_at=at if state.phase == "discard" else None,
                         tiebreak=session_limit_reached(session))
-    return replace(t, session=session, current=record, wall_dice=(), status="playing")
+    return evolve(t, session=session, current=record, wall_dice=(), status="playing")
 
 
 def _wall_break_throws(t: Table, data: Mapping) -> list[list[int]]:
@@ -435,20 +436,20 @@ def _closed_by_play(rec: HandRecord, settings: GameSettings) -> HandRecord:
     made; strict enforcement refuses a move while it is open (MJO-4.5)."""
     if settings.strict or rec.state.phase != "claims":
         return rec
-    return replace(rec, state=resolve_claims(rec.state, {"timedOut": True}))
+    return evolve(rec, state=resolve_claims(rec.state, {"timedOut": True}))
 
 
 def draw_tile(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
     """``TileDrawn`` (MJO-3.2, MJO-2.4)."""
     rec = _closed_by_play(rec, t.settings)
-    return replace(rec, state=draw(rec.state, data))
+    return evolve(rec, state=draw(rec.state, data))
 
 
 def discard_tile(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
     """``TileDiscarded`` (MJO-3.2); a claim window opens at the discard's time (MJO-4.5)."""
     rec = _closed_by_play(rec, t.settings)
     state = discard(rec.state, data)
-    return replace(rec, state=state, discarded_at=at, clock=rec.clock + 1,
+    return evolve(rec, state=state, discarded_at=at, clock=rec.clock + 1,
                    window_at=at if state.phase == "claims" else None)
 
 
@@ -456,12 +457,12 @@ def make_claim(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> Hand
     """``Claim`` (MJO-4.1 – 4.5) on the open discard, in time."""
     _must_claim_in_time(rec, t.settings, at, data["kind"])
     claimed = {"seat": data["seat"], "kind": data["kind"], "tiles": data.get("tiles")}
-    return replace(rec, state=claim(rec.state, claimed))
+    return evolve(rec, state=claim(rec.state, claimed))
 
 
 def pass_on_claim(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
     """``ClaimPassed`` (MJO-4.5, 4.6): the seat will not claim this discard."""
-    return replace(rec, state=pass_claim(rec.state, data))
+    return evolve(rec, state=pass_claim(rec.state, data))
 
 
 def close_window(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
@@ -476,7 +477,7 @@ def close_window(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> Ha
         w = rec.state.window
         raise _fail(rule, f"the claim window on seat {w.discarder}'s {w.tile} stays open until "
                           f"{_iso(closes)}")
-    return replace(rec, state=resolve_claims(rec.state, {"timedOut": True}))
+    return evolve(rec, state=resolve_claims(rec.state, {"timedOut": True}))
 
 
 def declare_a_win(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
@@ -496,7 +497,7 @@ def declare_a_win(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> H
         after = declare_win(state, {"seat": data["seat"]})
         # MJS-10.3: after a self-drawn win the next player's 30 s run from the win
         moved = after.settings.bloodyBattle and len(after.wins) > len(state.wins)
-        return replace(rec, state=after, discarded_at=at if moved else rec.discarded_at,
+        return evolve(rec, state=after, discarded_at=at if moved else rec.discarded_at,
                        clock=rec.clock + int(moved))
     w = state.window if state.phase == "claims" else None
     if w is None or (w.discarder, w.tile) != (data["discarder"], data["tile"]):
@@ -506,7 +507,7 @@ def declare_a_win(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> H
         raise _fail(rule, f"seat {data['seat']} cannot win on seat {data['discarder']}'s "
                           f"{data['tile']}: {open_}")
     _must_claim_in_time(rec, settings, at, "win")
-    return replace(rec, state=claim(state, {"seat": data["seat"], "kind": "win"}))
+    return evolve(rec, state=claim(state, {"seat": data["seat"], "kind": "win"}))
 
 
 def declare_a_kong(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
@@ -514,7 +515,7 @@ def declare_a_kong(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> 
     window at the declaration's time (MJS-7.3, section 11: "the claim window is 3 s after a
     discard or an added kong")."""
     state = declare_kong(rec.state, data)
-    return replace(rec, state=state, window_at=at if state.phase == "claims" else None)
+    return evolve(rec, state=state, window_at=at if state.phase == "claims" else None)
 
 
 def declare_exhaustive_draw(rec: HandRecord, t: Table, data: Mapping,
@@ -530,7 +531,7 @@ def declare_exhaustive_draw(rec: HandRecord, t: Table, data: Mapping,
     if state.phase != "discard" or state.wall_count or data["seat"] != state.turn:
         raise _fail(rule, f"seat {data['seat']} cannot declare the hand drawn: only the player "
                           f"who drew the last tile may, instead of winning")
-    return replace(rec, state=exhaustive_draw(state, data))
+    return evolve(rec, state=exhaustive_draw(state, data))
 
 
 def running_limit(rec: HandRecord, settings: GameSettings, seat: int,
@@ -578,9 +579,9 @@ def report_time_limit(rec: HandRecord, t: Table, data: Mapping, at: str | None) 
         raise _fail(rule, f"seat {seat}'s {limit} limit of {seconds} s runs until "
                           f"{_iso(began + timedelta(seconds=seconds))}")
     report = {"seat": seat, "limit": limit, "at": at}
-    rec = replace(rec, time_limits=rec.time_limits + (report,))
+    rec = evolve(rec, time_limits=rec.time_limits + (report,))
     if t.game == "MJS":        # MJS-10.3: a breach is a warning
-        rec = replace(rec, state=conduct.slow_discard(rec.state, seat),
+        rec = evolve(rec, state=conduct.slow_discard(rec.state, seat),
                       slow_warned=rec.slow_warned | {(seat, rec.clock)})
     return rec
 
@@ -598,17 +599,17 @@ def warn(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord
     """``WarningIssued`` (MJS-10.2, 10.3); a slow discard is warned once, by the referee or
     by the timer (``TimeLimitExceeded``)."""
     if data.get("offence") != "slow":
-        return replace(rec, state=conduct.warn(rec.state, data))
+        return evolve(rec, state=conduct.warn(rec.state, data))
     seat = data["seat"]
     must_not_be_warned_for_this_discard(rec, t.settings, seat)
-    return replace(rec, state=conduct.warn(rec.state, data),
+    return evolve(rec, state=conduct.warn(rec.state, data),
                    slow_warned=rec.slow_warned | {(seat, rec.clock)})
 
 
 def _hand_step(transition):
     """A table step made of a transition of the hand in play."""
     def step(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:
-        return replace(rec, state=transition(rec.state, data))
+        return evolve(rec, state=transition(rec.state, data))
     return step
 
 
@@ -616,7 +617,7 @@ def declare_void(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> Ha
     """``VoidSuitDeclared`` (MJS-2.2); the last of the four opens play and the dealer's clock
     (MJS-10.3)."""
     state = opening.declare_void(rec.state, data)
-    return replace(rec, state=state, opened_at=at if state.phase == "discard" else None)
+    return evolve(rec, state=state, opened_at=at if state.phase == "discard" else None)
 
 
 _HAND_EVENTS = {
@@ -670,16 +671,16 @@ def with_hand(t: Table, rec: HandRecord) -> Table:
     outcome — payments, balances, the next dealer (the derived ``HandCompleted``, MJO-7.2,
     MJO-2.2) — which may end the session (T-8.2)."""
     state = _derived(rec.state)
-    rec = replace(rec, state=state, window_at=rec.window_at if state.phase == "claims" else None)
+    rec = evolve(rec, state=state, window_at=rec.window_at if state.phase == "claims" else None)
     if not state.over:
-        return replace(t, current=rec)
+        return evolve(t, current=rec)
     if t.game == "MJS":
         outcome = sichuan.hand_outcome(t.session, state, rec.tiebreak)
     else:
         outcome = hand_outcome(t.session, state)
     session = complete_hand(t.session, state, outcome)
-    t = replace(t, session=session, current=None,
-                finished=t.finished + (replace(rec, outcome=outcome),))
+    t = evolve(t, session=session, current=None,
+                finished=t.finished + (evolve(rec, outcome=outcome),))
     return maybe_completed(t)
 
 
@@ -698,7 +699,7 @@ def maybe_completed(t: Table) -> Table:
     if t.time_called is not None or (t.session is not None and session_limit_reached(t.session)):
         if t.settings.final and podium_tie(t):
             return t
-        return replace(t, status="completed")
+        return evolve(t, status="completed")
     return t
 
 
@@ -715,7 +716,7 @@ def roll_dice(t: Table, data: Mapping, at: str | None) -> Table:
         return roll_to_break_the_wall(t, data)
     if purpose == "exchange" and t.game == "MJS":
         rec = current_hand(t, data["hand"])
-        return with_hand(t, replace(rec, state=opening.roll_exchange(rec.state, data)))
+        return with_hand(t, evolve(rec, state=opening.roll_exchange(rec.state, data)))
     raise _fail(t.rule("lifecycle"), f"dice are not rolled for {purpose} at a {t.game} table")
 
 
@@ -734,7 +735,7 @@ def time_limit(t: Table, data: Mapping, at: str | None) -> Table:
     if started is not None and now is not None and now < started + timedelta(minutes=limit):
         raise _fail(SESSION, f"the {limit} minutes end at "
                              f"{_iso(started + timedelta(minutes=limit))}, not before")
-    return maybe_completed(replace(t, time_called=limit))
+    return maybe_completed(evolve(t, time_called=limit))
 
 
 def penalise(t: Table, data: Mapping, at: str | None) -> Table:
@@ -763,13 +764,13 @@ def penalise(t: Table, data: Mapping, at: str | None) -> Table:
     entry = {"hand": number, "rule": data["rule"], "seat": seat, "coins": coins,
              "payees": payees, "reason": data.get("reason"), "deltas": deltas,
              "balances": list(balances)}
-    t = replace(t, session=replace(t.session, balances=balances),
+    t = evolve(t, session=evolve(t.session, balances=balances),
                 penalties=t.penalties + (entry,))
     if t.current is None:
         return t
     # Kept with the hand in play too: its result row must explain every coin (balances_before
     # + payments + these penalties = balances).
-    return replace(t, current=replace(t.current, penalties=t.current.penalties + (entry,)))
+    return evolve(t, current=evolve(t.current, penalties=t.current.penalties + (entry,)))
 
 
 def record_ruling(t: Table, data: Mapping, at: str | None) -> Table:
@@ -777,7 +778,7 @@ def record_ruling(t: Table, data: Mapping, at: str | None) -> Table:
     waiting for the referee (MJO-5.6, record enforcement): true lets it stand, false withdraws
     it."""
     effect = data.get("effect") or {}
-    t = replace(t, rulings=t.rulings + ({"text": data["text"], "effect": data.get("effect")},))
+    t = evolve(t, rulings=t.rulings + ({"text": data["text"], "effect": data.get("effect")},))
     if "winValid" not in effect:
         return t
     rule = t.settings.rule("falseWin")
@@ -786,7 +787,7 @@ def record_ruling(t: Table, data: Mapping, at: str | None) -> Table:
         raise _fail(rule, "no win is waiting for a ruling")
     if effect.get("hand", rec.number) != rec.number:
         raise _fail(t.rule("lifecycle"), f"the win waiting for a ruling is in hand {rec.number}")
-    return with_hand(t, replace(rec, state=rule_on_win(rec.state, {"winValid": effect["winValid"]})))
+    return with_hand(t, evolve(rec, state=rule_on_win(rec.state, {"winValid": effect["winValid"]})))
 
 
 _TABLE_EVENTS = {

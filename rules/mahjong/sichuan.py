@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from types import MappingProxyType
 
+from ..frozen import evolve
 from ..violations import RuleViolation
 from .dealer import advance
 from .hand import Hand, winning_tiles
@@ -98,7 +99,7 @@ def sichuan_settings(raw: Mapping | None = None) -> GameSettings:
     raw = dict(raw or {})
     _KEYS.check(raw, MJS.rule("settings"))
     raw.setdefault("exchangeThree", bool(raw.get("final", False)))
-    return replace(MJS, **{RENAMED_KEYS.get(k, k): v for k, v in raw.items()})
+    return evolve(MJS, **{RENAMED_KEYS.get(k, k): v for k, v in raw.items()})
 
 
 def settings_dict(settings: GameSettings) -> dict:

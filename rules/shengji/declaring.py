@@ -25,10 +25,11 @@ Simultaneous declarations (SJ2-4.2) — the semantics chosen here:
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Mapping, Sequence
 
+from ..frozen import evolve
 from ..violations import RuleViolation
 
 SUITS = "SHDC"
@@ -164,7 +165,7 @@ PAUSE_SECONDS = 5
 def bidding_for_reveals(level: str, counter_reveal_restarts_pause: bool = False) -> Bidding:
     """SJ3-3: a fresh reveal phase at ``level``; the window is the 5-second pause after
     DrawingEnded (setting ``counterRevealRestartsPause``)."""
-    return replace(bidding_for_hand(level), window_seconds=PAUSE_SECONDS, reveals=True,
+    return evolve(bidding_for_hand(level), window_seconds=PAUSE_SECONDS, reveals=True,
                    first_declaration_restarts_window=False,
                    overcall_restarts_window=counter_reveal_restarts_pause)
 
@@ -223,7 +224,7 @@ def reopen(b: Bidding) -> Bidding:
     open again, and closes 15 s after it (SJ2-4.7). SJ3 likewise for a reveal or counter-reveal
     after the pause (SJ3-3.6: the kitty is the cut-off); the pause restarts only with
     ``counterRevealRestartsPause``, so without it the window closes again at once."""
-    return replace(b, closed=False)
+    return evolve(b, closed=False)
 
 
 def must_not_await_lots(b: Bidding) -> None:
@@ -309,7 +310,7 @@ def declare(b: Bidding, seat: int, card: str, hand: Sequence[str], at: datetime)
     must_have_no_standing(b)
     must_be_held_level_card(b, card, hand)
     bid = Bid(seat, (card,), card_suit(card), at)
-    return replace(b, standing=bid, history=(bid,), first_declarer=seat, no_trump=False,
+    return evolve(b, standing=bid, history=(bid,), first_declarer=seat, no_trump=False,
                    last_accepted_at=at if _restarts_window(b) else b.last_accepted_at)
 
 
@@ -332,7 +333,7 @@ def declare_simultaneous(b: Bidding, seat: int, card: str, hand: Sequence[str], 
         raise RuleViolation("SJ2-4.2", f"seat {seat} has already declared in this hand")
     must_be_held_level_card(b, card, hand)
     bid = Bid(seat, (card,), card_suit(card), at)
-    return replace(b, history=b.history + (bid,),
+    return evolve(b, history=b.history + (bid,),
                    last_accepted_at=at if _restarts_window(b) else b.last_accepted_at)
 
 
@@ -350,7 +351,7 @@ def resolve_lots(b: Bidding, candidates: Sequence[int], winner: int) -> Bidding:
     if winner not in candidates:
         raise RuleViolation("SJ2-4.2", f"seat {winner} is not one of the candidates {list(candidates)}")
     bid = next(bid for bid in b.history if bid.seat == winner)
-    return replace(b, standing=bid, history=(bid,), first_declarer=winner, no_trump=False)
+    return evolve(b, standing=bid, history=(bid,), first_declarer=winner, no_trump=False)
 
 
 def overcall(b: Bidding, seat: int, cards: Sequence[str], hand: Sequence[str], at: datetime) -> Bidding:
@@ -368,14 +369,14 @@ def overcall(b: Bidding, seat: int, cards: Sequence[str], hand: Sequence[str], a
     suit = card_suit(cards[0])
     must_keep_no_trump(b, seat, suit)
     bid = Bid(seat, tuple(cards), suit, at)
-    return replace(b, standing=bid, history=b.history + (bid,), no_trump=suit is None, last_accepted_at=at)
+    return evolve(b, standing=bid, history=b.history + (bid,), no_trump=suit is None, last_accepted_at=at)
 
 
 def deal_completed(b: Bidding, at: datetime) -> Bidding:
     """SJ2-4.7: DealCompleted starts the window's clock; it happens once per hand."""
     if b.deal_completed_at is not None:
         raise RuleViolation("SJ2-4.7", f"the deal was already completed at {_iso(b.deal_completed_at)}")
-    return replace(b, deal_completed_at=at)
+    return evolve(b, deal_completed_at=at)
 
 
 def close_window(b: Bidding, at: datetime) -> Bidding:
@@ -390,7 +391,7 @@ def close_window(b: Bidding, at: datetime) -> Bidding:
         raise RuleViolation("SJ2-4.7", f"the declaration window stays open until {_iso(limit)}; "
                                        f"it cannot close at {_iso(at)}")
     must_not_await_lots(b)
-    return replace(b, closed=True)
+    return evolve(b, closed=True)
 
 
 def must_be_closed_for_kitty(b: Bidding) -> None:
@@ -433,7 +434,7 @@ def reveal(b: Bidding, seat: int, card: str, hand: Sequence[str], at: datetime) 
                                        "change trump now")
     must_be_held_level_card(b, card, hand, rule="SJ3-3.1")
     bid = Bid(seat, (card,), card_suit(card), at)
-    return replace(b, standing=bid, history=b.history + (bid,), first_declarer=seat)
+    return evolve(b, standing=bid, history=b.history + (bid,), first_declarer=seat)
 
 
 def must_be_identical_level_cards(b: Bidding, cards: Sequence[str], hand: Sequence[str]) -> None:
@@ -486,7 +487,7 @@ def counter_reveal(b: Bidding, seat: int, cards: Sequence[str], hand: Sequence[s
     suit = card_suit(cards[0])
     must_change_suit(b, suit, seize)
     bid = Bid(seat, tuple(cards), suit, at)
-    return replace(b, standing=bid, history=b.history + (bid,),
+    return evolve(b, standing=bid, history=b.history + (bid,),
                    last_accepted_at=at if b.overcall_restarts_window else b.last_accepted_at)
 
 
@@ -517,12 +518,12 @@ def close_pause(b: Bidding, at: datetime | None) -> Bidding:
     if at is not None and at < limit:
         raise RuleViolation("SJ3-3.6", f"the dealer's pause lasts {b.window_seconds} s, until "
                                        f"{_iso(limit)}; it cannot end at {_iso(at)}")
-    return replace(b, closed=True)
+    return evolve(b, closed=True)
 
 
 def close_at_kitty(b: Bidding) -> Bidding:
     """SJ3-3.6: once the dealer has taken the kitty no one may reveal or counter-reveal."""
-    return replace(b, closed=True)
+    return evolve(b, closed=True)
 
 
 def trump_at_kitty(b: Bidding, kitty: Sequence[str], first_deal: bool,

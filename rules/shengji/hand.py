@@ -16,11 +16,12 @@ punished by the outcome (SJ3-11.2), the kitty hidden from the dealer once buried
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Mapping
 
+from ..frozen import evolve
 from ..violations import RuleViolation
 from . import declaring, obligations, scoring
 from .cards import JOKERS, Trump, deck, missing_cards, points, remove_cards
@@ -312,13 +313,13 @@ def overcall(h: Hand, data: Mapping, at: datetime) -> Hand:
 
 
 def _bid(h: Hand, bidding: Bidding) -> Hand:
-    return replace(h, bidding=bidding)
+    return evolve(h, bidding=bidding)
 
 
 def _reopened(h: Hand) -> Hand:
     """A bid after DeclarationWindowClosed, before KittyTaken (SJ2-4.8, SJ3-3.6): the window is
     open again; trump, and in a first deal the dealer, wait for its next close."""
-    return replace(h, bidding=declaring.reopen(h.bidding), phase="declaring", trump=None,
+    return evolve(h, bidding=declaring.reopen(h.bidding), phase="declaring", trump=None,
                    trump_source=None, dealer=None if h.first_deal else h.dealer)
 
 
@@ -342,15 +343,15 @@ def close_window(h: Hand, at: datetime) -> Hand:
         return _close_reveals(h, at)
     bidding = declaring.close_window(h.bidding, at)
     suit, source = declaring.trump_at_close(bidding, h.dealt_kitty)
-    h = replace(h, bidding=bidding, trump=Trump(h.level, suit), trump_source=source)
+    h = evolve(h, bidding=bidding, trump=Trump(h.level, suit), trump_source=source)
     if h.dealer is not None:
-        return replace(h, phase="kitty")
+        return evolve(h, phase="kitty")
     dealer = declaring.first_hand_dealer(bidding)
     if dealer is not None:
-        return replace(h, dealer=dealer, phase="kitty")
+        return evolve(h, dealer=dealer, phase="kitty")
     if h.settings.firstHandNoDeclaration == "redeal":
-        return replace(h, phase="voided", void_reason="noDeclarationFirstHand")
-    return replace(h, phase="awaiting_dealer")
+        return evolve(h, phase="voided", void_reason="noDeclarationFirstHand")
+    return evolve(h, phase="awaiting_dealer")
 
 
 def lots(h: Hand, data: Mapping, at: datetime) -> Hand:
@@ -364,7 +365,7 @@ def lots(h: Hand, data: Mapping, at: datetime) -> Hand:
         raise RuleViolation("SJ2-5.2", "lots for the dealer are drawn among all four seats")
     if data["winner"] not in data["candidates"]:
         raise RuleViolation("SJ2-5.2", f"seat {data['winner']} is not one of the candidates")
-    return replace(h, dealer=data["winner"], phase="kitty")
+    return evolve(h, dealer=data["winner"], phase="kitty")
 
 
 def take_kitty(h: Hand, data: Mapping, at: datetime | None = None) -> Hand:
@@ -385,7 +386,7 @@ def take_kitty(h: Hand, data: Mapping, at: datetime | None = None) -> Hand:
                                                              f"takes the kitty, not seat {taker}")
         return _deal_transferred(h, taker)
     hands = _with(h.hands, h.dealer, h.hands[h.dealer] + h.kitty)
-    return replace(h, hands=hands, kitty=(), phase="burying")
+    return evolve(h, hands=hands, kitty=(), phase="burying")
 
 
 def _fix_at_kitty(h: Hand, at: datetime | None) -> Hand:
@@ -417,7 +418,7 @@ def _fixed_by_reveals(h: Hand, bidding: Bidding) -> Hand | None:
         return None
     suit, source = fixed
     dealer = h.dealer if h.dealer is not None else bidding.standing.seat
-    return replace(h, bidding=bidding, dealer=dealer, trump_source=source,
+    return evolve(h, bidding=bidding, dealer=dealer, trump_source=source,
                    trump=Trump(h.level, suit, h.settings.trumpChainAdjacency))
 
 
@@ -429,9 +430,9 @@ def _close_reveals(h: Hand, at: datetime | None) -> Hand:
     bidding = declaring.close_pause(h.bidding, _table_time(h, at))
     fixed = _fixed_by_reveals(h, bidding)
     if fixed is None:
-        return replace(h, bidding=bidding, phase="voided",
+        return evolve(h, bidding=bidding, phase="voided",
                        void_reason="SJ3-3.7: no one revealed trump during the dealer's pause")
-    return replace(fixed, phase="kitty")
+    return evolve(fixed, phase="kitty")
 
 
 def _deal_transferred(h: Hand, taker: int) -> Hand:
@@ -446,7 +447,7 @@ def _deal_transferred(h: Hand, taker: int) -> Hand:
                        "take the deal"}
     result = {"ended": "dealTransfer", "rule": "SJ3-4.3", "final_outcome": 0,
               "result": scoring.result_of(0)}
-    return replace(h, irregularities=h.irregularities + (entry,), phase="completed",
+    return evolve(h, irregularities=h.irregularities + (entry,), phase="completed",
                    result=result)
 
 
@@ -462,13 +463,13 @@ def bury_kitty(h: Hand, data: Mapping) -> Hand:
     if len(cards) != size and (h.settings.strict or not h.variant.kitty_correction):
         raise RuleViolation(h.variant.rule("bury"),
                             f"the dealer must bury exactly {size} cards, not {len(cards)}")
-    h = replace(h, hands=_with(h.hands, h.dealer, remove_cards(h.hands[h.dealer], cards)),
+    h = evolve(h, hands=_with(h.hands, h.dealer, remove_cards(h.hands[h.dealer], cards)),
                 kitty=cards)
     if len(cards) == size:
-        return replace(h, phase="playing")
+        return evolve(h, phase="playing")
     flag = {"rule": "SJ2-12.3", "seat": h.dealer, "detail": f"the dealer buried {len(cards)} "
                                                             f"cards instead of {size}"}
-    return replace(h, kitty_error=True, irregularities=h.irregularities + (flag,),
+    return evolve(h, kitty_error=True, irregularities=h.irregularities + (flag,),
                    phase="correcting_kitty")
 
 
@@ -486,7 +487,7 @@ def correct_kitty(h: Hand, data: Mapping) -> Hand:
         raise RuleViolation("SJ2-12.3", f"after the correction the kitty must hold "
                                         f"{h.variant.kitty_size} cards and the dealer "
                                         f"{h.variant.hand_size}, not {len(kitty)} and {len(held)}")
-    return replace(h, kitty=kitty, hands=_with(h.hands, h.dealer, held), phase="playing")
+    return evolve(h, kitty=kitty, hands=_with(h.hands, h.dealer, held), phase="playing")
 
 
 # --- play (SJ2-8, SJ2-9, SJ2-10; SJ3-6 – SJ3-9) ----------------------------------------------
@@ -565,11 +566,11 @@ def _lead(h: Hand, seat: int, cards: tuple[str, ...], structure) -> Hand:
     rule, verdict = _judge_lead(h, seat, cards)
     if verdict is not None and verdict.failed:
         played = verdict.forced
-        trick = replace(trick, throw={**_throw_record(seat, cards, verdict), "rule": rule})
+        trick = evolve(trick, throw={**_throw_record(seat, cards, verdict), "rule": rule})
         if verdict.penalty_cards:
-            h = replace(h, penalties=h.penalties + (_throw_penalty(seat, verdict, number, rule),))
-    trick = replace(trick, plays=((seat, played),))
-    return replace(h, trick=trick, hands=_with(h.hands, seat, remove_cards(h.hands[seat], played)))
+            h = evolve(h, penalties=h.penalties + (_throw_penalty(seat, verdict, number, rule),))
+    trick = evolve(trick, plays=((seat, played),))
+    return evolve(h, trick=trick, hands=_with(h.hands, seat, remove_cards(h.hands[seat], played)))
 
 
 def _judge_lead(h: Hand, seat: int, cards: tuple[str, ...]):
@@ -617,7 +618,7 @@ def _stated_lead(h: Hand, seat: int, cards: tuple[str, ...], structure) -> Hand:
     beaten = beatable_components(components, h.trump, _throw_checkers(h, seat))
     if not beaten:
         trick = Trick(number, seat, plays=((seat, cards),), components=components)
-        return replace(h, trick=trick, hands=_with(h.hands, seat, remove_cards(h.hands[seat], cards)))
+        return evolve(h, trick=trick, hands=_with(h.hands, seat, remove_cards(h.hands[seat], cards)))
     options = throw_options(components)
     designator = scoring.next_seat(seat)
     penalty = {"rule": "SJ3-7.3", "side": scoring.side_of(seat), "points": POINTS_PENALTY,
@@ -628,7 +629,7 @@ def _stated_lead(h: Hand, seat: int, cards: tuple[str, ...], structure) -> Hand:
              "beaten": [list(c.cards) for c in beaten], "penalty": POINTS_PENALTY,
              "options": [list(o.cards) for o in options], "designator": designator,
              "forced": None, "chosen": None}
-    h = replace(h, penalties=h.penalties + (penalty,), trick=Trick(number, seat, throw=throw))
+    h = evolve(h, penalties=h.penalties + (penalty,), trick=Trick(number, seat, throw=throw))
     if len(options) == 1:
         return _forced_lead(h, options[0], "only")
     return h
@@ -639,8 +640,8 @@ def _forced_lead(h: Hand, component: Component, how: str) -> Hand:
     thrower's hand."""
     trick, seat = h.trick, h.trick.throw["seat"]
     throw = {**trick.throw, "forced": list(component.cards), "chosen": how}
-    trick = replace(trick, plays=((seat, component.cards),), components=(component,), throw=throw)
-    return replace(h, trick=trick,
+    trick = evolve(trick, plays=((seat, component.cards),), components=(component,), throw=throw)
+    return evolve(h, trick=trick,
                    hands=_with(h.hands, seat, remove_cards(h.hands[seat], component.cards)))
 
 
@@ -688,8 +689,8 @@ def _follow(h: Hand, seat: int, cards: tuple[str, ...]) -> Hand:
         entry = {"seat": seat, "trick": h.trick.number,
                  "rule": violation.rule, "message": violation.message}
         flagged, pending = flagged + (entry,), pending + (entry,)
-    trick = replace(h.trick, plays=h.trick.plays + ((seat, cards),), flagged=flagged)
-    return replace(h, trick=trick, pending=pending,
+    trick = evolve(h.trick, plays=h.trick.plays + ((seat, cards),), flagged=flagged)
+    return evolve(h, trick=trick, pending=pending,
                    hands=_with(h.hands, seat, remove_cards(h.hands[seat], cards)))
 
 
@@ -709,7 +710,7 @@ def _after_play(h: Hand) -> Hand:
     if h.trick is None or not h.trick.complete:
         return h
     trick = _judged(h.trick, h.trump)
-    h = replace(h, trick=None, tricks=h.tricks + (trick,))
+    h = evolve(h, trick=None, tricks=h.tricks + (trick,))
     if any(h.hands):
         return h
     return _finish(_establish_pending(h))
@@ -717,7 +718,7 @@ def _after_play(h: Hand) -> Hand:
 
 def _judged(trick: Trick, trump: Trump) -> Trick:
     """SJ2-10.1 – 10.4 / SJ3-9: the winner and the trick's point cards."""
-    return replace(trick, winner=trick.plays[_winning_index(trick, trump)][0],
+    return evolve(trick, winner=trick.plays[_winning_index(trick, trump)][0],
                    points=points(card for _, cards in trick.plays for card in cards))
 
 
@@ -740,7 +741,7 @@ def _establish_pending(h: Hand) -> Hand:
     if not h.pending:
         return h
     errors = tuple({**entry, "side": scoring.side_of(entry["seat"])} for entry in h.pending)
-    return replace(h, pending=(), follow_errors=h.follow_errors + errors)
+    return evolve(h, pending=(), follow_errors=h.follow_errors + errors)
 
 
 def correct_play(h: Hand, data: Mapping) -> Hand:
@@ -764,16 +765,16 @@ def correct_play(h: Hand, data: Mapping) -> Hand:
                                   f"seat {seat}'s {which} is not one")
     index = next(i for i, (s, _) in enumerate(trick.plays) if s == seat)
     before = _with(h.hands, seat, h.hands[seat] + trick.plays[index][1])
-    _must_hold(replace(h, hands=before), seat, cards, "play")
+    _must_hold(evolve(h, hands=before), seat, cards, "play")
     _check_follow(h, trick, before[seat], seat, cards)
     flagged = tuple(f if f is not entry else {**f, "corrected": True} for f in trick.flagged)
     plays = trick.plays[:index] + ((seat, cards),) + trick.plays[index + 1:]
-    trick = replace(trick, plays=plays, flagged=flagged, winner=None, points=0)
-    h = replace(h, hands=_with(before, seat, remove_cards(before[seat], cards)),
+    trick = evolve(trick, plays=plays, flagged=flagged, winner=None, points=0)
+    h = evolve(h, hands=_with(before, seat, remove_cards(before[seat], cards)),
                 pending=tuple(p for p in h.pending if p is not entry))
     if reopened:  # the correction may change who won the trick just completed
-        return replace(h, tricks=h.tricks[:-1] + (_judged(trick, h.trump),))
-    return replace(h, trick=trick)
+        return evolve(h, tricks=h.tricks[:-1] + (_judged(trick, h.trump),))
+    return evolve(h, trick=trick)
 
 
 def _last_trick(h: Hand) -> tuple[Trick | None, bool]:
@@ -788,7 +789,7 @@ def _last_trick(h: Hand) -> tuple[Trick | None, bool]:
 def move_clock(h: Hand, at: datetime | None) -> Hand:
     """The time a move's limit counts from: KittyTaken (burying and the first lead), each play
     (the next follow, or the lead after a trick), a failed throw and its designation."""
-    return replace(h, clock=at)
+    return evolve(h, clock=at)
 
 
 def waiting_for(h: Hand) -> tuple[str, int, int] | None:
@@ -825,7 +826,7 @@ def overrun(h: Hand, data: Mapping, at: datetime | None) -> Hand:
             at < h.clock + timedelta(seconds=waiting[2]):
         raise RuleViolation(rule, f"seat {seat} has {waiting[2]} s for the {kind}, until "
                                   f"{declaring._iso(h.clock + timedelta(seconds=waiting[2]))}")
-    h = replace(h, overrun_at=h.clock)
+    h = evolve(h, overrun_at=h.clock)
     if kind == "throwChoice":
         return move_clock(default_throw_component(h), at)
     return h
@@ -846,7 +847,7 @@ def add_penalty(h: Hand, rule: str, side: str, amount: int, source: str,
     penalty = {"rule": rule, "side": side, "points": amount,
                "trick": len(h.tricks) + (h.trick is not None), "source": source,
                "reason": reason}
-    return replace(h, penalties=h.penalties + (penalty,))
+    return evolve(h, penalties=h.penalties + (penalty,))
 
 
 # SJ3 irregularities with a fixed consequence (SJ3-11): -20 points, or the outcome floor
@@ -872,7 +873,7 @@ def report_irregularity(h: Hand, data: Mapping) -> Hand:
         raise RuleViolation("SJ2-12.3", "a kitty error is found in a buried kitty; this hand's "
                                         "kitty has not been buried yet")
     entry = {"rule": rule, "seat": data.get("seat"), "detail": data["detail"]}
-    return replace(h, irregularities=h.irregularities + (entry,),
+    return evolve(h, irregularities=h.irregularities + (entry,),
                    kitty_error=h.kitty_error or rule == "SJ2-12.3")
 
 
@@ -904,7 +905,7 @@ def _sj3_irregularity(h: Hand, data: Mapping) -> Hand:
     if seat is None:
         raise RuleViolation(rule, f"an irregularity of {rule} names the seat that committed it")
     entry = {"rule": rule, "seat": seat, "detail": data["detail"]}
-    h = replace(h, irregularities=h.irregularities + (entry,))
+    h = evolve(h, irregularities=h.irregularities + (entry,))
     if rule in _POINTS_IRREGULARITIES:
         what = "exposed a card" if rule == "SJ3-11.5" else "played out of turn"
         h = add_penalty(h, rule, scoring.side_of(seat), POINTS_PENALTY, "engine",
@@ -926,25 +927,25 @@ def count_mismatch(h: Hand, data: Mapping) -> Hand:
                                         "wrong")
     entry = {"rule": "SJ3-11.6", "seat": seats[0] if len(seats) == 1 else None, "seats": seats,
              "detail": data["detail"]}
-    h = replace(h, irregularities=h.irregularities + (entry,))
+    h = evolve(h, irregularities=h.irregularities + (entry,))
     at_fault = sorted({scoring.side_of(s) for s in seats})
     if len(at_fault) == 2:
-        return replace(h, phase="voided", void_reason="SJ3-11.6: both sides' card counts are wrong")
+        return evolve(h, phase="voided", void_reason="SJ3-11.6: both sides' card counts are wrong")
     if h.dealer is None:
-        return replace(h, phase="voided", void_reason="SJ3-11.6: a card count is wrong before "
+        return evolve(h, phase="voided", void_reason="SJ3-11.6: a card count is wrong before "
                                                       "the first dealer is known")
     faultless = scoring.other_side(at_fault[0])
     result = {"ended": "countMismatch", "rule": "SJ3-11.6", "sides_at_fault": at_fault,
               "faultless_side": faultless}
     final = 1 if faultless == h.dealer_side else -1
-    return replace(h, phase="completed", result={**result, "final_outcome": final,
+    return evolve(h, phase="completed", result={**result, "final_outcome": final,
                                                  "result": scoring.result_of(final)})
 
 
 def void(h: Hand, data: Mapping) -> Hand:
     """HandVoided by a referee: the hand does not count and is dealt again."""
     _in_phase(h, "HandVoided", *PHASES[:6])
-    return replace(h, phase="voided", void_reason=data["reason"])
+    return evolve(h, phase="voided", void_reason=data["reason"])
 
 
 # --- the end of the hand (SJ2-11, SJ2-12.6, SJ2-13; SJ3-10, SJ3-11) ----------------------------
@@ -972,7 +973,7 @@ def _finish(h: Hand) -> Hand:
               if captured else 0, "kitty_capture": capture, "penalty_points": penalty_points,
               "raw_points": raw, "adjustments": list(adjustments), "final_points": final,
               "result": outcome}
-    return replace(h, phase="completed", result=result)
+    return evolve(h, phase="completed", result=result)
 
 
 def _defender_trick_points(h: Hand) -> int:
@@ -1028,7 +1029,7 @@ def _finish_by_outcome(h: Hand) -> Hand:
               "kitty_capture": kitty_points * multiplier, "penalty_points": penalty_points,
               "points": total, "normal_outcome": normal, "outcome_floors": floors,
               "final_outcome": final, "result": scoring.result_of(final)}
-    return replace(h, phase="completed", result=result)
+    return evolve(h, phase="completed", result=result)
 
 
 def _with(hands: tuple, seat: int, cards) -> tuple:

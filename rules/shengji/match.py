@@ -9,11 +9,12 @@ names the game, SJ2 or SJ3, which picks the variant (``hand.Variant``) and its s
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Mapping
 
+from ..frozen import evolve
 from ..match_clock import MatchClock
 from ..match_clock import maybe_moment as _moment
 from ..violations import RuleViolation
@@ -142,7 +143,7 @@ def deal(m: Match, data: Mapping) -> Match:
         for penalty in m.first_hand_penalties:
             dealt = hands.add_penalty(dealt, lateness.RULE, penalty["side"], penalty["points"],
                                       "engine", penalty["reason"])
-    return replace(m, hand=dealt)
+    return evolve(m, hand=dealt)
 
 
 def _must_be_playing(m: Match) -> None:
@@ -170,15 +171,15 @@ def with_hand(m: Match, h: Hand) -> Match:
     """The match after its hand changed: a completed hand moves levels and dealer on (SJ2-13,
     SJ3-4.2) and may end the match (SJ2-14, SJ3-12); a voided one waits for a new deal."""
     if h.phase == "voided":  # dealt again, unless the time is up: then the levels decide
-        m = replace(m, hand=h, finished=m.finished + (h,))
+        m = evolve(m, hand=h, finished=m.finished + (h,))
         return decided(m) if m.time_called is not None else m
     if h.phase != "completed":
-        return replace(m, hand=h)
+        return evolve(m, hand=h)
     outcome = h.result["result"]
     levels = scoring.apply_result(dict(m.levels), h.dealer, outcome, m.settings.level_cap)
     row = _result_row(m, h, levels)
-    h = replace(h, result=row)
-    m = replace(m, hand=h, finished=m.finished + (h,), history=m.history + (row,),
+    h = evolve(h, result=row)
+    m = evolve(m, hand=h, finished=m.finished + (h,), history=m.history + (row,),
                 levels=MappingProxyType(levels), next_dealer=row["next_dealer"])
     return decided(m)
 
@@ -211,10 +212,10 @@ def decided(m: Match) -> Match:
     if reason is None:
         return m
     if winner is None and settings.equal_levels == "lots":
-        return replace(m, status="awaiting_lots")
+        return evolve(m, status="awaiting_lots")
     if winner is None:
         reason = "time" if reason == "lots" else reason
-    return replace(m, status="completed", winner=winner, reason=reason)
+    return evolve(m, status="completed", winner=winner, reason=reason)
 
 
 def time_limit(m: Match, data: Mapping, at: datetime | None) -> Match:
@@ -235,7 +236,7 @@ def time_limit(m: Match, data: Mapping, at: datetime | None) -> Match:
     ends = started + timedelta(minutes=limit) if started else None
     if at is not None and ends is not None and at < ends:
         raise RuleViolation(rule, f"the {limit} minutes end at {_stamp(ends)}, not before")
-    m = replace(m, time_called=limit)
+    m = evolve(m, time_called=limit)
     if m.hand is not None and m.hand.in_play:
         return m
     return decided(m)
@@ -264,14 +265,14 @@ def match_lots(m: Match, data: Mapping) -> Match:
                                         "the end")
     if sorted(data["candidates"]) != ["A", "B"]:
         raise RuleViolation("SJ2-14.3", "the match-tie lots are drawn between sides A and B")
-    return replace(m, status="completed", winner=data["winner"], reason="lots")
+    return evolve(m, status="completed", winner=data["winner"], reason="lots")
 
 
 def record_ruling(m: Match, data: Mapping) -> Match:
     """RulingRecorded on this match (SJ2-15.3). In SJ3 an effect
     ``{"kind": "disqualify", "side": "A"}`` (serious illicit signals, SJ3-11.9) forfeits the
     round for that side (T-6.5)."""
-    m = replace(m, rulings=m.rulings + ({"text": data["text"], "effect": data.get("effect")},))
+    m = evolve(m, rulings=m.rulings + ({"text": data["text"], "effect": data.get("effect")},))
     effect = data.get("effect") or {}
     if not m.variant.forfeit_by_ruling or effect.get("kind") != "disqualify":
         return m
@@ -285,8 +286,8 @@ def forfeited(m: Match, side: str, reason: str) -> Match:
     """T-6.5: the round forfeited by ``side`` — the opponents win; the result block records
     levels 4 : 2. A second side forfeiting too leaves no winner."""
     if m.forfeited_by is not None and m.forfeited_by != side:
-        return replace(m, forfeited_by="both", winner=None, status="completed", reason=reason)
-    return replace(m, forfeited_by=side, winner=scoring.other_side(side), status="completed",
+        return evolve(m, forfeited_by="both", winner=None, status="completed", reason=reason)
+    return evolve(m, forfeited_by=side, winner=scoring.other_side(side), status="completed",
                    reason=reason)
 
 
@@ -311,13 +312,13 @@ def record_lateness(m: Match, data: Mapping) -> Match:
         raise RuleViolation(lateness.RULE, "the opponents nominate hand 2's dealer only when "
                                            "hand 1 is forfeited (16-20 minutes late)")
     entry = {"side": side, "minutes": minutes, "rule": lateness.RULE, **result.to_dict()}
-    m = replace(m, lateness=m.lateness + (entry,))
+    m = evolve(m, lateness=m.lateness + (entry,))
     if m.status == "completed" and result.kind != lateness.ROUND:
         return m  # the other side's forfeit has decided the round
     if result.kind == lateness.POINTS:
         penalty = {"side": side, "points": result.points,
                    "reason": f"side {side} was {minutes} minutes late"}
-        return replace(m, first_hand_penalties=m.first_hand_penalties + (penalty,))
+        return evolve(m, first_hand_penalties=m.first_hand_penalties + (penalty,))
     if result.kind == lateness.FIRST_HAND:
         return _forfeit_first_hand(m, side, data.get("dealer"))
     if result.kind == lateness.ROUND:
@@ -335,7 +336,7 @@ def record_seated(m: Match, data: Mapping) -> Match:
         raise RuleViolation(lateness.RULE, "a hand has been dealt: both pairs are seated")
     if side in m.seated:
         raise RuleViolation(lateness.RULE, f"side {side}'s pair is already recorded seated")
-    return replace(m, seated=m.seated + (side,))
+    return evolve(m, seated=m.seated + (side,))
 
 
 def lateness_limit(m: Match, data: Mapping, at: datetime | None) -> Match:
@@ -373,12 +374,12 @@ def _forfeit_first_hand(m: Match, side: str, dealer: int | None) -> Match:
     if m.history:  # the other side forfeited hand 1 too
         row = {**m.history[0], "forfeited_by": "both", "leveling_side": None,
                "levels": _names(levels), "next_dealer": None}
-        return replace(m, levels=MappingProxyType(levels), history=(row,), next_dealer=None)
+        return evolve(m, levels=MappingProxyType(levels), history=(row,), next_dealer=None)
     nominated = seats[0] if dealer is None else dealer
     row = {"hand": 1, "forfeited_by": side, "rule": lateness.RULE,
            "levels_before": _names(m.levels), "levels": _names(levels),
            "leveling_side": winners, "next_dealer": nominated}
-    return replace(m, levels=MappingProxyType(levels), history=(row,), next_dealer=nominated)
+    return evolve(m, levels=MappingProxyType(levels), history=(row,), next_dealer=nominated)
 
 
 def time_overrun(m: Match, data: Mapping, at: datetime | None) -> Match:
@@ -401,8 +402,8 @@ def time_overrun(m: Match, data: Mapping, at: datetime | None) -> Match:
                               f"{detail} again: 20 points")
     else:
         warning = {"rule": "SJ3-11.8", "seat": seat, "detail": f"{detail}: warning"}
-        h = replace(h, irregularities=h.irregularities + (warning,))
-    return with_hand(replace(m, time_breaches=m.time_breaches + (breach,)), h)
+        h = evolve(h, irregularities=h.irregularities + (warning,))
+    return with_hand(evolve(m, time_breaches=m.time_breaches + (breach,)), h)
 
 
 # --- the result the team event reads (T-6.5, SJ3-12.2) --------------------------------------

@@ -1,0 +1,119 @@
+"""Match rebuild throughput against its floor, per game.
+
+For each workload database (SQLite files of the ``events`` table, one per game) every match
+stream (a stream named ``match-…``) is:
+
+- **floor**: read from SQLite and each event's data parsed with ``json.loads`` — the least any
+  rebuild must do;
+- **rebuild**: read the same way and folded from its first event with no cache
+  (``projections.streams.fold``, the rules' step through ``rules.rulings.ruled_step``), as
+  bench/sj2.py's projection rebuild folds its matches.
+
+Each figure is the best of ``--repeat`` runs (the least disturbed by other work on the machine).
+The ratio is rebuild events/s ÷ floor events/s.
+
+Reproduce: ``python bench/fold.py [--dir /tmp/wl] [--repeat 5] [--profile sj2]`` from the
+repository root. Each database is copied to a temporary folder first (the store sets its pragmas
+on opening): the workloads are left as they were.
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import pstats
+import shutil
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+
+from events import default_catalogue  # noqa: E402
+from events.sqlite_store import SQLiteEventStore  # noqa: E402
+from projections.streams import StreamState, fold  # noqa: E402
+
+GAMES = ("sj2", "sj3", "guandan", "mjo", "mjs")
+
+
+def match_streams(database: Path) -> list[str]:
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as conn:
+        rows = conn.execute("SELECT DISTINCT stream FROM events WHERE stream LIKE 'match-%' "
+                            "ORDER BY stream").fetchall()
+    return [row[0] for row in rows]
+
+
+def floor(store: SQLiteEventStore, streams: list[str]) -> tuple[int, float]:
+    """Reading every match's rows and parsing their data: (events, seconds)."""
+    started, events = time.perf_counter(), 0
+    for stream in streams:
+        for record in store.read_stream(stream):
+            json.loads(record.data)
+            events += 1
+    return events, time.perf_counter() - started
+
+
+def rebuild(store: SQLiteEventStore, streams: list[str], catalogue) -> tuple[int, float]:
+    """Reading every match's rows and folding them from the first: (events, seconds)."""
+    started, events = time.perf_counter(), 0
+    for stream in streams:
+        records = list(store.read_stream(stream))
+        events += len(records)
+        fold(StreamState(stream), records, catalogue)
+    return events, time.perf_counter() - started
+
+
+def best(measure, repeat: int) -> tuple[int, float]:
+    runs = [measure() for _ in range(repeat)]
+    return runs[0][0], min(seconds for _, seconds in runs)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dir", default="/tmp/wl", help="folder of <game>.db workloads")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--games", nargs="*", default=list(GAMES))
+    parser.add_argument("--profile", metavar="GAME", help="print a cProfile of GAME's rebuild")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    catalogue, rows = default_catalogue(), []
+    for game in args.games:
+        database = Path(args.dir) / f"{game}.db"
+        if not database.exists():
+            continue
+        streams = match_streams(database)
+        scratch = tempfile.TemporaryDirectory()
+        store = SQLiteEventStore(shutil.copy(database, scratch.name))
+        try:
+            events, floor_seconds = best(lambda: floor(store, streams), args.repeat)
+            _, rebuild_seconds = best(lambda: rebuild(store, streams, catalogue), args.repeat)
+            if args.profile == game:
+                profiler = cProfile.Profile()
+                profiler.runcall(rebuild, store, streams, catalogue)
+                pstats.Stats(profiler, stream=sys.stderr).sort_stats("tottime").print_stats(25)
+        finally:
+            store.close()
+            scratch.cleanup()
+        rows.append({"game": game, "matches": len(streams), "events": events,
+                     "rebuild_events_per_second": round(events / rebuild_seconds),
+                     "floor_events_per_second": round(events / floor_seconds),
+                     "ratio": round(floor_seconds / rebuild_seconds, 3)})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    print(f"{'game':8} {'matches':>7} {'events':>7} {'rebuild ev/s':>13} {'floor ev/s':>11} "
+          f"{'ratio':>6}")
+    for r in rows:
+        print(f"{r['game']:8} {r['matches']:>7} {r['events']:>7} "
+              f"{r['rebuild_events_per_second']:>13} {r['floor_events_per_second']:>11} "
+              f"{r['ratio']:>6.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""The next value of a frozen dataclass with some fields changed, fast enough for a fold step.
+
+Every game state is a frozen dataclass, and every event makes a few new ones from the last
+(``hand`` → ``match``). :func:`dataclasses.replace` builds each through its generated
+``__init__`` with every field passed by keyword, which made it the largest single cost of a
+rebuild (bench/fold.py). :func:`evolve` copies the old value's fields and sets the changed ones:
+the same new value, the old one untouched — states stay immutable, as the caches and checkpoints
+that keep references to them need.
+
+It falls back to :func:`dataclasses.replace` for a class whose ``__init__`` does more than store
+its fields (a ``__post_init__`` deriving or checking something, a field with ``init=False``),
+where copying would keep a stale derived field.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import TypeVar
+
+T = TypeVar("T")
+
+# class -> its field names when a copy is the same as a new value, None when it is not
+_COPYABLE: dict[type, frozenset[str] | None] = {}
+
+
+def _copyable_fields(cls: type) -> frozenset[str] | None:
+    fields = dataclasses.fields(cls)
+    if hasattr(cls, "__post_init__") or hasattr(cls, "__slots__") or \
+            any(not f.init for f in fields):
+        return None
+    return frozenset(f.name for f in fields)
+
+
+def evolve(value: T, **changes) -> T:
+    """``value`` with ``changes`` (field name → new value): :func:`dataclasses.replace`'s
+    result, made by copying."""
+    cls = type(value)
+    try:
+        names = _COPYABLE[cls]
+    except KeyError:
+        names = _COPYABLE[cls] = _copyable_fields(cls)
+    if names is None or not changes.keys() <= names:
+        return dataclasses.replace(value, **changes)  # its own errors for an unknown field
+    new = object.__new__(cls)
+    state = new.__dict__
+    state.update(value.__dict__)
+    state.update(changes)
+    return new

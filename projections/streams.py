@@ -10,8 +10,7 @@ hand replayed…) makes the fold read the stream again from its start with the c
 from __future__ import annotations
 
 import functools
-import threading
-from collections import OrderedDict
+import logging
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
@@ -22,6 +21,10 @@ from events.envelope import Record
 from events.store import Tail
 from rules import matches, rulings, tournament
 from rules.violations import RuleViolation
+
+from .stream_cache import StreamCache, checkpoint_due, persist_due
+
+log_checkpoints = logging.getLogger("paiju.checkpoints")
 
 # (state, event type, data, recorded_at) -> state. ``recorded_at`` is the server's time of the
 # event, the only clock the rules know (time limits are measured on it).
@@ -72,10 +75,11 @@ def step_for(stream: str) -> Step | None:
 
 
 def fold(start: StreamState, records: Iterable[Record], catalogue: Catalogue,
-         log: Tail | None = None) -> StreamState:
+         log: Tail | None = None, cache: StreamCache | None = None) -> StreamState:
     """``records`` folded onto ``start``. A ruling that reaches back is applied by folding the
     stream again from its start up to the ruling (read from ``log``; without one it acts only
-    at its own position)."""
+    at its own position). With a ``cache``, the states after deals and every few versions are
+    left in it as checkpoints (projections/stream_cache.py)."""
     step = step_for(start.stream)
     state, version, position, last_hash = start.state, start.version, start.position, start.hash
     flags, edits = start.flags, start.edits
@@ -87,6 +91,9 @@ def fold(start: StreamState, records: Iterable[Record], catalogue: Catalogue,
         elif step is not None:
             state = step(state, record.type, data, record.recorded_at)
         version, position, last_hash = record.version, record.position, record.hash
+        if cache is not None and checkpoint_due(record.type, version):
+            cache.checkpoint(StreamState(start.stream, state, version, position, last_hash,
+                                         flags, edits), persist_due(record.type, version))
     return StreamState(start.stream, state, version, position, last_hash, flags, edits)
 
 
@@ -126,58 +133,36 @@ def checked_data(catalogue: Catalogue, kind: str, event_type: str, data: dict) -
                                      f"{error.messages}") from None
 
 
-class StreamCache:
-    """The latest folded state of recently used streams, so that a read or a decision folds only
-    the events after it. A cached state is used only while the stored event at its version still
-    has the hash it was folded with: a state folded inside a group commit that was then rolled
-    back never matches, and is folded again. States are immutable values, safe to share."""
-
-    def __init__(self, size: int = 1024):
-        self.size = size
-        self._states: OrderedDict[str, StreamState] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, stream: str) -> StreamState | None:
-        with self._lock:
-            state = self._states.get(stream)
-            if state is not None:
-                self._states.move_to_end(stream)
-            return state
-
-    def forget(self, stale: StreamState) -> None:
-        """Drop a state found to be of another history (unless a newer one replaced it)."""
-        with self._lock:
-            if self._states.get(stale.stream) is stale:
-                del self._states[stale.stream]
-
-    def put(self, folded: StreamState) -> None:
-        with self._lock:
-            current = self._states.get(folded.stream)
-            if current is None or current.version <= folded.version:
-                self._states[folded.stream] = folded
-                self._states.move_to_end(folded.stream)
-            while len(self._states) > self.size:
-                self._states.popitem(last=False)
-
-
 def load_stream(log: Tail, catalogue: Catalogue, stream: str, at: int | None = None,
                 cache: StreamCache | None = None) -> StreamState:
     """The stream's state now, or as it was at global position ``at``. ``log`` is a store, or
-    the view of one inside its write transaction."""
-    if at is not None or cache is None:
+    the view of one inside its write transaction. With a ``cache``, the fold starts from the
+    newest remembered state (head or checkpoint) at or before ``at`` whose event still has its
+    hash, takes checkpoints on its way, and leaves its result as the head (reads now only)."""
+    if cache is None:
         return fold(StreamState(stream), log.read_stream(stream, until_position=at), catalogue,
                     log)
-    start = cache.get(stream) or StreamState(stream)
-    records = log.read_stream(stream, from_version=max(start.version, 1))
-    if start.version:
-        first = next(records, None)
-        if first is None or first.hash != start.hash:
-            if first is not None:  # another event holds that version: the state is of no use
-                cache.forget(start)
-            # (None: that version is not visible here — committed after this read began, or
-            # rolled back. Either way fold from the start, and leave the cache to the writer.)
-            start, records = StreamState(stream), log.read_stream(stream)
-    folded = fold(start, records, catalogue, log)
-    if folded.version:
+    start, records = _start(log, cache, stream, at)
+    folded = fold(start, records, catalogue, log, cache)
+    if at is None and folded.version:
         cache.put(folded)
     return folded
+
+
+def _start(log: Tail, cache: StreamCache, stream: str,
+           at: int | None) -> tuple[StreamState, Iterable[Record]]:
+    """The state to fold from, and the records after it (up to ``at``)."""
+    for candidate in cache.starts(stream, at):
+        records = log.read_stream(stream, from_version=candidate.version, until_position=at)
+        first = next(records, None)
+        if first is None:
+            # That version is not visible here (committed after this read began, or rolled
+            # back): try an older state, and leave this one to the writer.
+            continue
+        if first.hash != candidate.hash:  # another event holds that version: of no use
+            log_checkpoints.info("%s@%d is of another history: dropped", stream,
+                                 candidate.version)
+            cache.forget(candidate)
+            continue
+        return candidate, records
+    return StreamState(stream), log.read_stream(stream, until_position=at)

@@ -11,7 +11,8 @@ from events.catalogue import Catalogue
 from events.envelope import new_event_id
 from events.sqlite_store import SQLiteEventStore
 from events.store import EventStore
-from projections.streams import StreamCache
+from projections.checkpoints import CheckpointFile
+from projections.stream_cache import DEFAULT_BUDGET, StreamCache
 
 from . import problems
 from .api import (
@@ -42,6 +43,8 @@ DEFAULTS = {
     "SIGNING_KEY": None,              # the export key's file; default: beside the database
     "TIMER": False,                   # run the timer (APScheduler) in this process: paiju serve
     "NOW": None,                      # the timer's clock, () -> aware datetime (tests: a fake one)
+    "CACHE_BUDGET": DEFAULT_BUDGET,   # events folded into the states kept in memory (heads, checkpoints)
+    "CHECKPOINTS": None,              # the checkpoint file; default: beside the database; False: none
 }
 
 
@@ -64,7 +67,9 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
         tokens = tokens or SQLiteTokenRegistry(app.config["DATABASE"])
     # Tokens expire by the real clock: CLOCK is the time the log records (a simulation's may
     # run faster than the table, and moves on with every reading).
-    catalogue, cache = catalogue or default_catalogue(), StreamCache()
+    checkpoints = _checkpoint_file(app.config) if owns_store else None
+    catalogue = catalogue or default_catalogue()
+    cache = StreamCache(app.config["CACHE_BUDGET"], checkpoints)
     lease = SQLiteLease(app.config["DATABASE"]) if owns_store else SoleLease()
     timekeeper = Timekeeper(store, catalogue, app.config.get("NOW") or _utc_now, cache, lease)
     app.extensions["paiju"] = Services(
@@ -102,6 +107,15 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
 
 def signing_key_path(config: dict) -> Path:
     return Path(config.get("SIGNING_KEY") or Path(config["DATABASE"]).with_name("paiju-signing.key"))
+
+
+def checkpoint_path(config: dict) -> Path:
+    return Path(config.get("CHECKPOINTS") or f"{config['DATABASE']}-checkpoints")
+
+
+def _checkpoint_file(config: dict) -> CheckpointFile | None:
+    """Checkpoints beside the log (projections/checkpoints.py), unless switched off."""
+    return None if config.get("CHECKPOINTS") is False else CheckpointFile(checkpoint_path(config))
 
 
 def _signer(config: dict) -> Signer | None:

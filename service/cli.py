@@ -282,6 +282,8 @@ def _serve(args) -> int:
         if services.timer is not None:
             services.timer.shutdown()
         services.store.close()
+        if services.cache.persisted is not None:
+            services.cache.persisted.close()  # what is queued is written, then the file closes
     return 0
 
 

@@ -49,13 +49,29 @@ class Timekeeper:
 
     # --- following the log --------------------------------------------------------------------
     def start(self) -> None:
-        """Rebuild every match's deadlines from the log (start-up)."""
+        """Rebuild the deadlines of every match still running from the log (start-up). A match
+        marked quiet (no pending deadline: over, or paused) whose stream has not moved since is
+        not folded: start-up costs what is live, not every match ever started."""
         with self._lock:
             self._position = self.store.last_position()
             self._pending.clear()
             self._refused.clear()
             for started in self.store.read_type("MatchStarted"):
-                self._refresh(started.stream)
+                if not self._still_quiet(started.stream):
+                    self._refresh(started.stream)
+
+    def _still_quiet(self, stream: str) -> bool:
+        """Whether the stream's quiet mark holds: its last event is still the one marked."""
+        persisted = self.cache.persisted
+        mark = persisted.quiet(stream) if persisted is not None else None
+        if mark is None:
+            return False
+        version, hash_ = mark
+        head = self.store.stream_head(stream)
+        if head is None or head[1] != version:
+            return False
+        last = next(self.store.read_stream(stream, from_version=version, limit=1), None)
+        return last is not None and last.hash == hash_
 
     def catch_up(self) -> set[str]:
         """Read what was appended since last time (by this process or another) and recompute
@@ -81,6 +97,8 @@ class Timekeeper:
             self._pending[stream] = found
         else:
             self._pending.pop(stream, None)
+            if self.cache.persisted is not None and folded.version:
+                self.cache.persisted.mark_quiet(stream, folded.version, folded.hash)
 
     # --- reading ------------------------------------------------------------------------------
     def pending(self) -> list[PendingDeadline]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 
+from checkpoint_checks import assert_every_position_reads_as_a_full_fold
 from clients import admin_client
 from tables import ok
 
@@ -195,6 +196,8 @@ class Desk:
         store = self.services.store
         fresh_store = SQLiteEventStore(store.path) if isinstance(store, SQLiteEventStore) \
             else store  # the memory store: the log itself; the new app brings a new cache
+        # and through the live server's checkpoints, taken before and after the rulings
+        assert_every_position_reads_as_a_full_fold(store, self.services.cache)
         try:
             app = create_app(store=fresh_store, signer=self.services.signer)
             clients = {"admin": admin_client(app), "public": app.test_client()}

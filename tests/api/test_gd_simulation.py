@@ -8,6 +8,7 @@ from collections import Counter
 from datetime import datetime, timedelta
 
 import pytest
+from checkpoint_checks import assert_checkpoint_folds_equal_full_folds
 from clients import admin_client
 from replay import assert_past_reads_equal_live, knockout_reads, rebuilt_and_live
 from spec import assert_response
@@ -82,6 +83,11 @@ def test_every_hand_keeps_the_108_cards_and_ends_with_a_full_finishing_order(pla
 def test_every_past_state_read_with_at_equals_what_was_live_then(played):
     outcome, app, _, seen = played
     assert_past_reads_equal_live(admin_client(app), outcome.tournament_id, seen, 40, seed=1)
+
+
+def test_a_fold_from_the_nearest_checkpoint_equals_the_fold_from_version_1(played):
+    _, _, database, _ = played
+    assert assert_checkpoint_folds_equal_full_folds(database, 25, seed=4) > 0
 
 
 def test_rebuilding_every_projection_from_the_log_gives_the_same_bytes(played):

@@ -4,6 +4,7 @@ position equals what was live then; and rebuilding every projection from the log
 bytes as the live, cached reads."""
 
 import pytest
+from checkpoint_checks import assert_checkpoint_folds_equal_full_folds
 from clients import admin_client
 from replay import assert_past_reads_equal_live, knockout_reads, rebuilt_and_live
 
@@ -48,6 +49,11 @@ def test_an_eight_team_knockout_ends_with_a_champion_and_a_consistent_bracket(pl
 def test_every_past_state_read_with_at_equals_what_was_live_then(played):
     outcome, app, _, seen = played
     assert_past_reads_equal_live(admin_client(app), outcome.tournament_id, seen, 60, seed=1)
+
+
+def test_a_fold_from_the_nearest_checkpoint_equals_the_fold_from_version_1(played):
+    _, _, database, _ = played
+    assert assert_checkpoint_folds_equal_full_folds(database, 25, seed=3) > 0
 
 
 def test_rebuilding_every_projection_from_the_log_gives_the_same_bytes(played):

@@ -4,6 +4,7 @@ standings (JSON and CSV) and every table's read rebuilt from the log alone are b
 to the live ones, and the standings read at past positions are what was served then."""
 from __future__ import annotations
 
+from checkpoint_checks import assert_checkpoint_folds_equal_full_folds
 from replay import read_bytes, rebuilt_and_live
 
 from service.simulator.runner import SimulatedClock, temporary_server
@@ -49,6 +50,7 @@ def test_a_simulated_team_event_rebuilds_byte_identically():
         rebuilt, live = rebuilt_and_live(server.app, server.database,
                                          lambda c: _as_admin(c, server.token, tid))
         assert rebuilt == live
+        assert assert_checkpoint_folds_equal_full_folds(server.database, 15, seed=5) > 0
 
 
 def _as_admin(client, token: str, tid: str) -> dict[str, bytes]:

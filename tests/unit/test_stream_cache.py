@@ -55,18 +55,43 @@ def test_a_cached_state_of_another_history_is_not_used():
     assert cache.get(STREAM) == real  # the ghost is gone, not kept above the real state
 
 
-def test_reads_at_a_position_ignore_the_cache():
+def test_a_read_at_a_position_starts_from_a_checkpoint_and_equals_a_full_fold():
+    store, cache = make_store(CountingStore()), StreamCache()
+    store.append("t", [registered(f"a{i}") for i in range(70)])  # versions 2..71
+    load_stream(store, CATALOGUE, STREAM, cache=cache)  # checkpoints at versions 32 and 64
+    store.folded = 0
+    at_40 = load_stream(store, CATALOGUE, STREAM, at=40, cache=cache)
+    assert store.folded == 9  # version 32 (to check its hash), then 33..40
+    assert at_40 == load_stream(store, CATALOGUE, STREAM, at=40)
+    assert at_40.version == 40 and cache.get(STREAM).version == 71  # the head is untouched
+
+
+def test_a_checkpoint_whose_event_has_another_hash_is_dropped_not_used():
     store, cache = make_store(), StreamCache()
-    store.append("t", [registered("a"), registered("b")])
-    load_stream(store, CATALOGUE, STREAM, cache=cache)
-    assert load_stream(store, CATALOGUE, STREAM, at=2, cache=cache).version == 2
+    store.append("t", [registered(f"a{i}") for i in range(40)])
+    true_at_32 = load_stream(store, CATALOGUE, STREAM, at=32)
+    forged = StreamState(STREAM, true_at_32.state.__class__(
+        **{**true_at_32.state.__dict__, "name": "forged"}), 32, true_at_32.position, "e" * 64)
+    cache.checkpoint(forged)
+    read = load_stream(store, CATALOGUE, STREAM, at=35, cache=cache)
+    assert read == load_stream(store, CATALOGUE, STREAM, at=35)
+    assert read.state.name == "t"
+    assert all(start.hash != "e" * 64 for start in cache.starts(STREAM))
 
 
-def test_the_cache_keeps_the_most_recent_streams_only():
-    cache = StreamCache(size=2)
+def test_the_cache_keeps_the_most_recent_streams_within_its_budget_of_events():
+    cache = StreamCache(budget=25)
     for name in ("tournament-a", "tournament-b", "tournament-c"):
-        cache.put(StreamState(name, None, 1, 1, "h"))
+        cache.put(StreamState(name, None, 10, 1, "h"))
     assert cache.get("tournament-a") is None and cache.get("tournament-c") is not None
+    assert cache.held == 20 and cache.streams() == ["tournament-b", "tournament-c"]
+
+
+def test_a_stream_longer_than_the_budget_is_still_kept_alone():
+    cache = StreamCache(budget=5)
+    cache.put(StreamState("tournament-a", None, 3, 1, "h"))
+    cache.put(StreamState("tournament-b", None, 9, 2, "h"))
+    assert cache.streams() == ["tournament-b"]
 
 
 def test_an_older_state_never_replaces_a_newer_one():

@@ -1,0 +1,228 @@
+"""Checkpoints of folded streams kept on disk beside the log, so that a restart, an evicted
+stream or a read ``?at=`` late in a match folds from the nearest one instead of from version 1.
+
+A checkpoint is derived, never the truth: a pickled :class:`projections.streams.StreamState`,
+keyed by (stream, version, hash of the event it follows). It is used only when the stored event
+at its version still has that hash — and since every hash chains every event of its tournament
+before it, an equal hash means the same history, so the same folded state. A checkpoint of
+another history (a rolled-back group commit, another database) never matches and is dropped.
+Each is also stamped with the fold's code (:func:`fold_code`): after an upgrade of the rules the
+old ones are ignored, not misread.
+
+The file is a SQLite database of its own (``<database>-checkpoints``), never part of the log, the
+hash chain or an export; deleting it loses nothing but time. Writes go through one background
+thread (best effort, ``synchronous=OFF``), so no request waits for them and they never contend
+with the log's writer. A missing, truncated or foreign file, or a row that does not unpickle, is
+ignored with a log line and rebuilt as streams are folded again.
+
+The file also keeps *quiet marks*: "as of (version, hash) this match stream has no pending
+deadline". The timer reads them at start-up to skip the matches that are over (or paused) and
+unchanged since, instead of folding every match ever started (service/timekeeping.py).
+
+Pickle is safe here because only paiju writes the file, beside a log it trusts as much.
+"""
+from __future__ import annotations
+
+import copyreg
+import functools
+import hashlib
+import logging
+import pickle
+import queue
+import sqlite3
+import sys
+import threading
+import types
+import zlib
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("paiju.checkpoints")
+
+# The sources whose change can change a folded state: the rules, the catalogue's upcasting
+# and the fold itself.
+_FOLD_SOURCES = ("rules", "events", "projections/streams.py")
+QUEUE_LIMIT = 4096  # checkpoints waiting to be written; beyond it new ones are dropped
+
+
+def _mapping_proxy(items: dict) -> types.MappingProxyType:
+    return types.MappingProxyType(items)
+
+
+def _reduce_mapping_proxy(proxy: types.MappingProxyType):
+    return _mapping_proxy, (dict(proxy),)
+
+
+# The rules keep read-only mappings (MappingProxyType) in their states, which pickle refuses.
+copyreg.pickle(types.MappingProxyType, _reduce_mapping_proxy)
+
+
+@functools.cache
+def fold_code() -> str:
+    """A fingerprint of the code that folds: the sources of the rules, the catalogue and the
+    fold, and the Python version (pickles of one may not load in another)."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256(sys.version.encode())
+    for name in _FOLD_SOURCES:
+        place = root / name
+        for path in sorted(place.rglob("*.py")) if place.is_dir() else [place]:
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:32]
+
+
+def dumps(state: Any) -> bytes:
+    return zlib.compress(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL), 1)
+
+
+def loads(blob: bytes) -> Any:
+    return pickle.loads(zlib.decompress(blob))
+
+
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS checkpoints (stream TEXT NOT NULL, version INTEGER NOT NULL, "
+    "position INTEGER NOT NULL, hash TEXT NOT NULL, code TEXT NOT NULL, state BLOB NOT NULL, "
+    "PRIMARY KEY (stream, version))",
+    "CREATE TABLE IF NOT EXISTS quiet (stream TEXT PRIMARY KEY, version INTEGER NOT NULL, "
+    "hash TEXT NOT NULL)",
+)
+
+
+class CheckpointFile:
+    """The checkpoints and quiet marks of one log, in a SQLite file beside it."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.code = fold_code()
+        self._lock = threading.Lock()    # one connection, shared by readers and the writer
+        self._conn = self._open()
+        self._queue: queue.Queue = queue.Queue(QUEUE_LIMIT)
+        self._writer = threading.Thread(target=self._write_loop, name="paiju-checkpoints",
+                                        daemon=True)
+        self._writer.start()
+
+    # --- opening ------------------------------------------------------------------------------
+    def _open(self) -> sqlite3.Connection:
+        try:
+            return self._connect()
+        except sqlite3.DatabaseError as error:  # truncated, or not a database at all
+            log.warning("checkpoint file %s is unreadable (%s): starting a new one", self.path,
+                        error)
+            self._remove()
+            return self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=OFF")  # a lost checkpoint is only refolded
+        for statement in SCHEMA:
+            conn.execute(statement)
+        stale = conn.execute("SELECT count(*) FROM checkpoints WHERE code != ?",
+                             (self.code,)).fetchone()[0]
+        if stale:
+            log.info("checkpoint file %s: %d checkpoints of another version of the rules "
+                     "dropped", self.path, stale)
+            conn.execute("DELETE FROM checkpoints WHERE code != ?", (self.code,))
+        return conn
+
+    def _remove(self) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(self.path) + suffix).unlink(missing_ok=True)
+
+    # --- reading ------------------------------------------------------------------------------
+    def _query(self, sql: str, params: tuple) -> list[tuple]:
+        try:
+            with self._lock:
+                return self._conn.execute(sql, params).fetchall()
+        except sqlite3.DatabaseError as error:
+            log.warning("checkpoint file %s: read failed (%s); ignored", self.path, error)
+            return []
+
+    def newest_version(self, stream: str, at: int | None) -> int:
+        """The version of the stream's newest checkpoint at or before position ``at`` (0: none)."""
+        sql = "SELECT max(version) FROM checkpoints WHERE stream = ? AND code = ?"
+        params: tuple = (stream, self.code)
+        if at is not None:
+            sql, params = sql + " AND position <= ?", params + (at,)
+        rows = self._query(sql, params)
+        return (rows[0][0] or 0) if rows else 0
+
+    def load(self, stream: str, version: int):
+        """The checkpoint of ``stream`` at ``version``, or None (missing or unreadable)."""
+        rows = self._query("SELECT state FROM checkpoints WHERE stream = ? AND version = ? "
+                           "AND code = ?", (stream, version, self.code))
+        if not rows:
+            return None
+        try:
+            state = loads(rows[0][0])
+        except Exception as error:  # truncated or damaged: refolded, and written again later
+            log.warning("checkpoint %s@%d is damaged (%s): ignored and dropped", stream, version,
+                        error)
+            self.discard(stream, version)
+            return None
+        if getattr(state, "stream", None) != stream or getattr(state, "version", None) != version:
+            log.warning("checkpoint %s@%d holds another stream's state: dropped", stream, version)
+            self.discard(stream, version)
+            return None
+        return state
+
+    def quiet(self, stream: str) -> tuple[int, str] | None:
+        rows = self._query("SELECT version, hash FROM quiet WHERE stream = ?", (stream,))
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    # --- writing (in the background) ----------------------------------------------------------
+    def save(self, state) -> None:
+        """Queue ``state`` (a StreamState, an immutable value) to be pickled and written."""
+        self._offer(("save", state))
+
+    def discard(self, stream: str, version: int) -> None:
+        self._offer(("discard", stream, version))
+
+    def mark_quiet(self, stream: str, version: int, hash_: str) -> None:
+        self._offer(("quiet", stream, version, hash_))
+
+    def _offer(self, job: tuple) -> None:
+        try:
+            self._queue.put_nowait(job)
+        except queue.Full:  # the disk is behind: this checkpoint is skipped, a later one comes
+            log.debug("checkpoint queue full: %s skipped", job[0])
+
+    def flush(self) -> None:
+        """Wait until everything queued so far is written (tests, shutdown)."""
+        self._queue.join()
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._writer.join(timeout=10)
+        with self._lock:
+            self._conn.close()
+
+    def _write_loop(self) -> None:
+        while True:
+            job = self._queue.get()
+            if job is None:
+                self._queue.task_done()
+                return
+            try:
+                self._write(job)
+            except Exception:  # noqa: BLE001 - a checkpoint that cannot be written is skipped
+                log.exception("checkpoint %s not written", job[0])
+            finally:
+                self._queue.task_done()
+
+    def _write(self, job: tuple) -> None:
+        if job[0] == "save":
+            state = job[1]
+            blob = dumps(state)
+            sql = ("INSERT OR REPLACE INTO checkpoints (stream, version, position, hash, code, "
+                   "state) VALUES (?, ?, ?, ?, ?, ?)")
+            params: tuple = (state.stream, state.version, state.position, state.hash, self.code,
+                             blob)
+        elif job[0] == "discard":
+            sql, params = "DELETE FROM checkpoints WHERE stream = ? AND version = ?", job[1:]
+        else:
+            sql = "INSERT OR REPLACE INTO quiet (stream, version, hash) VALUES (?, ?, ?)"
+            params = job[1:]
+        with self._lock:
+            self._conn.execute(sql, params)

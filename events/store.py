@@ -19,7 +19,8 @@ from .envelope import (
     Record,
     canonical_json,
     chain_hash,
-    hashed_text,
+    envelope_middle,
+    envelope_of,
     new_event_ids,
     record_hash,
     utc_timestamp,
@@ -112,42 +113,55 @@ def plan_append(tournament_id: str, events: Sequence[NewEvent], tail: Tail,
     if len(set(ids)) != len(ids):
         raise InvalidBatch("the same event id appears twice in one batch")
     recorded_at = recorded_at or utc_timestamp()
-    meta_texts: dict[int, str] = {}
-    drafts = [_draft(tournament_id, e, i, recorded_at, meta_texts) for e, i in zip(events, ids)]
+    texts = _texts(events)
     stored = tail.records_by_id([e.id for e in events if e.id])
     if stored:
+        drafts = [Record(0, i, tournament_id, e.stream, 0, e.type, e.schema_version, data, meta,
+                         recorded_at, "", "") for e, i, (data, meta) in zip(events, ids, texts)]
         return AppendResult(_idempotent_replay(drafts, stored), created=False)
     if decide is not None:
         decide(tail, recorded_at)
+    return AppendResult(_sealed(tournament_id, events, ids, texts, recorded_at, tail),
+                        created=True)
 
+
+def _texts(events: Sequence[NewEvent]) -> list[tuple[str, str]]:
+    """(data, meta) of each event as canonical JSON text."""
+    # A batch often shares one meta object (or has none): serialise each object once.
+    meta_texts: dict[int, str] = {}
+    return [(canonical_json(e.data),
+             (meta_texts.get(id(e.meta)) or meta_texts.setdefault(id(e.meta), canonical_json(e.meta))
+              if e.meta else "{}")) for e in events]
+
+
+def _sealed(tournament_id: str, events: Sequence[NewEvent], ids: list[str],
+            texts: list[tuple[str, str]], recorded_at: str, tail: Tail) -> list[Record]:
+    """The batch's records: positions after the log's last, each stream's next versions
+    (checked against what each event expects), and each hash chained to the one before."""
     position = tail.last_position()
     head = tail.tournament_head(tournament_id)
     prev_hash = head[1] if head else GENESIS_HASH
     versions: dict[str, int] = {}
+    middles: dict[tuple, str] = {}  # the envelope's shared middle, per stream, type and schema
     records = []
-    for event, d in zip(events, drafts):
-        current = versions.get(event.stream)
+    for e, event_id, (data, meta) in zip(events, ids, texts):
+        stream = e.stream
+        current = versions.get(stream)
         if current is None:
-            current = owned_stream_version(tournament_id, event.stream, tail)
-        if event.expected_version is not None:
-            check_expected_version(event.stream, event.expected_version, current)
+            current = owned_stream_version(tournament_id, stream, tail)
+        if e.expected_version is not None:
+            check_expected_version(stream, e.expected_version, current)
         position += 1
-        versions[event.stream] = current + 1
-        unsealed = Record(position, d.id, d.tournament_id, d.stream, current + 1, d.type,
-                          d.schema_version, d.data, d.meta, d.recorded_at, prev_hash, "")
-        prev_hash = chain_hash(prev_hash, hashed_text(unsealed))
-        records.append(unsealed._replace(hash=prev_hash))
-    return AppendResult(records, created=True)
-
-
-def _draft(tournament_id: str, e: NewEvent, event_id: str, recorded_at: str,
-           meta_texts: dict[int, str]) -> Record:
-    """The event as a record still without position, version and hashes."""
-    # A batch often shares one meta object (or has none): serialise each object once.
-    meta = (meta_texts.get(id(e.meta)) or meta_texts.setdefault(id(e.meta), canonical_json(e.meta))
-            if e.meta else "{}")
-    return Record(0, event_id, tournament_id, e.stream, 0, e.type, e.schema_version,
-                  canonical_json(e.data), meta, recorded_at, "", "")
+        version = versions[stream] = current + 1
+        key = (stream, e.type, e.schema_version)
+        middle = middles.get(key) or middles.setdefault(key, envelope_middle(
+            recorded_at, e.schema_version, stream, tournament_id, e.type))
+        sealed = chain_hash(prev_hash, envelope_of(data, "", event_id, meta, position, prev_hash,
+                                                   middle, version))
+        records.append(Record(position, event_id, tournament_id, stream, version, e.type,
+                              e.schema_version, data, meta, recorded_at, prev_hash, sealed))
+        prev_hash = sealed
+    return records
 
 
 def _idempotent_replay(drafts: list[Record], stored: dict[str, Record]) -> list[Record]:

@@ -7,6 +7,7 @@ or one the referee made by hand (``manual: true``). A published pairing is a fac
 tournament's history — its tables are played — so it is recorded, not derived again: a result
 corrected later changes the standings, never a round already paired. Results, forfeits, team
 scores, exclusions and the standings are derived (``GET …/rounds``, ``GET …/standings``).
+``TeamEventClosed`` is the chief referee's closing of the event before its last round (T-6.11).
 """
 from marshmallow import Schema, fields, validate
 
@@ -43,6 +44,14 @@ class RoundPairedData(DataSchema):
     reason = _optional(fields.String(validate=validate.Length(min=1, max=2000)))
 
 
+class TeamEventClosedData(DataSchema):
+    """The chief referee closes the team event early (T-6.11): after the last round played,
+    when the next round cannot be paired and no manual pairing is wanted. The standings are
+    final once it is closed (lots for remaining ties may then be drawn)."""
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=2000))
+
+
 TEAM_EVENT_EVENTS = (
     EventType("RoundPaired", RoundPairedData, ("tournament",)),
+    EventType("TeamEventClosed", TeamEventClosedData, ("tournament",)),
 )

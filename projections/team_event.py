@@ -61,6 +61,8 @@ def _apply(ev: TeamEvent, kind: str, data) -> TeamEvent:
         return swiss.withdraw(ev, data)
     if kind == "tie":
         return swiss.record_tie_lots(ev, data)
+    if kind == "closed":
+        return swiss.record_close(ev, data)
     warnings = _warnings(ev, data) if kind == "paired" and data.get("manual") else ()
     return swiss.record_pairing(ev, data, warnings)
 
@@ -127,12 +129,20 @@ def rounds_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | N
     ev = team_event_at(log, catalogue, tournament_id, at, cache, t)
     if ev is None:
         return {"format": t.format, "settings": None, "teams": [], "rounds": [], "next": None,
-                "excluded": {}, "withdrawn": []}
+                "excluded": {}, "withdrawn": [], "ended": None}
     return {"format": t.format, "settings": ev.settings.to_dict(),
             "teams": [_team_view(t, e) for e in ev.entries.values()],
             "rounds": [_round_view(ev, r) for r in ev.rounds],
             "next": _next_view(ev), "excluded": swiss.excluded(ev),
-            "withdrawn": list(ev.withdrawn)}
+            "withdrawn": list(ev.withdrawn), "ended": _ended_view(ev)}
+
+
+def _ended_view(ev: TeamEvent) -> dict | None:
+    """T-6.11: how the event ended — ``rounds`` (all played), ``teams`` (fewer than two left in
+    the pairing) or ``closed`` (by the chief referee) — after which round, and why."""
+    over = swiss.ended(ev)
+    return None if over is None else {"how": over.how, "after_round": over.after_round,
+                                      "reason": over.reason, "rule": swiss.CLOSING}
 
 
 def _team_view(t: Tournament, entry: swiss.Entry) -> dict:
@@ -173,13 +183,19 @@ def _next_view(ev: TeamEvent) -> dict | None:
     number = swiss.next_round(ev)
     if number is None:
         return None
-    base = {"round": number, "in_play": swiss.in_play(ev)}
+    base = {"round": number, "in_play": swiss.in_play(ev),
+            "method": ev.settings.pairing_method if number > 1 else "lots"}
     try:
         data = swiss.propose(ev, random.Random(0))
     except RuleViolation as v:
-        return {**base, "pairable": False, "rule": v.rule, "problem": v.message, "pairing": None}
+        proposed = swiss.proposal(ev)
+        if proposed is not None:
+            proposed = {k: proposed[k] for k in ("matches", "byes", "warnings")}
+        return {**base, "pairable": False, "rule": v.rule, "problem": v.message, "pairing": None,
+                "proposal": proposed}
     pairing = None if number == 1 else {"matches": data["matches"], "byes": data["byes"]}
-    return {**base, "pairable": True, "rule": None, "problem": None, "pairing": pairing}
+    return {**base, "pairable": True, "rule": None, "problem": None, "pairing": pairing,
+            "proposal": None}
 
 
 def standings_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | None = None,
@@ -195,7 +211,7 @@ def standings_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int 
     rows = swiss.standings(ev)
     ranked = [_row_view(t, ev, r) for r in rows if r.place is not None]
     final = swiss.final(ev)
-    return {"format": t.format, "final": final,
+    return {"format": t.format, "final": final, "ended": _ended_view(ev),
             "champion": ranked[0]["team"] if final and ranked else None,
             "rounds": ev.settings.rounds,
             "rounds_played": sum(swiss.round_complete(ev, r.number) for r in ev.rounds),
@@ -221,7 +237,10 @@ def _row_view(t: Tournament, ev: TeamEvent, row: swiss.Row) -> dict:
             "byes": sorted({x.round for x in lines if x.outcome == "bye"}),
             "forfeits": [{"round": x.round, "pair": x.pair} for x in lines
                          if x.outcome == "forfeitLoss"],
-            "disqualified": None if dq is None else {"round": dq[0], "pair": dq[1]}}
+            "disqualified": None if dq is None else {"round": dq[0], "pair": dq[1]},
+            "excluded": None if row.exclusion is None else {
+                "rule": row.exclusion.rule, "after_round": row.exclusion.after_round,
+                "reason": row.exclusion.reason}}
 
 
 # --- the server's pairing and lots -------------------------------------------------------------
@@ -244,10 +263,25 @@ def propose_pairing(log: Tail, catalogue: Catalogue, tournament_id: str, rng: ra
 def propose_tie_lots(log: Tail, catalogue: Catalogue, tournament_id: str, rng: random.Random,
                      cache: StreamCache | None = None) -> list[dict]:
     ev = current(log, catalogue, tournament_id, cache)
-    if not swiss.complete(ev):
+    if swiss.ended(ev) is None:
         raise RuleViolation(swiss.STANDINGS, "lots decide places once every round has been "
-                                             "played")
+                                             "played or the event has ended (T-6.11)")
     return swiss.propose_tie_lots(ev, rng)
+
+
+def proposed_pairing(log: Tail, catalogue: Catalogue, tournament_id: str,
+                     cache: StreamCache | None = None) -> dict:
+    """T-6.4: the pairing with the fewest rematches the chief referee confirms, as
+    ``RoundPaired`` data (``manual: true``); 422 T-6.4 when the next round needs none (it is
+    paired by the rules) or cannot be paired now."""
+    ev = current(log, catalogue, tournament_id, cache)
+    proposed = swiss.proposal(ev)
+    if proposed is None:
+        swiss.propose(ev, random.Random(0))   # says why the round cannot be paired now
+        raise RuleViolation(swiss.PAIRING, f"round {swiss.next_round(ev)} is paired by the "
+                                           f"rules (POST …/pairings without confirm): there is "
+                                           f"no proposal to confirm")
+    return {k: v for k, v in proposed.items() if k != "warnings"}
 
 
 # --- the referee's round-level events ----------------------------------------------------------
@@ -321,6 +355,15 @@ def guard_lots(log: Tail, catalogue: Catalogue, tournament_id: str, data: dict,
         swiss.check_pairing(ev, data, by_lots=True)
     else:
         swiss.check_tie_lots(ev, data)
+
+
+def guard_closed(log: Tail, catalogue: Catalogue, tournament_id: str, data: dict,
+                 cache: StreamCache | None) -> None:
+    """TeamEventClosed (T-6.11): after a round played, once, when the next round cannot be
+    paired by the rules."""
+    ev = _event_for_guard(log, catalogue, tournament_id, cache)
+    if ev is not None:  # another format: the tournament's fold refuses it
+        swiss.check_close(ev, data)
 
 
 def guard_round_paired(log: Tail, catalogue: Catalogue, tournament_id: str, data: dict,

@@ -50,7 +50,15 @@ from types import MappingProxyType
 
 from .multisets import roll_call
 from .setting_values import check_values
-from .swiss_pairing import Pairing, pair_round, score_groups
+from .swiss_pairing import (
+    METHODS,
+    Pairing,
+    differences,
+    fewest_rematches,
+    pair_round,
+    rematches,
+    score_groups,
+)
 from .violations import RuleViolation
 
 FORMAT = "swiss-teams"
@@ -59,6 +67,7 @@ ENTRANTS = "T-6.2"           # a leader and two pairs
 PAIRING = "T-6.4"            # round 1 by lots, then equal or near scores
 POINTS = "T-6.5"             # 2 / 1 / 0, a forfeit 2 and 4 : 2
 FORFEITS = "T-6.7"           # the second forfeit excludes the team
+CLOSING = "T-6.11"           # the event ends: its rounds played, < 2 teams left, or closed
 STANDINGS = "T-6.8"          # score, best pair, best round difference, lots
 PAIRS = ("a", "b")
 PLAYERS = 4
@@ -70,12 +79,13 @@ MATCH_ID_LENGTH = 39         # a meeting id plus its pair letter is a match id (
 CHOICES = MappingProxyType({
     "tieBreak2": (STANDINGS, ("bestSingleRoundDiff", "sumOfDiffs"), "bestSingleRoundDiff"),
     "forfeitScope": (FORFEITS, ("pair", "team"), "pair"),
+    "pairingMethod": (PAIRING, METHODS, METHODS[0]),  # amendment 2026-12-01: nearest
 })
 ROUNDS = ("T-6.1", 1, 20, 4)  # rule, low, high, default: 「共赛四轮」
 WHOLE_NUMBERS = MappingProxyType({"rounds": ROUNDS})
 # the keys of the tournament's settings a team event reads: its own (T-6.1, T-6.7, T-6.8) and
 # ``match``, the settings of its SJ3 tables (SJ3-15)
-SETTING_KEYS = ("rounds", "tieBreak2", "forfeitScope", "match")
+SETTING_KEYS = ("rounds", "tieBreak2", "forfeitScope", "pairingMethod", "match")
 SETTINGS = "T-6"             # the team event's settings, refused when unknown
 MATCH_POINTS = {"win": WIN, "draw": DRAW, "loss": LOSS}
 
@@ -162,10 +172,20 @@ class Settings:
     rounds: int = ROUNDS[3]
     tie_break2: str = CHOICES["tieBreak2"][2]
     forfeit_scope: str = CHOICES["forfeitScope"][2]
+    pairing_method: str = CHOICES["pairingMethod"][2]
 
     def to_dict(self) -> dict:
         return {"rounds": self.rounds, "tieBreak2": self.tie_break2,
-                "forfeitScope": self.forfeit_scope}
+                "forfeitScope": self.forfeit_scope, "pairingMethod": self.pairing_method}
+
+
+@dataclass(frozen=True)
+class Closed:
+    """``TeamEventClosed`` (T-6.11): the chief referee closed the event after round
+    ``after_round``, for ``reason``."""
+
+    after_round: int
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -177,6 +197,7 @@ class TeamEvent:
     started: frozenset[str] = frozenset()         # tables whose match stream has begun
     withdrawn: Mapping[str, int] = field(default_factory=dict)  # team -> rounds paired before
     tie_lots: tuple[str, ...] = ()                # standingsTie winners, in order of drawing
+    closed: Closed | None = None                  # TeamEventClosed (T-6.11)
 
     @property
     def lot_order(self) -> tuple[str, ...]:
@@ -228,7 +249,9 @@ def parse_settings(settings: Mapping) -> Settings:
     check_values(settings, WHOLE_NUMBERS, CHOICES)
     return Settings(rounds=settings.get("rounds") or ROUNDS[3],
                     tie_break2=settings.get("tieBreak2") or CHOICES["tieBreak2"][2],
-                    forfeit_scope=settings.get("forfeitScope") or CHOICES["forfeitScope"][2])
+                    forfeit_scope=settings.get("forfeitScope") or CHOICES["forfeitScope"][2],
+                    pairing_method=settings.get("pairingMethod") or
+                    CHOICES["pairingMethod"][2])
 
 
 def check_entry(data: Mapping, registered: Mapping[str, Sequence[str]]) -> None:
@@ -300,8 +323,16 @@ def bye_line(round_: int, pair: str) -> Line:
     return Line(round_, pair, None, None, WIN, own - other, (own, other), "bye")
 
 
+def missed_line(round_: int, pair: str) -> Line:
+    """T-6.7 as amended: a withdrawn team forfeits each round it then misses — 0 points, levels
+    2 : 4, as a forfeit at a table (T-6.5) — with no opponent and no table."""
+    own, other = FORFEIT_LEVELS[::-1]
+    return Line(round_, pair, None, None, LOSS, own - other, (own, other), "forfeitLoss")
+
+
 def team_lines(ev: TeamEvent, team: str) -> list[Line]:
-    """The team's lines, round by round, pair a before pair b."""
+    """The team's lines, round by round, pair a before pair b; the rounds a withdrawn team
+    misses are forfeits (T-6.7)."""
     lines = []
     for r in ev.rounds:
         if r.bye == team:
@@ -309,6 +340,8 @@ def team_lines(ev: TeamEvent, team: str) -> list[Line]:
             continue
         meeting = r.meeting_of(team)
         if meeting is None:
+            if team in ev.withdrawn and r.number > ev.withdrawn[team]:
+                lines += [missed_line(r.number, p) for p in PAIRS]
             continue
         side = meeting.teams.index(team)
         for p in PAIRS:
@@ -324,18 +357,27 @@ def forfeits(ev: TeamEvent, team: str) -> list[Line]:
     return [line for line in team_lines(ev, team) if line.outcome == "forfeitLoss"]
 
 
-def forfeited_again(ev: TeamEvent, team: str) -> int | None:
-    """T-6.7 (「如连续或间接弃权的队或对子不再安排比赛」): the round of the team's second forfeit — a
-    forfeit *again*, in a later round: of the same pair (``forfeitScope: pair``), or of the team
-    in a second round (``team``: both pairs forfeiting one round is one forfeit of the team,
-    not two); None if none."""
-    rounds: dict[str, set[int]] = {}
+def second_forfeit(ev: TeamEvent, team: str) -> tuple[str | None, int, int] | None:
+    """T-6.7 (「如连续或间接弃权的队或对子不再安排比赛」): the team's forfeit *again*, in a later
+    round — of the same pair (``forfeitScope: pair``; the pair is returned), or of the team in a
+    second round (``team``: both pairs forfeiting one round is one forfeit of the team, not
+    two; the pair is None) — as (pair, first round, second round); None if none. The rounds a
+    withdrawn team misses are forfeits like any other (amendment 2026-12-01)."""
+    rounds: dict[str | None, list[int]] = {}
     for line in forfeits(ev, team):
-        unit = line.pair if ev.settings.forfeit_scope == "pair" else "team"
-        rounds.setdefault(unit, set()).add(line.round)
-        if len(rounds[unit]) == 2:
-            return line.round
+        unit = line.pair if ev.settings.forfeit_scope == "pair" else None
+        seen = rounds.setdefault(unit, [])
+        if line.round not in seen:
+            seen.append(line.round)
+        if len(seen) == 2:
+            return unit, seen[0], seen[1]
     return None
+
+
+def forfeited_again(ev: TeamEvent, team: str) -> int | None:
+    """The round of the team's second forfeit (T-6.7), or None."""
+    found = second_forfeit(ev, team)
+    return None if found is None else found[2]
 
 
 def disqualification(ev: TeamEvent, team: str) -> tuple[int, str] | None:
@@ -354,12 +396,41 @@ def disqualification(ev: TeamEvent, team: str) -> tuple[int, str] | None:
     return None
 
 
-def excluded_after(ev: TeamEvent, team: str) -> int | None:
-    """The round after which the team is not paired and not ranked: its second forfeit (T-6.7)
-    or its pair's disqualification (SJ3-11.9), whichever came first; None if neither."""
+@dataclass(frozen=True)
+class Exclusion:
+    """Why a team is not paired any more and not ranked: after which round, by which rule."""
+
+    after_round: int
+    rule: str
+    reason: str
+
+
+def exclusion(ev: TeamEvent, team: str) -> Exclusion | None:
+    """The team's second forfeit (T-6.7) or its pair's disqualification (SJ3-11.9), whichever
+    came first; None if neither."""
     dq = disqualification(ev, team)
-    rounds = [n for n in (forfeited_again(ev, team), dq[0] if dq else None) if n is not None]
-    return min(rounds, default=None)
+    again = second_forfeit(ev, team)
+    found = []
+    if again is not None:
+        pair, first, second = again
+        whose = f"pair {pair}" if pair else "the team"
+        missed = [n for n in (first, second) if team in ev.withdrawn and n > ev.withdrawn[team]]
+        why = f"{whose} forfeited in rounds {first} and {second}"
+        if missed:
+            why += f" (withdrawn after round {ev.withdrawn[team]}: a round it misses is a " \
+                   f"forfeit)"
+        found.append(Exclusion(second, FORFEITS, f"{why}: not scheduled any more, its team "
+                                                 f"score not counted"))
+    if dq is not None:
+        found.append(Exclusion(dq[0], "SJ3-11.9", f"pair {dq[1]} disqualified in round "
+                                                  f"{dq[0]}"))
+    return min(found, key=lambda e: e.after_round, default=None)
+
+
+def excluded_after(ev: TeamEvent, team: str) -> int | None:
+    """The round after which the team is not paired and not ranked, or None."""
+    found = exclusion(ev, team)
+    return None if found is None else found.after_round
 
 
 def excluded(ev: TeamEvent) -> dict[str, int]:
@@ -407,15 +478,47 @@ def round_complete(ev: TeamEvent, number: int) -> bool:
 
 
 def next_round(ev: TeamEvent) -> int | None:
-    """The round to pair next; None once the last round (setting ``rounds``) is paired."""
+    """The round to pair next; None once the last round (setting ``rounds``) is paired or the
+    event has ended (T-6.11)."""
     number = len(ev.rounds) + 1
-    return number if number <= ev.settings.rounds else None
+    return number if number <= ev.settings.rounds and ended(ev) is None else None
+
+
+def played(ev: TeamEvent) -> bool:
+    """Every round paired so far has been played (and there is one)."""
+    return bool(ev.rounds) and all(round_complete(ev, r.number) for r in ev.rounds)
 
 
 def complete(ev: TeamEvent) -> bool:
     """Every round of the event has been paired and played."""
-    return len(ev.rounds) == ev.settings.rounds and all(
-        round_complete(ev, r.number) for r in ev.rounds)
+    return len(ev.rounds) == ev.settings.rounds and played(ev)
+
+
+@dataclass(frozen=True)
+class Ended:
+    """How the event ended (T-6.11): ``rounds`` — its scheduled rounds played; ``teams`` —
+    fewer than two teams left in the pairing; ``closed`` — closed by the chief referee."""
+
+    how: str
+    after_round: int
+    reason: str
+
+
+def ended(ev: TeamEvent) -> Ended | None:
+    """T-6.11: the event ends after its scheduled rounds, or earlier when fewer than two teams
+    remain in the pairing (once a round has been paired and every round paired is played), or
+    when the chief referee closes it (``TeamEventClosed``). None while it goes on."""
+    if ev.closed is not None:
+        return Ended("closed", ev.closed.after_round, ev.closed.reason)
+    if not played(ev):
+        return None
+    if len(ev.rounds) == ev.settings.rounds:
+        return Ended("rounds", len(ev.rounds), f"all {ev.settings.rounds} rounds played")
+    left = in_play(ev)
+    if len(left) < 2:
+        return Ended("teams", len(ev.rounds), f"{len(left)} team(s) left in the pairing after "
+                                              f"round {len(ev.rounds)}; a round needs two")
+    return None
 
 
 def in_play(ev: TeamEvent) -> list[str]:
@@ -448,6 +551,10 @@ def pairing_order(ev: TeamEvent, teams: Sequence[str]) -> list[str]:
 
 def _must_be_ready_for(ev: TeamEvent, number: int) -> list[str]:
     """The next round is ``number`` and the last one has been played; its teams."""
+    over = ended(ev)
+    if over is not None and over.how != "rounds":
+        raise RuleViolation(CLOSING, f"the event has ended after round {over.after_round} "
+                                     f"({over.reason}): no round is paired after it")
     wanted = next_round(ev)
     if wanted is None:
         raise RuleViolation(PAIRING, f"all {ev.settings.rounds} rounds have been paired")
@@ -460,7 +567,7 @@ def _must_be_ready_for(ev: TeamEvent, number: int) -> list[str]:
                                      f"before the next pairing")
     teams = in_play(ev)
     if len(teams) < 2:
-        raise RuleViolation(PAIRING, f"{len(teams)} team(s) left to pair; a round needs two")
+        raise RuleViolation(CLOSING, f"{len(teams)} team(s) left to pair; a round needs two")
     return teams
 
 
@@ -485,16 +592,45 @@ def propose(ev: TeamEvent, rng: random.Random) -> dict:
 
 
 def by_scores(ev: TeamEvent, teams: Sequence[str]) -> Pairing:
-    """T-6.4 from round 2: :func:`rules.swiss_pairing.pair_round` on the ranking; raises when no
-    pairing without a rematch exists."""
+    """T-6.4 from round 2: :func:`rules.swiss_pairing.pair_round` on the ranking by the setting
+    ``pairingMethod``; raises when no pairing without a rematch exists."""
     ranked = pairing_order(ev, teams)
     scores = {t: totals(ev, t).score for t in ranked}
-    pairing = pair_round(ranked, scores, met(ev), had_bye(ev))
+    pairing = pair_round(ranked, scores, met(ev), had_bye(ev), ev.settings.pairing_method)
     if pairing is None:
         raise RuleViolation(PAIRING, f"no valid pairing for round {len(ev.rounds) + 1}: "
-                                     f"{_why_unpairable(ranked, had_bye(ev))}; a referee may "
-                                     f"post a pairing by hand (RoundPaired with manual true)")
+                                     f"{_why_unpairable(ranked, had_bye(ev))}; the chief "
+                                     f"referee confirms the pairing with the fewest rematches "
+                                     f"(POST …/pairings with confirm true; GET …/rounds shows "
+                                     f"it), pairs the round by hand (RoundPaired with manual "
+                                     f"true) or closes the event (TeamEventClosed, T-6.11)")
     return pairing
+
+
+def proposal(ev: TeamEvent) -> dict | None:
+    """T-6.4, when the next round cannot be paired by itself: the pairing with the fewest
+    rematches (then the fewest second byes, then the method's criteria) as ``RoundPaired`` data
+    for the chief referee to confirm (``manual: true``, with the warnings it departs from); None
+    when the round can be paired by the rules, or cannot be paired now at all."""
+    number = next_round(ev) or len(ev.rounds) + 1
+    try:
+        teams = _must_be_ready_for(ev, number)
+        if number == 1:
+            return None
+        by_scores(ev, teams)
+        return None
+    except RuleViolation as v:
+        if v.rule != PAIRING or "no valid pairing" not in v.message:
+            return None
+    ranked = pairing_order(ev, teams)
+    scores = {t: totals(ev, t).score for t in ranked}
+    found = fewest_rematches(ranked, scores, met(ev), had_bye(ev), ev.settings.pairing_method)
+    return {"round": number, "byes": [found.bye] if found.bye else [], "manual": True,
+            "reason": "the pairing with the fewest rematches, confirmed by the chief referee "
+                      "(T-6.4)",
+            "matches": [{"match_id": f"R{number}-{k}", "teams": list(p)}
+                        for k, p in enumerate(found.pairs, 1)],
+            "warnings": list(manual_warnings(ev, teams, found))}
 
 
 def _why_unpairable(ranked: Sequence[str], byes: set[str]) -> str:
@@ -566,23 +702,68 @@ def _must_use_new_ids(ev: TeamEvent, data: Mapping) -> None:
 
 
 def manual_warnings(ev: TeamEvent, teams: Sequence[str], given: Pairing) -> tuple[str, ...]:
-    """What a manual pairing departs from: rematches, a second bye, pairs further apart than
-    adjacent score groups (T-6.4)."""
+    """What a manual pairing departs from: rematches, a second bye, and scores further apart
+    than the method allows (T-6.4) — ``nearest``: a difference larger than the largest one of
+    the best pairing (without a rematch when there is one, else with the fewest); ``topDown``:
+    pairs further apart than adjacent score groups."""
     seen = met(ev)
     scores = {t: totals(ev, t).score for t in teams}
-    groups = score_groups([t for t in teams if t != given.bye], scores)
+    playing = [t for t in teams if t != given.bye]
+    near = ev.settings.pairing_method == "nearest"
+    if near:
+        ranked = pairing_order(ev, teams)
+        best = pair_round(ranked, scores, seen, had_bye(ev), "nearest") or \
+            fewest_rematches(ranked, scores, seen, had_bye(ev), "nearest")
+        limit = max(differences(best, scores), default=0)
+    else:
+        groups = score_groups(playing, scores)
     warnings = []
     for a, b in given.pairs:
         if b in seen[a]:
             before = [r.number for r in ev.rounds if (m := r.meeting_of(a)) and b in m.teams]
             warnings.append(f"rematch: {a} and {b} met in round "
                             f"{', '.join(map(str, before))}")
-        elif abs(groups[a] - groups[b]) > 1:
+        elif near and abs(scores[a] - scores[b]) > limit:
+            warnings.append(f"{a} ({scores[a]}) and {b} ({scores[b]}) are "
+                            f"{abs(scores[a] - scores[b])} points apart; the nearest pairing "
+                            f"keeps every difference within {limit}")
+        elif not near and abs(groups[a] - groups[b]) > 1:
             warnings.append(f"{a} ({scores[a]}) and {b} ({scores[b]}) are not in equal or "
                             f"adjacent score groups")
     if given.bye in had_bye(ev):
         warnings.append(f"second bye: {given.bye} has had a bye")
     return tuple(warnings)
+
+
+def check_close(ev: TeamEvent, data: Mapping) -> None:
+    """``TeamEventClosed`` (T-6.11): the chief referee closes the event early — after round 1
+    at the earliest, once, every round paired played, and only when the next round cannot be
+    paired by the rules (no pairing without a rematch, T-6.4) and no manual pairing is wanted.
+    An event whose rounds are all played, or with fewer than two teams left, has ended by
+    itself."""
+    if ev.closed is not None:
+        raise RuleViolation(CLOSING, f"the event was already closed after round "
+                                     f"{ev.closed.after_round} ({ev.closed.reason})")
+    if not ev.rounds:
+        raise RuleViolation(CLOSING, "no round has been paired: the event is closed after "
+                                     "round 1 at the earliest")
+    if not played(ev):
+        waiting = [t for m in ev.rounds[-1].meetings for t in m.tables if t not in ev.results]
+        raise RuleViolation(CLOSING, f"round {len(ev.rounds)} is still being played "
+                                     f"({', '.join(waiting)} without a result); the event is "
+                                     f"closed after a round has been played")
+    over = ended(ev)
+    if over is not None:
+        raise RuleViolation(CLOSING, f"the event has already ended after round "
+                                     f"{over.after_round} ({over.reason})")
+    if proposal(ev) is None:
+        raise RuleViolation(CLOSING, f"round {len(ev.rounds) + 1} can be paired by the rules "
+                                     f"(POST …/pairings): the chief referee closes the event "
+                                     f"early only when a round cannot be paired (T-6.4)")
+
+
+def record_close(ev: TeamEvent, data: Mapping) -> TeamEvent:
+    return replace(ev, closed=Closed(len(ev.rounds), data["reason"]))
 
 
 def record_pairing(ev: TeamEvent, data: Mapping, warnings: Sequence[str] = ()) -> TeamEvent:
@@ -628,11 +809,12 @@ def tied_with(ev: TeamEvent, team: str) -> list[str]:
 def check_tie_lots(ev: TeamEvent, data: Mapping) -> None:
     """T-6.8: lots separate teams equal on score and both tie-breaks, after the last round;
     drawn among all the teams tied at that place that no earlier lots have placed."""
-    if not complete(ev):
-        raise RuleViolation(STANDINGS, "lots decide places once every round has been played")
-    if data["round"] != ev.settings.rounds:
+    if ended(ev) is None:
+        raise RuleViolation(STANDINGS, "lots decide places once every round has been played "
+                                       "or the event has ended (T-6.11)")
+    if data["round"] != len(ev.rounds):
         raise RuleViolation(STANDINGS, f"the standings lots are drawn after the last round, "
-                                       f"{ev.settings.rounds}, not {data['round']}")
+                                       f"{len(ev.rounds)}, not {data['round']}")
     candidates = list(data["candidates"])
     if data["winner"] not in candidates or len(set(candidates)) != len(candidates):
         raise RuleViolation(STANDINGS, "the lots are drawn among different teams and the "
@@ -662,7 +844,7 @@ def propose_tie_lots(ev: TeamEvent, rng: random.Random) -> list[dict]:
         left = [t for t in group if t not in lots]
         while len(left) > 1:
             winner = rng.choice(left)
-            draws.append({"purpose": "standingsTie", "round": ev.settings.rounds,
+            draws.append({"purpose": "standingsTie", "round": len(ev.rounds),
                           "candidates": list(left), "winner": winner})
             lots.append(winner)
             left.remove(winner)
@@ -683,6 +865,7 @@ class Row:
     totals: Totals
     tied: bool
     excluded_after: int | None
+    exclusion: Exclusion | None = None
 
 
 def standings(ev: TeamEvent) -> list[Row]:
@@ -699,8 +882,9 @@ def standings(ev: TeamEvent) -> list[Row]:
     keys = [key(t) for t in ranked]
     rows = [Row(keys.index(k) + 1, totals(ev, t), keys.count(k) > 1, None)
             for t, k in zip(ranked, keys, strict=True)]
-    gone = excluded(ev)
-    return rows + [Row(None, totals(ev, t), False, gone[t]) for t in ev.entries if t in gone]
+    gone = {t: exclusion(ev, t) for t in ev.entries}
+    return rows + [Row(None, totals(ev, t), False, e.after_round, e)
+                   for t, e in gone.items() if e is not None]
 
 
 def tie_groups(ev: TeamEvent) -> list[list[str]]:
@@ -713,5 +897,6 @@ def tie_groups(ev: TeamEvent) -> list[list[str]]:
 
 
 def final(ev: TeamEvent) -> bool:
-    """Every round played and no place shared: lots have decided every tie (T-6.8)."""
-    return complete(ev) and not tie_groups(ev)
+    """The event has ended (T-6.11) and no place is shared: lots have decided every tie
+    (T-6.8)."""
+    return ended(ev) is not None and not tie_groups(ev)

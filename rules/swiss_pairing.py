@@ -1,29 +1,45 @@
 """Pairing one round of the team event by scores (积分编排, tournaments.md T-6.4).
 
 Seed 004: 「第二轮起按同分或近分原则编排对手」 — from round 2 opponents have equal or near scores.
-The issue adds: never the same opponent twice, and one bye for an odd number of teams, to the
-lowest-ranked team that has not had one. What this module decides, in order of priority:
+Two methods (setting ``pairingMethod``):
 
-1. **No rematch.** Two teams that have met are never paired by the server. When no pairing
-   without a rematch exists the answer is ``None`` (the referee may then post one by hand).
-2. **The bye** (odd number of teams) goes to the lowest-ranked team without a bye *for which the
-   other teams can be paired without a rematch*; if there is none, there is no valid pairing.
-3. **Equal or near scores.** The teams to pair are put in *score groups* (one per distinct team
-   score, highest first); the distance of a pair is how many groups apart its teams are. The
-   pairing keeps the largest distance as small as it can be: every pair within one score group
-   or two adjacent ones whenever such a pairing exists.
-4. **Top-down.** Among those, the teams are taken in ranking order and each gets the
-   highest-ranked team still free that leaves the rest pairable (T-6.4's *Interpretation*:
-   「paired top-down, each with the highest-ranked team it has not yet met」).
+``nearest`` (the default, T-6.4 as amended on 2026-12-01): "near" is measured in points.
 
-The search is exact: a depth-first search in ranking order that remembers the sets of teams it
-has shown cannot be paired, so every pairing it returns is the first one in that order and
-``None`` means that none exists.
+1. **No rematch**, and **the bye** (odd number of teams) to the lowest-ranked team without a
+   bye for which the others can be paired without a rematch.
+2. Among those pairings, the one whose **largest score difference** between opponents is
+   smallest; among those, the smallest **sum of squared differences**; among those, the one
+   the **top-down** order reaches first (the highest-ranked free team takes the highest-ranked
+   partner that keeps the rest optimal) — so it is deterministic and equals ``topDown``
+   whenever ``topDown`` is already optimal.
+
+``topDown`` (the method before the amendment, kept as it was): the teams in *score groups*
+(one per distinct score); the pairing keeps the largest group distance as small as it can be
+(the seed's 「同分或近分」 on groups), then top-down.
+
+Both are exact. ``nearest`` is a maximum-weight perfect matching (networkx's implementation of
+Edmonds' blossom algorithm, in integers only, so exact) on the teams and, for an odd number, a
+*bye* vertex, with every criterion a tier of the edge weights — each tier's largest possible
+total is smaller than one unit of the tier above, so the matching of greatest weight is the
+best by the criteria in order (see :class:`_Weights`); the largest difference, which is not a
+sum, is found by a binary search over the differences allowed. ``topDown`` is a depth-first
+search in ranking order that remembers the sets of teams shown unpairable.
+
+When no pairing avoids a rematch (nor, for an odd number, gives the bye to a team without one)
+:func:`pair_round` answers ``None``: the round is not paired by itself. :func:`fewest_rematches`
+then proposes the pairing with the fewest rematches (then the fewest second byes, then the same
+criteria), which the chief referee confirms or replaces by hand.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+
+import networkx as nx
+
+METHODS = ("nearest", "topDown")
+DEFAULT_METHOD = "nearest"
+BYE = -1                     # the bye vertex of the matching
 
 
 @dataclass(frozen=True)
@@ -35,6 +51,15 @@ class Pairing:
     bye: str | None = None
 
 
+def differences(pairing: Pairing, scores: Mapping[str, int]) -> list[int]:
+    """The score difference of each pair."""
+    return [abs(scores[a] - scores[b]) for a, b in pairing.pairs]
+
+
+def rematches(pairing: Pairing, met: Mapping[str, Collection[str]]) -> list[tuple[str, str]]:
+    return [(a, b) for a, b in pairing.pairs if b in met.get(a, ()) or a in met.get(b, ())]
+
+
 def score_groups(teams: Sequence[str], scores: Mapping[str, int]) -> dict[str, int]:
     """Each team's score group: 0 for the highest score among ``teams``, 1 for the next, …"""
     distinct = sorted({scores[t] for t in teams}, reverse=True)
@@ -43,21 +68,147 @@ def score_groups(teams: Sequence[str], scores: Mapping[str, int]) -> dict[str, i
 
 
 def pair_round(ranked: Sequence[str], scores: Mapping[str, int],
-               met: Mapping[str, Collection[str]], had_bye: Collection[str]) -> Pairing | None:
-    """T-6.4: the pairing of ``ranked`` (best first) by the priorities above; None when no
-    pairing without a rematch exists (nor, for an odd number, a bye for a team without one)."""
+               met: Mapping[str, Collection[str]], had_bye: Collection[str],
+               method: str = DEFAULT_METHOD) -> Pairing | None:
+    """T-6.4: the pairing of ``ranked`` (best first) by ``method``; None when no pairing
+    without a rematch exists (nor, for an odd number, a bye for a team without one)."""
+    if method == "nearest":
+        found, departures = _optimal(ranked, scores, met, had_bye)
+        return found if departures == 0 else None
     if len(ranked) % 2 == 0:
-        pairs = nearest_pairs(ranked, scores, met)
+        pairs = nearest_groups(ranked, scores, met)
         return None if pairs is None else Pairing(pairs)
     for bye in reversed([t for t in ranked if t not in had_bye]):
         rest = [t for t in ranked if t != bye]
         if first_pairs(rest, lambda a, b: b not in met.get(a, ())) is not None:
-            return Pairing(nearest_pairs(rest, scores, met), bye)
+            return Pairing(nearest_groups(rest, scores, met), bye)
     return None
 
 
-def nearest_pairs(ranked: Sequence[str], scores: Mapping[str, int],
-                  met: Mapping[str, Collection[str]]) -> tuple[tuple[str, str], ...] | None:
+def fewest_rematches(ranked: Sequence[str], scores: Mapping[str, int],
+                     met: Mapping[str, Collection[str]], had_bye: Collection[str],
+                     method: str = DEFAULT_METHOD) -> Pairing:
+    """T-6.4, when no pairing avoids a rematch: the pairing with the fewest rematches, then the
+    fewest second byes (the bye to the lowest-ranked team, a team without a bye first), then —
+    ``nearest`` — the smallest largest difference, the smallest sum of squares, or —
+    ``topDown`` — none of these, then the top-down order. For the referee to confirm."""
+    found, _ = _optimal(ranked, scores, met, had_bye, near=method == "nearest")
+    return found
+
+
+# --- nearest: a maximum-weight matching ----------------------------------------------------------
+
+def _optimal(ranked: Sequence[str], scores: Mapping[str, int],
+             met: Mapping[str, Collection[str]], had_bye: Collection[str],
+             near: bool = True) -> tuple[Pairing, int]:
+    """The best pairing of ``ranked`` by the tiers of :class:`_Weights` and how many departures
+    (rematches, a second bye) it has. Every pair is allowed, so a pairing always exists (for
+    fewer than two teams, the empty one)."""
+    n = len(ranked)
+    if n < 2:
+        return Pairing((), ranked[0] if ranked else None), 0
+    index = {t: i for i, t in enumerate(ranked)}
+    diff = {(i, j): abs(scores[ranked[i]] - scores[ranked[j]])
+            for i in range(n) for j in range(i + 1, n)}
+    bad = {(i, j) for i in range(n) for j in range(i + 1, n)
+           if ranked[j] in met.get(ranked[i], ()) or ranked[i] in met.get(ranked[j], ())}
+    no_bye = {index[t] for t in had_bye if t in index}
+    weigh = _Weights(n, max(diff.values()), frozenset(bad), frozenset(no_bye), diff, near)
+
+    solved: dict[int | None, tuple[tuple[int, int], set]] = {}
+
+    def solve(limit: int | None) -> tuple[tuple[int, int], set]:
+        if limit not in solved:
+            graph = nx.Graph()
+            graph.add_nodes_from(range(n))
+            for (i, j), d in diff.items():
+                if limit is None or d <= limit:
+                    graph.add_edge(i, j, weight=weigh.pair(i, j))
+            if n % 2:
+                for i in range(n):
+                    graph.add_edge(i, BYE, weight=weigh.bye(i))
+            edges = {tuple(sorted(e)) for e in nx.max_weight_matching(graph, maxcardinality=True)}
+            solved[limit] = (len(edges), weigh.top(edges)), edges
+        return solved[limit]
+
+    best, edges = solve(None)
+    if near:  # the smallest largest difference that keeps tiers 1 and 2 as good
+        allowed = sorted(set(diff.values()))
+        low = 0
+        high = allowed.index(max((diff[e] for e in edges if min(e) != BYE), default=0))
+        while low < high:
+            mid = (low + high) // 2
+            if solve(allowed[mid])[0] == best:
+                high = mid
+            else:
+                low = mid + 1
+        edges = solve(allowed[low])[1]
+    bye = next((ranked[max(e)] for e in edges if min(e) == BYE), None)
+    pairs = sorted((e for e in edges if min(e) != BYE))
+    pairing = Pairing(tuple((ranked[i], ranked[j]) for i, j in pairs), bye)
+    departures = sum(e in bad for e in pairs) + (bye is not None and index[bye] in no_bye)
+    return pairing, departures
+
+
+@dataclass(frozen=True)
+class _Weights:
+    """The integer weight of each possible pair and bye: tiers, each unit worth more than the
+    largest possible total of all the tiers below it.
+
+    ======  ============================================================  ===================
+    tier    per pair (i, j), i ranked above j                              per bye to i
+    ======  ============================================================  ===================
+    1       1 if not a rematch                                             0
+    2       0                                                              i, + n if i had no
+                                                                           bye before
+    3       D² + 1 − d², d the score difference (``near`` only)            0
+    4       B^(n−1−i) · (n − j): top-down order, B = n + 2                 0
+    ======  ============================================================  ===================
+
+    Tier 1 counts the pairs that are not rematches (a perfect matching has a fixed number of
+    edges); tier 2 gives the bye to a team without one, the lowest-ranked; tier 3 is the sum of
+    squares (D the largest difference there is); tier 4 compares two pairings as the top-down
+    order does: at the first team (in ranking order) whose partner differs, both are the
+    higher-ranked team of their pair (the partners of the teams before are the same), and the
+    pairing giving it the higher-ranked partner gains at least B^(n−1−i), more than all later
+    teams can give back (at most (n − 1) · Σ B^k over k < n − 1 − i)."""
+
+    n: int
+    top_d: int
+    bad: frozenset
+    no_bye: frozenset
+    diff: Mapping
+    near: bool
+
+    def __post_init__(self):
+        base = self.n + 2
+        unit3 = base ** self.n                                  # > the tier-4 total
+        unit2 = (self.n // 2 + 1) * (self.top_d ** 2 + 1) * unit3   # > tiers 3 and 4
+        unit1 = (2 * self.n + 1) * unit2                        # > tiers 2 to 4
+        object.__setattr__(self, "units", (unit1, unit2, unit3, base))
+
+    def pair(self, i: int, j: int) -> int:
+        unit1, _, unit3, base = self.units
+        tier1 = 0 if (i, j) in self.bad else 1
+        tier3 = self.top_d ** 2 + 1 - self.diff[(i, j)] ** 2 if self.near else 0
+        tier4 = base ** (self.n - 1 - i) * (self.n - j)
+        return tier1 * unit1 + tier3 * unit3 + tier4
+
+    def bye(self, i: int) -> int:
+        unit1, unit2, _, _ = self.units
+        return (i + (0 if i in self.no_bye else self.n)) * unit2
+
+    def top(self, edges) -> tuple[int, int]:
+        """Tiers 1 and 2 of a matching: what the largest difference may not make worse."""
+        unit1, unit2, _, _ = self.units
+        total = sum(self.bye(max(e)) if min(e) == BYE else self.pair(*e) for e in edges)
+        return total // unit1, total % unit1 // unit2
+
+
+# --- topDown: score groups, then top-down ---------------------------------------------------------
+
+def nearest_groups(ranked: Sequence[str], scores: Mapping[str, int],
+                   met: Mapping[str, Collection[str]]) -> tuple[tuple[str, str], ...] | None:
     """The top-down pairing without a rematch whose largest score-group distance is the
     smallest possible; None if no pairing without a rematch exists."""
     groups = score_groups(ranked, scores)

@@ -217,6 +217,16 @@ def pair_round(t: Tournament, data: dict) -> Tournament:
     return replace(t, bracket_facts=t.bracket_facts + (("paired", data),))
 
 
+def close_team_event(t: Tournament, data: dict) -> Tournament:
+    """``TeamEventClosed`` (T-6.11): the chief referee closes the team event early; checked
+    against the rounds — which need the tables' match streams — by the guards of
+    projections/team_event.py."""
+    if t.format != swiss.FORMAT:
+        raise RuleViolation(swiss.CLOSING, f"only a team event ({swiss.FORMAT}) is closed by "
+                                           f"TeamEventClosed, not a {t.format} tournament")
+    return replace(t, bracket_facts=t.bracket_facts + (("closed", data),))
+
+
 def record_result(t: Tournament, data: dict) -> Tournament:
     """``ResultRecorded`` (T-9.3): the result of a match whose play is not modelled."""
     if not t.result_only:
@@ -246,6 +256,7 @@ _TRANSITIONS = {
     "LotsDrawn": draw_lots,
     "ResultRecorded": record_result,
     "RoundPaired": pair_round,
+    "TeamEventClosed": close_team_event,
 }
 
 

@@ -9,7 +9,8 @@ without one).
     organiser   tournament, registrations, draws, matches,      state, verify
                 team-event pairings
     referee     table, play and officiating events,             state (all cards), the log
-                a team-event round paired by hand, disputes
+                a team-event round paired by hand, the team
+                event closed (T-6.11), disputes
     committee   rulings, disputes                               state (all cards), the log
     table       table and play events of its match, disputes    state (its match as the table)
                 about it
@@ -42,6 +43,7 @@ FAMILIES: Mapping[str, str | Mapping[str, str]] = MappingProxyType({
     "RulingRecorded": "ruling",
     "MatchStarted": "organisation",
     "RoundPaired": "pairing",  # the team event's pairing of a round (T-6.4)
+    "TeamEventClosed": "officiating",  # T-6.11: the chief referee closes the team event
     # Shengji (SJ2, SJ3)
     "HandDealt": "table",
     "DealCompleted": "table",
@@ -134,6 +136,11 @@ ACTIONS: Mapping[str, frozenset[str] | None] = MappingProxyType({
     "rule": FAMILY_ROLES["ruling"],  # preview a ruling (what recording it would make)
 })
 
+# The rule that says who posts an event, named when another role tries to
+EVENT_RULES: Mapping[str, str] = MappingProxyType({
+    "TeamEventClosed": "T-6.11: the chief referee closes the team event",
+})
+
 # Who sees every hidden card (the projections' privileged viewers).
 OFFICIALS = frozenset({"admin", "referee", "committee", "auditor"})
 
@@ -181,8 +188,9 @@ def event_denied(token: Token, tournament_id: str, event_type: str, stream: str,
     a table or player token must post into its own match, and a player only for its seat."""
     family = family_of(event_type, stream)
     if token.role not in FAMILY_ROLES[family]:
-        return (f"{event_type} is a {family} event: the {token.role} role may not post it; "
-                f"allowed: {', '.join(sorted(FAMILY_ROLES[family]))}")
+        rule = f" ({EVENT_RULES[event_type]})" if event_type in EVENT_RULES else ""
+        return (f"{event_type} is a {family} event{rule}: the {token.role} role may not post "
+                f"it; allowed: {', '.join(sorted(FAMILY_ROLES[family]))}")
     if family == "dispute":  # about its own match (in the tournament's stream): any seat's
         if token.match_id is not None and data.get("match_id") != token.match_id:  # captain
             return f"this {token.role} token raises disputes about match {token.match_id!r} only"

@@ -19,6 +19,7 @@ from events.team_event_events import PairedMeetingSchema
 from events.tournament_events import IDENTIFIER
 from projections import team_event
 from projections.brackets import tournament_at
+from projections.guards import GUARDS
 from rules import swiss
 
 from ..appending import append_events
@@ -38,10 +39,18 @@ from .common import (
 
 bp = Blueprint("team_event", __name__, url_prefix="/v1/tournaments/<tid>")
 
+# T-6.11: TeamEventClosed is checked against the rounds (their tables' streams) before it is
+# appended, by whichever route posts it. (Registered here, with the team event's routes; its
+# place is projections/guards.py's table.)
+GUARDS.setdefault("TeamEventClosed", team_event.guard_closed)
+
 class PairingRequest(Schema):
-    """``POST …/pairings``: nothing (the server pairs the next round by the rules), or the
-    referee's own pairing of it (``matches``, ``byes``, ``reason``)."""
+    """``POST …/pairings``: nothing (the server pairs the next round by the rules), the
+    referee's own pairing of it (``matches``, ``byes``, ``reason``), or ``confirm: true`` — the
+    chief referee confirms the pairing with the fewest rematches the rounds read proposes when
+    no pairing avoids a rematch (T-6.4)."""
     round = fields.Integer(strict=True, validate=validate.Range(min=1, max=64))
+    confirm = fields.Boolean(validate=validate.Equal(True))
     matches = fields.List(fields.Nested(PairedMeetingSchema), validate=validate.Length(min=1,
                                                                                       max=512))
     byes = fields.List(fields.String(validate=IDENTIFIER), validate=validate.Length(max=1))
@@ -154,11 +163,12 @@ def _signed(value: int | None) -> str:
 
 
 def _note(team: dict) -> str:
-    if team["disqualified"] is not None:
-        dq = team["disqualified"]
-        return f"取消参赛资格 pair {dq['pair']} disqualified in round {dq['round']}"
-    if team["excluded_after_round"] is not None:
-        return f"两次弃权，不计团体成绩 excluded after round {team['excluded_after_round']}"
+    """Why a team is not ranked (T-6.7, SJ3-11.9), or that it withdrew."""
+    out = team.get("excluded")
+    if out is not None:
+        label = "取消参赛资格" if out["rule"] == "SJ3-11.9" else "两次弃权，不计团体成绩"
+        return f"{label} {out['reason']} ({out['rule']}; not ranked from round " \
+               f"{out['after_round']} on)"
     return "退出 withdrawn" if team["withdrawn"] else ""
 
 
@@ -199,7 +209,20 @@ def _pair_next(tid: str, body: dict) -> AppendResult:
         if not plays_team_event(tid):
             raise Problem(422, "rule-violation", f"T-6.4: only a team event ({swiss.FORMAT}) is "
                                                  f"paired by scores", rule="T-6.4", path="/")
-        if "matches" in body:
+        if body.get("confirm") and "matches" in body:
+            raise Problem(422, "rule-violation", "T-6.4: confirm the proposed pairing or post "
+                                                 "one by hand (matches), not both",
+                          rule="T-6.4", path="/confirm")
+        if body.get("confirm"):
+            data = team_event.proposed_pairing(s.store, s.catalogue, tid, s.cache)
+            if "reason" in body:
+                data["reason"] = body["reason"]
+            if "round" in body and body["round"] != data["round"]:
+                raise Problem(422, "rule-violation", f"T-6.4: the next round to pair is "
+                                                     f"{data['round']}", rule="T-6.4",
+                              path="/round")
+            event_type = "RoundPaired"
+        elif "matches" in body:
             data = {"round": body.get("round") or _next_round(tid), "matches": body["matches"],
                     "byes": body.get("byes", []), "manual": True}
             if "reason" in body:

@@ -77,7 +77,7 @@ def test_t6_an_unknown_team_event_setting_is_refused_by_name(client, settings, k
                                     "format": "swiss-teams", "settings": settings})
     problem = refused(response, 422, "T-6")
     assert f"unknown setting {key}" in problem["detail"]
-    assert "rounds, tieBreak2, forfeitScope, match" in problem["detail"]
+    assert "rounds, tieBreak2, forfeitScope, pairingMethod, match" in problem["detail"]
     assert client.get(f"{T}/x").status_code == 404
 
 

@@ -1,5 +1,5 @@
-"""T-6.4 over 200 random simulated team events of 4-20 teams and 3-7 rounds (fixed seeds): every
-round the server pairs is checked by tests/pairing_checker.py, which shares no code with the
+"""T-6.4 ``pairingMethod: topDown`` (score groups, then top-down) over 200 random simulated team
+events of 4-20 teams and 3-7 rounds (fixed seeds): every round the server pairs is checked by tests/pairing_checker.py, which shares no code with the
 pairing; its scores and tie-breaks are tallied here from the raw results, independently of
 rules/swiss.py. When the server finds no valid pairing the checker must confirm that none
 exists; a referee then pairs the round by hand (top-down, rematches allowed) and the event goes
@@ -74,7 +74,7 @@ def play_event(seed: int) -> dict:
     n, rounds = rng.randint(4, 20), rng.randint(3, 7)
     names = [f"T{k:02d}" for k in range(1, n + 1)]
     entries = [swiss.Entry(t, ((f"{t}p1", f"{t}p2"), (f"{t}p3", f"{t}p4"))) for t in names]
-    ev = swiss.start(entries, {"rounds": rounds})
+    ev = swiss.start(entries, {"rounds": rounds, "pairingMethod": "topDown"})
     tally = Tally(names)
     seen = {"rounds": 0, "no_valid": 0, "manual_rematches": 0, "byes": 0, "excluded": 0}
     for number in range(1, rounds + 1):

@@ -63,7 +63,8 @@ def test_t6_2_a_player_is_in_one_team_only():
 
 def test_t6_1_settings_are_checked():
     assert swiss.parse_settings({}).to_dict() == {
-        "rounds": 4, "tieBreak2": "bestSingleRoundDiff", "forfeitScope": "pair"}
+        "rounds": 4, "tieBreak2": "bestSingleRoundDiff", "forfeitScope": "pair",
+        "pairingMethod": "nearest"}
     for bad, rule in (({"rounds": 0}, "T-6.1"), ({"rounds": "4"}, "T-6.1"),
                       ({"tieBreak2": "coin"}, "T-6.8"), ({"forfeitScope": "all"}, "T-6.7"),
                       ({"tiebreak2": "x"}, "T-6"), ({"pairingUnit": "pair"}, "T-6"),
@@ -350,7 +351,8 @@ def test_t6_4_a_pairing_by_scores_must_be_the_one_the_rules_give():
     with pytest.raises(RuleViolation, match="round 2 paired by scores is A v E; C v B; D v F"):
         swiss.check_pairing(ev, other, by_lots=False)
     assert swiss.check_pairing(ev, {**other, "manual": True}, by_lots=False) == (
-        "A (4) and F (0) are not in equal or adjacent score groups",)
+        "A (4) and F (0) are 4 points apart; the nearest pairing keeps every difference "
+        "within 2",)
 
 
 @pytest.mark.parametrize("matches, byes, message", [

@@ -10,6 +10,10 @@ from typing import Iterable, Mapping, Sequence
 
 def missing(held: Iterable[str], wanted: Iterable[str]) -> tuple[str, ...]:
     """The items of ``wanted`` (a multiset) that ``held`` does not hold, in the order given."""
+    held = held if isinstance(held, (tuple, list)) else tuple(held)
+    wanted = wanted if isinstance(wanted, (tuple, list)) else tuple(wanted)
+    if _holds_all(held, wanted):
+        return ()
     left = Counter(held)
     absent = []
     for item in wanted:
@@ -20,18 +24,34 @@ def missing(held: Iterable[str], wanted: Iterable[str]) -> tuple[str, ...]:
     return tuple(absent)
 
 
+def _holds_all(held: Sequence[str], wanted: Sequence[str]) -> bool:
+    """Whether ``held`` holds every item of ``wanted`` as often as it is wanted — the common
+    case of every play and discard, checked without counting the whole of ``held`` (a play is
+    a few cards, a hand dozens)."""
+    for item in (wanted if len(wanted) < 2 else set(wanted)):
+        if held.count(item) < wanted.count(item):
+            return False
+    return True
+
+
 def without(held: Iterable[str], taken: Iterable[str]) -> tuple[str, ...]:
     """``held`` minus ``taken`` as multisets, in ``held``'s order. What is taken must be held
     (a ValueError names what is not)."""
     held, taken = tuple(held), tuple(taken)
-    absent = missing(held, taken)
-    if absent:
+    if not _holds_all(held, taken):
+        absent = missing(held, taken)
         raise ValueError(f"cannot remove {' '.join(absent)}: not in the hand")
-    count = Counter(taken)
+    if len(taken) == 1:  # a discard, a single: the first copy goes
+        index = held.index(taken[0])
+        return held[:index] + held[index + 1:]
+    count = {}
+    for item in taken:
+        count[item] = count.get(item, 0) + 1
     kept = []
     for item in held:
-        if count[item] > 0:
-            count[item] -= 1
+        n = count.get(item)
+        if n:
+            count[item] = n - 1
         else:
             kept.append(item)
     return tuple(kept)

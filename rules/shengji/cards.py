@@ -123,6 +123,12 @@ class Trump:
                                       or self.suit not in SUITS):
             raise ValueError(f"trump suit must be one of {' '.join(SUITS)} or None, not {self.suit!r}")
         object.__setattr__(self, "_table", MappingProxyType(_position_table(self.level, self.suit)))
+        object.__setattr__(self, "_hash", hash((self.level, self.suit, self.chain)))
+
+    def __hash__(self) -> int:
+        # the key of the memoised decompositions and run searches, hashed once (the generated
+        # __hash__ would build the tuple of the fields at every look-up)
+        return self._hash
 
     def _entry(self, card: str) -> tuple[str, int]:
         try:

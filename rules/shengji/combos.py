@@ -234,7 +234,13 @@ def decompose(cards: Sequence[str], trump: Trump) -> tuple[Component, ...]:
     tractors with the lexicographically greatest list of lengths, the rest singles. Ordered
     tractors (longest first), pairs, singles, each from the highest top. ValueError if the cards
     mix classes."""
-    cards = tuple(cards)
+    return _decompose(tuple(cards), trump)
+
+
+# a lead is decomposed by its judgement, each follow's check and the trick's winner: memoised
+# (immutable arguments, an immutable result)
+@lru_cache(maxsize=8192)
+def _decompose(cards: tuple[str, ...], trump: Trump) -> tuple[Component, ...]:
     if not cards:
         return ()
     cls = _class_of(cards, trump)

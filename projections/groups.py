@@ -101,6 +101,7 @@ def groups_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | N
             "settings": {"advance": g.advance, "prizePlaces": g.prize_places,
                          "stageCoins": "carry" if g.carry else "reset",
                          "ties": "dice" if g.by_dice else "lots"},
+            "ranked_by": list(g.ranked_by),
             "entrants": list(g.entrants),
             "stages": [_stage_view(g, n) for n in range(1, len(g.stages) + 1)],
             "next_stage": groups.next_stage(g)}
@@ -139,8 +140,10 @@ def _table_view(g: Groups, table: DrawnTable) -> dict:
 def standings_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | None = None,
                    cache: StreamCache | None = None) -> dict | None:
     """GET …/standings of a groups tournament (T-8.3, T-7.4, T-10.3, T-10.4): every player once,
-    best first — provisional (``final`` false) until the final stage is over and no tie touches
-    a prize place."""
+    best first by ``ranked_by`` — the stage reached, then the final balance, then the table
+    place (T-8.3 as amended; the Sichuan event: table place, then score, T-7.5) —
+    provisional (``final`` false) until the final stage is over and no tie touches a prize
+    place."""
     t = tournament_at(log, catalogue, tournament_id, at, cache)
     if t is None:
         return None
@@ -156,7 +159,8 @@ def standings_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int 
                 "prize": None if r.tied else groups.prize(g, r.place)} for r in rows]
     champion = ranking[0]["team"] if final and ranking else None
     return {"format": t.format, "final": final, "champion": champion,
-            "prize_places": g.prize_places, "ranking": ranking}
+            "prize_places": g.prize_places, "ranked_by": list(g.ranked_by),
+            "ranking": ranking}
 
 
 # --- the server's draw -------------------------------------------------------------------------

@@ -45,6 +45,10 @@ PLACES = "T-7.5"       # the Sichuan event's places 4-12; remaining ties by dice
 GAME_DEFAULTS = MappingProxyType({"MJS": MappingProxyType({"advance": 2, "stageCoins": "reset",
                                                            "prizePlaces": 12})})
 DICE_TIES = frozenset({"MJS"})     # T-7.2 「打骰子大小決定」: ties by dice, not lots
+# T-7.5: the Sichuan event ranks the players out at one stage by their place at their table
+# first ("group thirds before fourths, then by score"); the coin sessions by their final balance
+# first (T-8.3 as amended on 2026-12-01: stage reached, final balance, then table place)
+TABLE_PLACE_FIRST = frozenset({"MJS"})
 # T-7.5: the Sichuan event's prizes by place (seed 003 「獎項設置」)
 PRIZES = MappingProxyType({"MJS": MappingProxyType({
     1: "champion: 2000 yuan and a certificate", 2: "runner-up: 1200 yuan and a certificate",
@@ -101,6 +105,15 @@ class Groups:
     @property
     def by_dice(self) -> bool:
         return self.game in DICE_TIES
+
+    @property
+    def ranked_by(self) -> tuple[str, ...]:
+        """What orders the standings, in order: the stage reached, then T-8.3's final balance
+        before the table place (T-7.5 for the Sichuan event: the table place before the
+        score); then the final's extra hands (T-7.4) and the lots or dice among equals."""
+        middle = ("table_place", "coins") if self.game in TABLE_PLACE_FIRST else \
+            ("coins", "table_place")
+        return ("stage", *middle)
 
     @property
     def tables(self) -> dict[str, DrawnTable]:
@@ -470,9 +483,10 @@ def standings(g: Groups) -> tuple[list[Row], bool]:
     """T-8.3 / T-7.4 / T-7.5: every player once, best first, and whether the ranking is final.
 
     The players of the last stage drawn come first, by coins; then those who went out earlier,
-    later stages first, then by their place at their table, then by coins. Equal standing
-    shares a place (1, 2, 2, 4) unless lots separated it. Final once the last stage is the final
-    and complete and no tie touches a prize place."""
+    later stages first — in the coin sessions (T-8.3 as amended) by final balance, then by
+    their place at their table; in the Sichuan event (T-7.5) by their place at their table,
+    then by score. Equal standing shares a place (1, 2, 2, 4) unless lots separated it. Final
+    once the last stage is the final and complete and no tie touches a prize place."""
     if not g.stages:
         return [], False
     rows: list[Row] = []
@@ -502,11 +516,14 @@ def _stage_rows(g: Groups, stage: int, players: list[str], out_in: int | None) -
 
 
 def _base_key(g: Groups, row: Row) -> tuple:
-    """The last stage by coins (the final: then its extra hands, T-7.4), earlier stages by
-    table place then coins (T-7.5: group thirds before fourths, then by score)."""
+    """The stage reached first. The final by coins (then its extra hands, T-7.4). Other
+    stages: T-8.3 (amended) final balance, then table place; T-7.5 (the Sichuan event) table
+    place, then score — group thirds before fourths."""
     last = len(g.stages)
     by_table = 0 if row.stage == last and is_final_stage(g, last) else row.table_place
-    return (-row.stage, by_table, -row.coins, tuple(-x for x in row.tiebreak))
+    if g.game in TABLE_PLACE_FIRST:
+        return (-row.stage, by_table, -row.coins, tuple(-x for x in row.tiebreak))
+    return (-row.stage, -row.coins, by_table, tuple(-x for x in row.tiebreak))
 
 
 def _ranking_parts(g: Groups, rows: list[Row]) -> list[tuple[tuple[str, ...], int]]:

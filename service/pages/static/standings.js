@@ -10,7 +10,8 @@ Paiju.run(async () => {
   fill(byId("title"), "Standings · " + t.name, at() ? " (as of position " + at() + ")" : "",
        " ", el("span", {class: "badge " + (view.final ? "resolved" : "open")}, view.final ? "final" : "provisional"));
   const rows = view.ranking || [];
-  const first = ["place", "team", "name"];
+  // the columns that order the ranking first (groups: stage, final balance, table place — T-8.3)
+  const first = ["place", "team", "name", ...(view.ranked_by || [])];
   const empty = v => v === null || v === undefined || v === false || (Array.isArray(v) && !v.length);
   const rest = [...new Set(rows.flatMap(Object.keys))]
     .filter(k => !first.includes(k) && rows.some(r => !empty(r[k])));

@@ -328,8 +328,12 @@ class _GroupCommitWriter:
         try:
             conn.execute("BEGIN IMMEDIATE")
             recorded_at = self.clock()
+            written = False  # does the transaction hold rows of an earlier job of the group?
             for job in jobs:
-                self._append_one(job, recorded_at)
+                if written:
+                    self._append_beside_others(job, recorded_at)
+                else:
+                    written = self._append_first(job, recorded_at)
             conn.execute("COMMIT")
         except Exception as error:  # the commit itself failed: nobody's events are stored
             if conn.in_transaction:
@@ -341,16 +345,33 @@ class _GroupCommitWriter:
             for job in jobs:
                 job.done.set()
 
-    def _append_one(self, job: _Job, recorded_at: str) -> None:
+    def _plan_and_insert(self, job: _Job, recorded_at: str) -> None:
+        job.result = plan_append(job.tournament_id, job.events, self.tail, recorded_at,
+                                 job.decide)
+        if job.result.created:
+            self.conn.executemany(INSERT, job.result.records)
+
+    def _append_first(self, job: _Job, recorded_at: str) -> bool:
+        """An append with no other job's rows in the transaction, so that a refusal rolls the
+        whole transaction back and begins it again: no savepoint, whose sub-journal would copy
+        every page the batch touches (a lone append, the common case, pays nothing for the
+        isolation of others). Returns whether it wrote rows."""
+        try:
+            self._plan_and_insert(job, recorded_at)
+            return job.result.created
+        except Exception as error:
+            job.error = error
+            self.conn.execute("ROLLBACK")
+            self.conn.execute("BEGIN IMMEDIATE")
+            return False
+
+    def _append_beside_others(self, job: _Job, recorded_at: str) -> None:
+        """An append after others of its group: a savepoint keeps theirs if it is refused."""
         self.conn.execute("SAVEPOINT append")
         try:
-            job.result = plan_append(job.tournament_id, job.events, self.tail, recorded_at,
-                                     job.decide)
-            if job.result.created:
-                self.conn.executemany(INSERT, job.result.records)
+            self._plan_and_insert(job, recorded_at)
         except Exception as error:
             self.conn.execute("ROLLBACK TO append")
             job.error = error
         finally:
             self.conn.execute("RELEASE append")
-

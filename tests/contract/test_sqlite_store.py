@@ -6,7 +6,7 @@ import threading
 import pytest
 
 from events.envelope import NewEvent
-from events.sqlite_store import COLUMNS, SQLiteEventStore
+from events.sqlite_store import COLUMNS, INSERT, SQLiteEventStore
 from events.store import WrongExpectedVersion
 
 
@@ -151,6 +151,56 @@ def test_group_commit_keeps_every_concurrent_append_and_isolates_a_refused_one(s
     assert [r.position for r in records] == list(range(1, 57))
     assert all(sqlite_store.stream_head(f"match-{n}") is None for n in range(0, 32, 8))
     assert sqlite_store.verify("t1").ok
+
+
+def test_a_refused_append_rolls_back_alone_first_in_its_group_or_after_others(tmp_path):
+    """Appends queued while a commit is being made share the next one. Of the group [refused,
+    ok, refused, ok] the first is rolled back with the whole transaction, the third to its
+    savepoint; the two others are stored in one commit, and nothing of the refused ones (each
+    wrote a row before it was refused, as an insert failing half-way would)."""
+    readings = iter(f"2026-11-29T10:00:{s:02d}.000000Z" for s in range(60))
+    store = SQLiteEventStore(tmp_path / "groups.db", clock=lambda: next(readings))
+    holding, release = threading.Event(), threading.Event()
+
+    def hold(tail, recorded_at):
+        holding.set()
+        release.wait(10)
+
+    def refuse(tail, recorded_at):
+        stray = 100 + len(outcomes)
+        tail.query(INSERT, (stray, f"stray-{stray}", "t1", f"match-stray-{stray}", 1, "X", 1, "{}",
+                            "{}", recorded_at, "", ""))
+        raise ValueError("refused by the rules")
+
+    outcomes = {}
+
+    def append(name, decide):
+        try:
+            outcomes[name] = store.append("t1", [NewEvent("X", f"match-{name}", {"n": name})],
+                                          decide=decide).records[0]
+        except ValueError as error:
+            outcomes[name] = error
+
+    threads = [threading.Thread(target=append, args=("held", hold))]
+    threads[0].start()
+    assert holding.wait(10)
+    for queued, (name, decide) in enumerate([("a", refuse), ("b", None), ("c", refuse), ("d", None)]):
+        threads.append(threading.Thread(target=append, args=(name, decide)))
+        threads[-1].start()
+        while store._writer.queue.qsize() <= queued:  # queued in this order behind the held one
+            threading.Event().wait(0.001)
+    release.set()
+    for t in threads:
+        t.join(10)
+    assert isinstance(outcomes["a"], ValueError) and isinstance(outcomes["c"], ValueError)
+    held, b, d = outcomes["held"], outcomes["b"], outcomes["d"]
+    assert [r.position for r in (held, b, d)] == [1, 2, 3]
+    assert b.recorded_at == d.recorded_at != held.recorded_at  # b and d: one group, one commit
+    assert [r.stream for r in store.read_tournament("t1")] == ["match-held", "match-b", "match-d"]
+    assert store.stream_head("match-a") is None and store.stream_head("match-c") is None
+    assert store.last_position() == 3 and store.get("stray-100") is None
+    assert store.verify("t1").ok
+    store.close()
 
 
 def test_a_closed_store_refuses_appends(tmp_path):

@@ -21,6 +21,10 @@ Every figure comes from one run on one machine, on file databases in one tempora
     ``sqlite3`` committing rows of (a) one at a time (``--commit-rows``), which is what the server
     would manage if every request paid for its own fsync.
 
+(a) and (c) run in ``--rounds`` alternating rounds, each on a fresh database, and each figure is
+the median of its rounds: the time a fsync takes drifts with whatever else the disk is doing,
+and alternating puts both under the same drift. (a)'s line shows (a)/(c) beside it.
+
 Ratios: (a)/(c) the store against the library, (a)/(b) the cost of batching-by-call and store
 logic against raw SQLite, (d)/(per-row commit) the API against a bare fsync per row; beside
 (d), the same load with group commit off and a request that does nothing (``GET /v1/health``)
@@ -38,6 +42,7 @@ import os
 import platform
 import socket
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -403,6 +408,14 @@ RATIO_LABELS = {
 }
 
 
+def beside(key: str, ratios_: dict) -> str:
+    """(a)'s line also shows the figure the store is judged by: (a) over (c)."""
+    if key != "a_store_append":
+        return ""
+    value = ratios_["a_over_c"]
+    return f"   (a)/(c) = {value:.3g}x" if value is not None else "   (a)/(c) = n/a"
+
+
 def print_report(report: dict, args: argparse.Namespace) -> None:
     for key in ("python", "sqlite", "platform", "cpus", "disk_path"):
         print(f"{key:<10} {report[key]}")
@@ -410,7 +423,7 @@ def print_report(report: dict, args: argparse.Namespace) -> None:
     for key, label in rate_labels(args).items():
         value = report["events_per_s"][key]
         shown = f"{value:>10,.0f} events/s" if value is not None else f"{'n/a':>10}"
-        print(f"{label:<80}{shown}")
+        print(f"{label:<80}{shown}{beside(key, report['ratios'])}")
     print()
     for key, label in RATIO_LABELS.items():
         value = report["ratios"][key]
@@ -424,6 +437,8 @@ def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--events", type=int, default=20_000, help="events for (a), (b) and (c)")
     parser.add_argument("--batch", type=int, default=100, help="events per append in (a) and (c)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="alternating rounds of (a) and (c); each prints its median")
     parser.add_argument("--http-events", type=int, default=4_000, help="events posted in (d)")
     parser.add_argument("--clients", type=int, default=16, help="concurrent HTTP clients in (d)")
     parser.add_argument("--http-time-limit", type=float, default=300.0,
@@ -436,28 +451,46 @@ def parse_args() -> argparse.Namespace:
                         help="also print the figures as one JSON object")
     args = parser.parse_args()
     if min(args.events, args.batch, args.http_events, args.clients, args.commit_rows,
-           args.http_time_limit) < 1:
+           args.http_time_limit, args.rounds) < 1:
         parser.error("every count must be at least 1")
     if args.commit_rows > args.events:
         parser.error("--commit-rows takes its rows from (a), so it cannot exceed --events")
     return args
 
 
-def run_all(args: argparse.Namespace, workdir: Path) -> dict:
-    notes: list[str] = []
-    rates = {"a_store_append": bench_store(workdir / "store.db", args.events, args.batch)}
-    rows = stored_rows(workdir / "store.db")
-    rates["b_sqlite_one_transaction"] = bench_plain_inserts(workdir / "one-transaction.db", rows,
-                                                           len(rows))
-    try:
-        rates["c_eventsourcing_recorder"], synchronous = bench_eventsourcing(
-            workdir / "eventsourcing.db", args.events, args.batch)
-        notes.append(f"(c) eventsourcing ran with WAL and PRAGMA synchronous={synchronous} "
-                     "(2 = FULL)")
-    except ImportError:
-        rates["c_eventsourcing_recorder"] = None
+def store_and_library(workdir: Path, args: argparse.Namespace,
+                      notes: list[str]) -> tuple[dict, dict]:
+    """(a) and (c) in alternating rounds, each on a fresh database: the disk's fsync time drifts
+    (other work on the machine), and alternating puts both under the same drift. Their rates
+    are the medians of the rounds; the rounds themselves go to the JSON report."""
+    rounds: dict[str, list[float]] = {"a_store_append": [], "c_eventsourcing_recorder": []}
+    synchronous = None
+    for n in range(1, args.rounds + 1):
+        rounds["a_store_append"].append(bench_store(workdir / f"store-{n}.db", args.events,
+                                                    args.batch))
+        try:
+            rate_c, synchronous = bench_eventsourcing(workdir / f"eventsourcing-{n}.db",
+                                                      args.events, args.batch)
+            rounds["c_eventsourcing_recorder"].append(rate_c)
+        except ImportError:
+            pass
+    if synchronous is None:
         notes.append("(c) skipped: the eventsourcing library is not installed "
                      "(`make bench` installs it, or: pip install -e '.[bench]')")
+    else:
+        notes.append(f"(c) eventsourcing ran with WAL and PRAGMA synchronous={synchronous} "
+                     "(2 = FULL)")
+    notes.append(f"(a) and (c): the median of {args.rounds} alternating round(s)")
+    return {key: statistics.median(values) if values else None
+            for key, values in rounds.items()}, rounds
+
+
+def run_all(args: argparse.Namespace, workdir: Path) -> dict:
+    notes: list[str] = []
+    rates, rounds = store_and_library(workdir, args, notes)
+    rows = stored_rows(workdir / "store-1.db")
+    rates["b_sqlite_one_transaction"] = bench_plain_inserts(workdir / "one-transaction.db", rows,
+                                                           len(rows))
     rates["sqlite_commit_per_row"] = bench_plain_inserts(workdir / "per-row.db",
                                                           rows[:args.commit_rows], 1)
     latency: dict = {}
@@ -477,9 +510,9 @@ def run_all(args: argparse.Namespace, workdir: Path) -> dict:
             "counts": {"events": args.events, "batch": args.batch,
                        "http_events": args.http_events, "clients": args.clients,
                        "http_time_limit_s": args.http_time_limit,
-                       "commit_rows": args.commit_rows},
+                       "commit_rows": args.commit_rows, "rounds": args.rounds},
             "events_per_s": rates, "ratios": ratios(rates), "http_latency_ms": latency,
-            "notes": notes}
+            "a_c_rounds": rounds, "notes": notes}
 
 
 def main() -> int:

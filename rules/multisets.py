@@ -12,7 +12,7 @@ def missing(held: Iterable[str], wanted: Iterable[str]) -> tuple[str, ...]:
     """The items of ``wanted`` (a multiset) that ``held`` does not hold, in the order given."""
     held = held if isinstance(held, (tuple, list)) else tuple(held)
     wanted = wanted if isinstance(wanted, (tuple, list)) else tuple(wanted)
-    if _holds_all(held, wanted):
+    if len(wanted) == 1 and wanted[0] in held or _holds_all(held, wanted):
         return ()
     left = Counter(held)
     absent = []
@@ -38,12 +38,12 @@ def without(held: Iterable[str], taken: Iterable[str]) -> tuple[str, ...]:
     """``held`` minus ``taken`` as multisets, in ``held``'s order. What is taken must be held
     (a ValueError names what is not)."""
     held, taken = tuple(held), tuple(taken)
+    if len(taken) == 1 and taken[0] in held:  # a discard, a single: the first copy goes
+        index = held.index(taken[0])
+        return held[:index] + held[index + 1:]
     if not _holds_all(held, taken):
         absent = missing(held, taken)
         raise ValueError(f"cannot remove {' '.join(absent)}: not in the hand")
-    if len(taken) == 1:  # a discard, a single: the first copy goes
-        index = held.index(taken[0])
-        return held[:index] + held[index + 1:]
     count = {}
     for item in taken:
         count[item] = count.get(item, 0) + 1

@@ -320,6 +320,8 @@ def ruled_step(step: Step, apply_effect: "EffectStep") -> Step:
     that reach back are applied by :func:`fold_ruled`, which the projections call)."""
     def ruled(state, event_type: str, data: Mapping, at: str | None = None):
         state = step(state, event_type, data, at)
+        if event_type != "RulingRecorded":  # only a ruling has effects (:func:`effects_of`)
+            return state
         if rewrites_history(event_type, data):
             return state
         for effect in effects_of(event_type, data):

@@ -144,6 +144,29 @@ class Trump:
         """SJ2-3.4: ``"trump"`` or the letter of the card's plain suit."""
         return self._entry(card)[0]
 
+    def of_class(self, cards: Iterable[str], cls: str) -> tuple[str, ...]:
+        """The cards of ``cards`` in class ``cls``, in their order: ``card_class`` of each, read
+        from the table at once (a follow sorts a whole hand so, at every play)."""
+        cards = tuple(cards)
+        table = self._table
+        try:
+            return tuple(card for card in cards if table[card][0] == cls)
+        except (KeyError, TypeError):
+            for card in cards:
+                self._entry(card)  # the CardError card_class raises for the first unknown card
+            raise
+
+    def classes(self, cards: Iterable[str]) -> set[str]:
+        """The classes ``cards`` belong to (``card_class`` of each)."""
+        cards = tuple(cards)
+        table = self._table
+        try:
+            return {table[card][0] for card in cards}
+        except (KeyError, TypeError):
+            for card in cards:
+                self._entry(card)
+            raise
+
     def pos(self, card: str) -> int:
         """SJ2-3.4: the card's position in its class (strength and adjacency)."""
         return self._entry(card)[1]

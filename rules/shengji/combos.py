@@ -112,7 +112,7 @@ class ThrowResult:
 
 def _class_of(cards: Sequence[str], trump: Trump) -> str:
     """The one class of ``cards``; ValueError if they are empty or mix classes."""
-    classes = {trump.card_class(card) for card in cards}
+    classes = trump.classes(cards)
     if len(classes) != 1:
         raise ValueError(f"cards must all be of one class, got {trump.format_cards(cards) or 'none'}")
     return classes.pop()
@@ -138,8 +138,17 @@ def _pair_positions(cards: Sequence[str], trump: Trump) -> Counter:
 
 
 def _pair_total(cards: Sequence[str]) -> int:
-    """Disjoint pairs among ``cards`` (identical cards only, SJ2-7.1)."""
-    return sum(count // 2 for count in Counter(cards).values())
+    """Disjoint pairs among ``cards`` (identical cards only, SJ2-7.1): in sorted order each run
+    of identical cards pairs off two by two (the pair rule of every follow counts a hand's
+    pairs so; a scan is cheaper than a Counter of the hand)."""
+    ordered = sorted(cards)
+    pairs, i, last = 0, 0, len(ordered) - 1
+    while i < last:
+        if ordered[i] == ordered[i + 1]:
+            pairs, i = pairs + 1, i + 2
+        else:
+            i += 1
+    return pairs
 
 
 def _segments(avail: Counter) -> list[tuple[int, int]]:
@@ -244,6 +253,9 @@ def _decompose(cards: tuple[str, ...], trump: Trump) -> tuple[Component, ...]:
     if not cards:
         return ()
     cls = _class_of(cards, trump)
+    if len(set(cards)) == len(cards):  # no two alike, no pair: singles (most leads are one card)
+        return tuple(Component(SINGLE, (card,), cls, trump.run_pos(card), 0)
+                     for card in sorted(cards, key=trump.sort_key))
     pairs = _pair_cards(cards, trump)
     avail = Counter({pos: len(held) for pos, held in pairs.items()})
     runs = []
@@ -290,6 +302,15 @@ def shape_of(components: Sequence[Component]) -> Shape:
                  triple_tractors=lengths(TRIPLE_TRACTOR))
 
 
+@lru_cache(maxsize=4096)
+def _canonical_shape(cards: tuple[str, ...],
+                     trump: Trump) -> tuple[Shape, int, tuple[units.Unit, ...]]:
+    """The shape of a lead read by its canonical decomposition, with its size and units, worked
+    out once per lead (a trick's winner ranks every play against them)."""
+    found = shape_of(decompose(cards, trump))
+    return found, found.size, found.units
+
+
 def shape(cards: Sequence[str], trump: Trump) -> Shape:
     """SJ2-7.4: tractor lengths, number of pairs and of singles of the canonical decomposition
     (cards of one class; ValueError otherwise)."""
@@ -314,7 +335,7 @@ def can_beat_component(holding: Sequence[str], component: Component, trump: Trum
     """SJ2-8.4 / SJ3-7.2: one player's cards of the component's class hold a higher single, or a
     higher run of as many places with as many identical cards each — a higher pair (two of a
     triple count), triple, tractor or triple-tractor of the same length."""
-    own = [card for card in holding if trump.card_class(card) == component.cls]
+    own = trump.of_class(holding, component.cls)
     if component.kind == SINGLE:
         return any(trump.run_pos(card) > component.top for card in own)
     width, length = component.unit
@@ -447,6 +468,8 @@ def must_follow_pairs(lead_components: Sequence[Component], own: Sequence[str], 
     """SJ2-9.3: the play contains at least min(P, pairs held in the led class) disjoint pairs,
     P = pairs of the lead (a k-tractor counts k)."""
     led_pairs = sum(comp.pairs for comp in lead_components)
+    if not led_pairs:
+        return  # nothing to match: no pair is owed
     held = _pair_total(own)
     need = min(led_pairs, held)
     have = _pair_total(play)
@@ -474,7 +497,7 @@ def check_follow(lead: Sequence[str], hand: Sequence[str], play: Sequence[str], 
         raise ValueError("there is no lead to follow")
     cls = components[0].cls
     must_play_lead_size(lead, play, trump, player)
-    own = tuple(card for card in hand if trump.card_class(card) == cls)
+    own = trump.of_class(hand, cls)
     must_follow_class(cls, own, len(lead), play, trump, player)
     if len(own) <= len(lead):
         return
@@ -489,11 +512,16 @@ def arranged_key_top(cards: Sequence[str], lead_shape: Shape, trump: Trump) -> i
     shape — a tractor serving as its pairs, a triple as a pair and a single, a pair as two
     singles, never the reverse — the top place of the best key component (the first of
     :attr:`Shape.units`, else the highest single) of such an arrangement; else None."""
-    if len(cards) != lead_shape.size:
+    return _key_top(cards, lead_shape.size, lead_shape.units, trump)
+
+
+def _key_top(cards: Sequence[str], size: int, needed: tuple[units.Unit, ...],
+             trump: Trump) -> int | None:
+    """:func:`arranged_key_top` for a lead shape of ``size`` cards and ``needed`` units."""
+    if len(cards) != size:
         return None
-    needed = lead_shape.units
     if not needed:
-        return max(trump.run_pos(card) for card in cards)
+        return max(map(trump.run_pos, cards))
     return units.best_top(units.columns(cards, trump), needed[0], needed[1:])
 
 
@@ -521,18 +549,25 @@ def trick_winner(plays: Sequence[Sequence[str]], trump: Trump,
     components = tuple(lead_components) if lead_components else decompose(lead, trump)
     if not components:
         raise ValueError("a trick needs a lead")
-    led_cls, lead_shape = components[0].cls, shape_of(components)
+    led_cls = components[0].cls
+    if lead_components:
+        lead_shape = shape_of(components)
+        size, needed = lead_shape.size, lead_shape.units
+    else:
+        lead_shape, size, needed = _canonical_shape(lead, trump)
 
     def rank(cards: tuple[str, ...]) -> tuple[int, ...] | None:
         if in_order:
             return arranged_tops(cards, lead_shape, trump)
-        top = arranged_key_top(cards, lead_shape, trump)
+        top = _key_top(cards, size, needed, trump)
         return None if top is None else (top,)
 
     winner, win_cls, win_rank = 0, led_cls, rank(lead)
-    for index, play in enumerate(plays[1:], start=1):
-        classes = {trump.card_class(card) for card in play}
-        if classes not in ({led_cls}, {TRUMP}):
+    competing = ({led_cls}, {TRUMP})
+    for index in range(1, len(plays)):
+        play = plays[index]
+        classes = trump.classes(play)
+        if classes not in competing:
             continue
         cls = classes.pop()
         play_rank = rank(tuple(play))

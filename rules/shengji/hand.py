@@ -576,7 +576,7 @@ def _lead(h: Hand, seat: int, cards: tuple[str, ...], structure) -> Hand:
 def _judge_lead(h: Hand, seat: int, cards: tuple[str, ...]):
     """(rule, verdict): a throw judged by SJ2-8.5, a mixed lead in record mode by SJ2-12.5; a
     single component needs no judgement (verdict None)."""
-    if len({h.trump.card_class(card) for card in cards}) > 1 and not h.settings.strict:
+    if len(h.trump.classes(cards)) > 1 and not h.settings.strict:
         return "SJ2-12.5", judge_mixed_lead(cards, h.trump, _throw_checkers(h, seat))
     check_lead(cards, h.trump)
     if len(decompose(cards, h.trump)) > 1:

@@ -110,7 +110,7 @@ def check_follow(lead_components: Sequence[Component], hand: Sequence[str], play
     hand, play = tuple(hand), tuple(play)
     cls = lead_components[0].cls
     must_play_lead_size(lead, play, trump, player, rule=COUNT_RULE)
-    own = tuple(card for card in hand if trump.card_class(card) == cls)
+    own = trump.of_class(hand, cls)
     must_follow_class(cls, own, len(lead), play, trump, player, rule=COUNT_RULE)
     if len(own) <= len(lead):
         return

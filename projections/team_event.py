@@ -133,7 +133,7 @@ def rounds_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | N
     return {"format": t.format, "settings": ev.settings.to_dict(),
             "teams": [_team_view(t, e) for e in ev.entries.values()],
             "rounds": [_round_view(ev, r) for r in ev.rounds],
-            "next": _next_view(ev), "excluded": swiss.excluded(ev),
+            "next": _next_view(ev), "excluded": dict(swiss.excluded(ev)),
             "withdrawn": list(ev.withdrawn), "ended": _ended_view(ev)}
 
 

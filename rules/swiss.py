@@ -46,6 +46,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from types import MappingProxyType
 
 from .multisets import roll_call
@@ -209,6 +210,12 @@ class TeamEvent:
         drawn = [t for m in first.meetings for t in m.teams] + ([first.bye] if first.bye else [])
         return tuple(drawn) + tuple(t for t in self.entries if t not in drawn)
 
+    @cached_property
+    def memo(self) -> dict:
+        """What is derived from this state, computed once (lines, totals, exclusions): a state
+        is never changed, every fact folds into a new one."""
+        return {}
+
     def meeting(self, match_id: str) -> Meeting | None:
         return next((m for r in self.rounds for m in r.meetings if m.match_id == match_id), None)
 
@@ -330,7 +337,21 @@ def missed_line(round_: int, pair: str) -> Line:
     return Line(round_, pair, None, None, LOSS, own - other, (own, other), "forfeitLoss")
 
 
-def team_lines(ev: TeamEvent, team: str) -> list[Line]:
+def _memoised(kind: str):
+    """``f(ev, *args)`` computed once per state and arguments (``TeamEvent.memo``)."""
+    def wrap(f):
+        def memoised(ev: TeamEvent, *args):
+            key = (kind, *args)
+            if key not in ev.memo:
+                ev.memo[key] = f(ev, *args)
+            return ev.memo[key]
+        memoised.__doc__, memoised.__name__ = f.__doc__, f.__name__
+        return memoised
+    return wrap
+
+
+@_memoised("lines")
+def team_lines(ev: TeamEvent, team: str) -> tuple[Line, ...]:
     """The team's lines, round by round, pair a before pair b; the rounds a withdrawn team
     misses are forfeits (T-6.7)."""
     lines = []
@@ -348,7 +369,7 @@ def team_lines(ev: TeamEvent, team: str) -> list[Line]:
             table = meeting.table(p)
             lines.append(line_of(ev.results.get(table), side, r.number, p,
                                  meeting.opponent(team), table))
-    return lines
+    return tuple(lines)
 
 
 # --- forfeits and exclusion (T-6.7) ------------------------------------------------------------
@@ -405,6 +426,7 @@ class Exclusion:
     reason: str
 
 
+@_memoised("exclusion")
 def exclusion(ev: TeamEvent, team: str) -> Exclusion | None:
     """The team's second forfeit (T-6.7) or its pair's disqualification (SJ3-11.9), whichever
     came first; None if neither."""
@@ -433,6 +455,7 @@ def excluded_after(ev: TeamEvent, team: str) -> int | None:
     return None if found is None else found.after_round
 
 
+@_memoised("excluded")
 def excluded(ev: TeamEvent) -> dict[str, int]:
     out = {}
     for team in ev.entries:
@@ -457,6 +480,7 @@ class Totals:
         return (self.score, self.best_pair, self.tie_break2)
 
 
+@_memoised("totals")
 def totals(ev: TeamEvent, team: str) -> Totals:
     """T-6.8: team score = the sum of both pairs' match points; tie-break 1 the better pair
     total; tie-break 2 the best level difference of either pair in one round
@@ -504,6 +528,7 @@ class Ended:
     reason: str
 
 
+@_memoised("ended")
 def ended(ev: TeamEvent) -> Ended | None:
     """T-6.11: the event ends after its scheduled rounds, or earlier when fewer than two teams
     remain in the pairing (once a round has been paired and every round paired is played), or
@@ -521,11 +546,16 @@ def ended(ev: TeamEvent) -> Ended | None:
     return None
 
 
+@_memoised("in play")
+def _in_play(ev: TeamEvent) -> tuple[str, ...]:
+    gone = excluded(ev)
+    return tuple(t for t in ev.entries if t not in ev.withdrawn and t not in gone)
+
+
 def in_play(ev: TeamEvent) -> list[str]:
     """The teams the next round pairs, in order of registration: not withdrawn, not excluded
     (T-6.7, SJ3-11.9)."""
-    gone = excluded(ev)
-    return [t for t in ev.entries if t not in ev.withdrawn and t not in gone]
+    return list(_in_play(ev))
 
 
 def met(ev: TeamEvent) -> dict[str, set[str]]:

@@ -40,6 +40,8 @@ import networkx as nx
 METHODS = ("nearest", "topDown")
 DEFAULT_METHOD = "nearest"
 BYE = -1                     # the bye vertex of the matching
+SMALL = 16                   # up to this many teams, whether a pairing exists is searched
+FEW = 12                     # up to this many, the least sum of squares too (least_squares)
 
 
 @dataclass(frozen=True)
@@ -73,8 +75,7 @@ def pair_round(ranked: Sequence[str], scores: Mapping[str, int],
     """T-6.4: the pairing of ``ranked`` (best first) by ``method``; None when no pairing
     without a rematch exists (nor, for an odd number, a bye for a team without one)."""
     if method == "nearest":
-        found, departures = _optimal(ranked, scores, met, had_bye)
-        return found if departures == 0 else None
+        return _nearest(ranked, scores, met, had_bye)
     if len(ranked) % 2 == 0:
         pairs = nearest_groups(ranked, scores, met)
         return None if pairs is None else Pairing(pairs)
@@ -97,6 +98,62 @@ def fewest_rematches(ranked: Sequence[str], scores: Mapping[str, int],
 
 
 # --- nearest: a maximum-weight matching ----------------------------------------------------------
+
+def _nearest(ranked: Sequence[str], scores: Mapping[str, int],
+             met: Mapping[str, Collection[str]], had_bye: Collection[str]) -> Pairing | None:
+    """The pairing without a rematch that T-6.4 ``nearest`` gives, or None. The same result
+    as :func:`_optimal` when that finds no departure, in fewer and smaller matchings: the bye
+    and the smallest largest difference by whether a perfect matching of allowed pairs exists
+    (a maximum-cardinality matching; up to ``SMALL`` teams the exact search of
+    :func:`first_pairs`), then one weighted matching of the pairs within it."""
+    def unmet(a: str, b: str) -> bool:
+        return b not in met.get(a, ()) and a not in met.get(b, ())
+
+    def pairs_of(teams: Sequence[str], limit: int | None) -> list[tuple[int, int]]:
+        return [(i, j) for i in range(len(teams)) for j in range(i + 1, len(teams))
+                if unmet(teams[i], teams[j]) and
+                (limit is None or abs(scores[teams[i]] - scores[teams[j]]) <= limit)]
+
+    def perfect(teams: Sequence[str], limit: int | None) -> bool:
+        if len(teams) <= SMALL:     # the exact search of topDown, quicker for a few teams
+            return first_pairs(teams, lambda a, b: unmet(a, b) and (
+                limit is None or abs(scores[a] - scores[b]) <= limit)) is not None
+        graph = nx.Graph(pairs_of(teams, limit))
+        if graph.number_of_nodes() < len(teams):
+            return False        # a team with no allowed partner
+        return len(nx.max_weight_matching(graph, maxcardinality=True)) * 2 == len(teams)
+
+    rest, bye = list(ranked), None
+    if len(ranked) % 2:
+        bye = next((t for t in reversed(ranked) if t not in had_bye and
+                    perfect([x for x in ranked if x != t], None)), None)
+        if bye is None:
+            return None
+        rest.remove(bye)
+    elif not perfect(rest, None):
+        return None
+    if not rest:
+        return Pairing((), bye)
+    allowed = sorted({abs(scores[rest[i]] - scores[rest[j]]) for i, j in pairs_of(rest, None)})
+    low, high = 0, len(allowed) - 1
+    while low < high:
+        mid = (low + high) // 2
+        if perfect(rest, allowed[mid]):
+            high = mid
+        else:
+            low = mid + 1
+    n, limit = len(rest), allowed[low]
+    edges = pairs_of(rest, limit)
+    diff = {(i, j): abs(scores[rest[i]] - scores[rest[j]]) for i, j in edges}
+    if n <= FEW:
+        mates = least_squares(n, {e: d * d for e, d in diff.items()})
+        return Pairing(tuple((rest[i], rest[j]) for i, j in mates), bye)
+    weigh = _Weights(n, limit, frozenset(), frozenset(), diff, True)
+    graph = nx.Graph()
+    graph.add_weighted_edges_from((i, j, weigh.pair(i, j)) for i, j in edges)
+    mates = sorted(tuple(sorted(e)) for e in nx.max_weight_matching(graph, maxcardinality=True))
+    return Pairing(tuple((rest[i], rest[j]) for i, j in mates), bye)
+
 
 def _optimal(ranked: Sequence[str], scores: Mapping[str, int],
              met: Mapping[str, Collection[str]], had_bye: Collection[str],
@@ -148,6 +205,41 @@ def _optimal(ranked: Sequence[str], scores: Mapping[str, int],
     pairing = Pairing(tuple((ranked[i], ranked[j]) for i, j in pairs), bye)
     departures = sum(e in bad for e in pairs) + (bye is not None and index[bye] in no_bye)
     return pairing, departures
+
+
+def least_squares(n: int, cost: Mapping[tuple[int, int], int]) -> list[tuple[int, int]]:
+    """Of the pairings of teams ``0 … n−1`` (in ranking order) that use only the pairs of
+    ``cost``, the one with the least total cost that the top-down order reaches first — an
+    exact search for a few teams, where it is quicker than a matching.
+
+    Why it is exact: every pairing pairs the highest-ranked team with exactly one partner, so
+    ``best(free)`` — the highest-ranked free team with each partner in turn, then the best of
+    the rest — meets every pairing of the free teams once; the best completion depends only on
+    which teams are free, so it is remembered by that set. Among equal totals the first
+    partner in ranking order is kept (a strict ``<``), and the rest is the first again: the
+    first the top-down order reaches. There must be a pairing (the caller has found one)."""
+    partners = [[j for j in range(i + 1, n) if (i, j) in cost] for i in range(n)]
+    memo: dict[int, tuple[int, int] | None] = {0: (0, -1)}
+
+    def best(free: int) -> tuple[int, int] | None:
+        if free not in memo:
+            i = (free & -free).bit_length() - 1
+            found = None
+            for j in partners[i]:
+                if free >> j & 1:
+                    rest = best(free & ~(1 << i) & ~(1 << j))
+                    if rest is not None and (found is None or cost[(i, j)] + rest[0] < found[0]):
+                        found = (cost[(i, j)] + rest[0], j)
+            memo[free] = found
+        return memo[free]
+
+    free, out = (1 << n) - 1, []
+    while free:
+        i = (free & -free).bit_length() - 1
+        j = best(free)[1]
+        out.append((i, j))
+        free &= ~(1 << i) & ~(1 << j)
+    return out
 
 
 @dataclass(frozen=True)

@@ -114,3 +114,57 @@ def check_round(teams: list[TeamInPlay], pairing) -> list[str]:
         problems.append(f"pairs {far} are not from equal or adjacent score groups, but such "
                         f"a pairing exists")
     return problems
+
+
+# --- pairingMethod nearest (T-6.4 as amended on 2026-12-01) ----------------------------------------
+
+def nearest_key(pairs, score: dict, order: list[str]) -> tuple:
+    """What ``nearest`` minimises, in order: the largest score difference, the sum of squared
+    differences, then the top-down order — the partner of each team in ranking order, as its
+    ranking index (teams already placed skipped), so that the first pairing the top-down order
+    reaches is the smallest."""
+    diffs = [abs(score[a] - score[b]) for a, b in pairs]
+    partner = {}
+    for a, b in pairs:
+        partner[a], partner[b] = b, a
+    rank = {t: k for k, t in enumerate(order)}
+    seen, lex = set(), []
+    for t in order:
+        if t in partner and t not in seen:
+            lex.append(rank[partner[t]])
+            seen |= {t, partner[t]}
+    return (max(diffs, default=0), sum(d * d for d in diffs), tuple(lex))
+
+
+def best_nearest(teams: list[TeamInPlay], fewest_rematches: bool = False):
+    """By plain enumeration (up to ``BRUTE_FORCE_TEAMS`` teams after the bye): the pairing
+    ``nearest`` must give — the bye as T-6.4 gives it (the lowest-ranked team without a bye for
+    which the others can be paired without a rematch), then the smallest :func:`nearest_key`.
+    With ``fewest_rematches`` (no valid pairing exists): the fewest rematches, then the fewest
+    second byes, then the bye to the lowest-ranked team, then the same key. ``(pairs, bye)``
+    with pairs as a set of frozensets, or None when no valid pairing exists."""
+    by_id = {t.team: t for t in teams}
+    order = [t.team for t in sorted(teams, key=lambda t: t.rank_key)]
+    score = {t.team: t.score for t in teams}
+
+    def met(a, b):
+        return b in by_id[a].met or a in by_id[b].met
+
+    byes = [None] if len(order) % 2 == 0 else list(reversed(order))
+    best = None
+    for bye in byes:
+        rest = tuple(t for t in order if t != bye)
+        second = bye is not None and by_id[bye].had_bye
+        for pairs in all_pairings(rest):
+            rematches = sum(met(a, b) for a, b in pairs)
+            if not fewest_rematches and (rematches or second):
+                continue
+            lower = -order.index(bye) if bye is not None else 0
+            key = (rematches, second, lower, *nearest_key(pairs, score, order))
+            if best is None or key < best[0]:
+                best = (key, pairs, bye)
+        if best is not None and not fewest_rematches:
+            break        # the lowest-ranked possible bye
+    if best is None:
+        return None
+    return {frozenset(p) for p in best[1]}, best[2]

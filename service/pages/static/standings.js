@@ -22,6 +22,8 @@ Paiju.run(async () => {
       (r.match_id ? " · " + r.match_id : "")))));
   const render = (key, value) => {
     if (key === "team") return teamName(t, value);
+    // why a team is not ranked (T-6.7 a second forfeit, SJ3-11.9 a disqualification)
+    if (key === "excluded" && value && value.rule) return value.rule + " · " + value.reason;
     if (key === "pairs" && Array.isArray(value)) return el("div", {}, value.map(pair));
     return undefined;
   };
@@ -29,7 +31,10 @@ Paiju.run(async () => {
     view.champion ? el("p", {class: "champion"}, "Champion: " + teamName(t, view.champion)) : null,
     rows.length ? Paiju.table(rows, first.filter(k => rows.some(r => k in r)).concat(rest), render)
       : el("p", {class: "quiet"}, "No ranking yet."),
-    view.excluded && view.excluded.length ? [el("h2", {}, "Excluded"), Paiju.table(view.excluded, null, render)] : null,
+    view.ended ? el("p", {class: "ended"}, "Ended after round " + view.ended.after_round + " (" +
+      view.ended.rule + "): " + view.ended.reason) : null,
+    view.excluded && view.excluded.length ? [el("h2", {}, "Not ranked"),
+      Paiju.table(view.excluded, ["team", "name", "excluded", "score", "forfeits", "withdrawn"], render)] : null,
     view.lots && view.lots.length ? el("p", {class: "quiet"}, "Lots: " + short(view.lots)) : null);
   status("");
 });

@@ -555,10 +555,13 @@ def trick_winner(plays: Sequence[Sequence[str]], trump: Trump,
         size, needed = lead_shape.size, lead_shape.units
     else:
         lead_shape, size, needed = _canonical_shape(lead, trump)
+    if size == 1 and not in_order:
+        return _single_winner(plays, trump, led_cls)
 
     def rank(cards: tuple[str, ...]) -> tuple[int, ...] | None:
-        if in_order:
-            return arranged_tops(cards, lead_shape, trump)
+        if in_order:  # arranged_tops, the lead's size and units read once
+            return None if len(cards) != size else units.best_tops(units.columns(cards, trump),
+                                                                   needed)
         top = _key_top(cards, size, needed, trump)
         return None if top is None else (top,)
 
@@ -575,6 +578,23 @@ def trick_winner(plays: Sequence[Sequence[str]], trump: Trump,
             continue
         if (cls == TRUMP and win_cls != TRUMP) or (cls == win_cls and play_rank > win_rank):
             winner, win_cls, win_rank = index, cls, play_rank
+    return winner
+
+
+def _single_winner(plays: Sequence[Sequence[str]], trump: Trump, led_cls: str) -> int:
+    """:func:`trick_winner` of a single led (most tricks): the highest card of the led class
+    wins, or the highest trump once one is played (equal: the earlier card keeps the trick)."""
+    winner, win_cls, win_top = 0, led_cls, trump.run_pos(plays[0][0])
+    for index in range(1, len(plays)):
+        play = plays[index]
+        if len(play) != 1:
+            continue  # it cannot fit the lead's shape
+        cls = trump.card_class(play[0])
+        if cls != led_cls and cls != TRUMP:
+            continue
+        top = trump.run_pos(play[0])
+        if (cls == TRUMP and win_cls != TRUMP) or (cls == win_cls and top > win_top):
+            winner, win_cls, win_top = index, cls, top
     return winner
 
 
@@ -623,22 +643,21 @@ def lead_components(cards: Sequence[str], trump: Trump,
     component and together be exactly the cards led, all of one class."""
     cards = tuple(cards)
     check_lead(cards, trump, rule="SJ3-7.1")
-    shown = trump.format_cards(cards)
     if structure is None:
         component = single_component(cards, trump)
         if component is not None:
             return (component,)
         if is_captive(cards, trump):
-            raise RuleViolation("SJ3-6.5", f"{shown} is a 俘虏 (triples and pairs together): it may "
+            raise RuleViolation("SJ3-6.5", f"{trump.format_cards(cards)} is a 俘虏 (triples and pairs together): it may "
                                            "not be led as a unit, only as a throw whose structure "
                                            "is stated, e.g. triple + pair (SJ3-6.5)")
-        raise RuleViolation("SJ3-7.1", f"{shown} is not one single, pair, triple, tractor or "
+        raise RuleViolation("SJ3-7.1", f"{trump.format_cards(cards)} is not one single, pair, triple, tractor or "
                                        "triple-tractor: a throw must state its structure (SJ3-7.1)")
     parts = [tuple(part) for part in structure]
     stated = [card for part in parts for card in part]
     if Counter(stated) != Counter(cards):
         raise RuleViolation("SJ3-7.1", f"the stated structure {' | '.join(map(' '.join, parts))} "
-                                       f"is not exactly the cards led, {shown} (SJ3-7.1)")
+                                       f"is not exactly the cards led, {trump.format_cards(cards)} (SJ3-7.1)")
     components = []
     for part in parts:
         component = single_component(part, trump)

@@ -562,14 +562,14 @@ def _lead(h: Hand, seat: int, cards: tuple[str, ...], structure) -> Hand:
     if h.variant.stated_throws:
         return _stated_lead(h, seat, cards, structure)
     number = len(h.tricks) + 1
-    trick, played = Trick(number, seat), cards
+    played, throw = cards, None
     rule, verdict = _judge_lead(h, seat, cards)
     if verdict is not None and verdict.failed:
         played = verdict.forced
-        trick = evolve(trick, throw={**_throw_record(seat, cards, verdict), "rule": rule})
+        throw = {**_throw_record(seat, cards, verdict), "rule": rule}
         if verdict.penalty_cards:
             h = evolve(h, penalties=h.penalties + (_throw_penalty(seat, verdict, number, rule),))
-    trick = evolve(trick, plays=((seat, played),))
+    trick = Trick(number, seat, plays=((seat, played),), throw=throw)
     return evolve(h, trick=trick, hands=_with(h.hands, seat, remove_cards(h.hands[seat], played)))
 
 

@@ -84,9 +84,12 @@ def required_units(lead_components: Sequence[Component], own: Sequence[str],
     """What ``own`` (the follower's cards of the led class, more than were led) must contain: for
     each led component in the order of SJ3-8.7 the first option that his cards can still meet
     together with those chosen before it."""
+    ordered = _in_order(lead_components)
+    if not ordered:
+        return ()  # singles led: nothing but the class is owed
     state = units.columns(own, trump)
     committed: tuple[units.Unit, ...] = ()
-    for component in _in_order(lead_components):
+    for component in ordered:
         for option in options(component):
             if units.fits(state, committed + option):
                 committed += option

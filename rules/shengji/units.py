@@ -25,9 +25,12 @@ Unit = tuple[int, int]
 
 def columns(cards: Sequence[str], trump: Trump) -> Columns:
     """The cards (of one class) by run place: ((place, ((card, count), ...)), ...), sorted."""
+    counts: dict[str, int] = {}
+    for card in cards:
+        counts[card] = counts.get(card, 0) + 1
     by_place: dict[int, list[tuple[str, int]]] = {}
-    for card, count in sorted(Counter(cards).items()):
-        by_place.setdefault(trump.run_pos(card), []).append((card, count))
+    for card in sorted(counts):
+        by_place.setdefault(trump.run_pos(card), []).append((card, counts[card]))
     return tuple(sorted((place, tuple(held)) for place, held in by_place.items()))
 
 

@@ -46,7 +46,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from types import MappingProxyType
 
 from .multisets import roll_call
@@ -626,7 +626,7 @@ def by_scores(ev: TeamEvent, teams: Sequence[str]) -> Pairing:
     ``pairingMethod``; raises when no pairing without a rematch exists."""
     ranked = pairing_order(ev, teams)
     scores = {t: totals(ev, t).score for t in ranked}
-    pairing = pair_round(ranked, scores, met(ev), had_bye(ev), ev.settings.pairing_method)
+    pairing = _paired(ranked, scores, met(ev), had_bye(ev), ev.settings.pairing_method)
     if pairing is None:
         raise RuleViolation(PAIRING, f"no valid pairing for round {len(ev.rounds) + 1}: "
                                      f"{_why_unpairable(ranked, had_bye(ev))}; the chief "
@@ -635,6 +635,31 @@ def by_scores(ev: TeamEvent, teams: Sequence[str]) -> Pairing:
                                      f"it), pairs the round by hand (RoundPaired with manual "
                                      f"true) or closes the event (TeamEventClosed, T-6.11)")
     return pairing
+
+
+def _paired(ranked: Sequence[str], scores: Mapping[str, int], seen: Mapping[str, set[str]],
+            byes: set[str], method: str, fewest: bool = False) -> Pairing | None:
+    """:func:`rules.swiss_pairing.pair_round` (``fewest``: ``fewest_rematches``) on what
+    matters of the event: every read of the same state asks the same, and a manual round's
+    warnings ask it again whenever the event is folded."""
+    playing = set(ranked)
+    return _paired_once(tuple(ranked), tuple(scores[t] for t in ranked),
+                        frozenset(frozenset((a, b)) for a in ranked for b in seen.get(a, ())
+                                  if b in playing),
+                        frozenset(byes & playing), method, fewest)
+
+
+@lru_cache(maxsize=512)
+def _paired_once(ranked: tuple[str, ...], scores: tuple[int, ...], met_pairs: frozenset,
+                 byes: frozenset, method: str, fewest: bool) -> Pairing | None:
+    score = dict(zip(ranked, scores))
+    seen: dict[str, set[str]] = {t: set() for t in ranked}
+    for a, b in map(tuple, met_pairs):
+        seen[a].add(b)
+        seen[b].add(a)
+    if fewest:
+        return fewest_rematches(ranked, score, seen, byes, method)
+    return pair_round(ranked, score, seen, byes, method)
 
 
 def proposal(ev: TeamEvent) -> dict | None:
@@ -654,7 +679,7 @@ def proposal(ev: TeamEvent) -> dict | None:
             return None
     ranked = pairing_order(ev, teams)
     scores = {t: totals(ev, t).score for t in ranked}
-    found = fewest_rematches(ranked, scores, met(ev), had_bye(ev), ev.settings.pairing_method)
+    found = _paired(ranked, scores, met(ev), had_bye(ev), ev.settings.pairing_method, True)
     return {"round": number, "byes": [found.bye] if found.bye else [], "manual": True,
             "reason": "the pairing with the fewest rematches, confirmed by the chief referee "
                       "(T-6.4)",
@@ -742,8 +767,8 @@ def manual_warnings(ev: TeamEvent, teams: Sequence[str], given: Pairing) -> tupl
     near = ev.settings.pairing_method == "nearest"
     if near:
         ranked = pairing_order(ev, teams)
-        best = pair_round(ranked, scores, seen, had_bye(ev), "nearest") or \
-            fewest_rematches(ranked, scores, seen, had_bye(ev), "nearest")
+        best = _paired(ranked, scores, seen, had_bye(ev), "nearest") or \
+            _paired(ranked, scores, seen, had_bye(ev), "nearest", True)
         limit = max(differences(best, scores), default=0)
     else:
         groups = score_groups(playing, scores)

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from rules.shengji import scoring
 from rules.shengji.cards import points
-from rules.shengji.hand import Hand, Trick, waiting_for, winning_so_far
+from rules.shengji.hand import Hand, Trick
 from rules.shengji.match import Match, match_result
+from rules.shengji.tricks import waiting_for, winning_so_far
 
 from .viewers import Viewer
 

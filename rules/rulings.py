@@ -36,7 +36,7 @@ from .mahjong.hand import charge
 from .mahjong.mjo import HandOutcome, complete_hand
 from .mahjong.sichuan import RENAMED_KEYS as MJS_RENAMED
 from .mahjong.wall import SEATS
-from .shengji import hand as sj_hands
+from .shengji import irregularities as sj_irregularities
 from .shengji import match as shengji
 from .shengji import scoring as sj_scoring
 from .shengji.settings import parse_settings as sj_parse_settings
@@ -402,7 +402,7 @@ class ShengjiEffects(EffectStep):
             side = _must_have(effect, "side", m.game, "the side penalised")
             points = _must_have(effect, "points", m.game, "the points")
             h = shengji.current_hand(m, effect["hand"] if "hand" in effect else _hand_in_play(m))
-            h = sj_hands.add_penalty(h, _rule(effect), side, points, "committee",
+            h = sj_irregularities.add_penalty(h, _rule(effect), side, points, "committee",
                                      _reason(effect))
             return shengji.with_hand(m, h)
         if kind == "awardHand":

@@ -35,8 +35,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Iterator
 
 from ..deadlines import Deadline
-from . import declaring, lateness
-from . import hand as hands
+from . import declaring, lateness, tricks
 
 if TYPE_CHECKING:
     from .hand import Hand
@@ -123,7 +122,7 @@ def _window(h: Hand, key: str) -> Iterator[Deadline]:
 def _move(h: Hand, key: str) -> Iterator[Deadline]:
     """SJ3-11.8 / 7.3: the wait in progress, reported once (a second report of the same wait is
     refused: the referee has been called)."""
-    waiting = hands.waiting_for(h)
+    waiting = tricks.waiting_for(h)
     if waiting is None or h.clock is None or h.overrun_at == h.clock:
         return
     kind, seat, seconds = waiting

@@ -18,10 +18,9 @@ from ..frozen import evolve
 from ..match_clock import MatchClock
 from ..match_clock import maybe_moment as _moment
 from ..violations import RuleViolation
-from . import hand as hands
-from . import lateness, scoring
+from . import dealing, irregularities, kitty, lateness, scoring, tricks
 from .deadlines import deadlines  # noqa: F401  (the engine's pending time rules, rules.deadlines)
-from .hand import SJ2, SJ3, Hand, Variant
+from .hand import POINTS_PENALTY, SJ2, SJ3, Hand, Variant
 from .settings import Settings, SJ3Settings, parse_settings
 
 VARIANTS: Mapping[str, Variant] = MappingProxyType({"SJ2": SJ2, "SJ3": SJ3})
@@ -138,10 +137,10 @@ def deal(m: Match, data: Mapping) -> Match:
     if m.time_called is not None:
         raise RuleViolation(m.rule("time"), "the round's time limit has passed; no new hand is "
                                             "dealt")
-    dealt = hands.deal(number, play_level(m), m.next_dealer, m.settings, m.variant, data)
+    dealt = dealing.deal(number, play_level(m), m.next_dealer, m.settings, m.variant, data)
     if all(h.phase == "voided" for h in m.finished):  # no hand has been played yet
         for penalty in m.first_hand_penalties:
-            dealt = hands.add_penalty(dealt, lateness.RULE, penalty["side"], penalty["points"],
+            dealt = irregularities.add_penalty(dealt, lateness.RULE, penalty["side"], penalty["points"],
                                       "engine", penalty["reason"])
     return evolve(m, hand=dealt)
 
@@ -387,7 +386,7 @@ def time_overrun(m: Match, data: Mapping, at: datetime | None) -> Match:
     timer; the side's first breach (per match, or per hand with ``timeWarningScope:
     sidePerHand``) is a warning, each later one costs it 20 points in the hand in play. A
     designator's overrun (SJ3-7.3) plays the default choice and counts no breach."""
-    h = hands.overrun(current_hand(m, data["hand"]), data, at)
+    h = tricks.overrun(current_hand(m, data["hand"]), data, at)
     if data["kind"] == "throwChoice":
         return with_hand(m, h)
     seat = data["seat"]
@@ -398,7 +397,7 @@ def time_overrun(m: Match, data: Mapping, at: datetime | None) -> Match:
               "consequence": "penalty" if earlier else "warning"}
     detail = f"seat {seat} overran the {data['kind']} time"
     if earlier:
-        h = hands.add_penalty(h, "SJ3-11.8", side, hands.POINTS_PENALTY, "engine",
+        h = irregularities.add_penalty(h, "SJ3-11.8", side, POINTS_PENALTY, "engine",
                               f"{detail} again: 20 points")
     else:
         warning = {"rule": "SJ3-11.8", "seat": seat, "detail": f"{detail}: warning"}
@@ -440,21 +439,21 @@ def match_result(m: Match) -> dict | None:
 # --- the fold step -----------------------------------------------------------------------------
 
 _HAND_EVENTS = {
-    "TrumpDeclared": hands.declare,
-    "TrumpOvercalled": hands.overcall,
-    "DealCompleted": lambda h, data, at: hands.deal_completed(h, at),
-    "DrawingEnded": lambda h, data, at: hands.deal_completed(h, at),
-    "DeclarationWindowClosed": lambda h, data, at: hands.close_window(h, at),
-    "KittyTaken": hands.take_kitty,
-    "KittyBuried": lambda h, data, at: hands.bury_kitty(h, data),
-    "KittyCorrected": lambda h, data, at: hands.correct_kitty(h, data),
-    "CardsPlayed": lambda h, data, at: hands.play(h, data),
-    "PlayCorrected": lambda h, data, at: hands.correct_play(h, data),
-    "ThrowPenaltyChoice": lambda h, data, at: hands.choose_throw_component(h, data),
-    "PenaltyAssessed": lambda h, data, at: hands.assess_penalty(h, data),
-    "IrregularityReported": lambda h, data, at: hands.report_irregularity(h, data),
-    "HandVoided": lambda h, data, at: hands.void(h, data),
-    "LotsDrawn": hands.lots,
+    "TrumpDeclared": dealing.declare,
+    "TrumpOvercalled": dealing.overcall,
+    "DealCompleted": lambda h, data, at: dealing.deal_completed(h, at),
+    "DrawingEnded": lambda h, data, at: dealing.deal_completed(h, at),
+    "DeclarationWindowClosed": lambda h, data, at: dealing.close_window(h, at),
+    "KittyTaken": kitty.take_kitty,
+    "KittyBuried": lambda h, data, at: kitty.bury_kitty(h, data),
+    "KittyCorrected": lambda h, data, at: kitty.correct_kitty(h, data),
+    "CardsPlayed": lambda h, data, at: tricks.play(h, data),
+    "PlayCorrected": lambda h, data, at: tricks.correct_play(h, data),
+    "ThrowPenaltyChoice": lambda h, data, at: tricks.choose_throw_component(h, data),
+    "PenaltyAssessed": lambda h, data, at: irregularities.assess_penalty(h, data),
+    "IrregularityReported": lambda h, data, at: irregularities.report_irregularity(h, data),
+    "HandVoided": lambda h, data, at: irregularities.void(h, data),
+    "LotsDrawn": dealing.lots,
 }
 # the moves a time limit counts from (SJ3-11.8, SJ3-7.3)
 _MOVES = ("KittyTaken", "CardsPlayed", "ThrowPenaltyChoice")
@@ -506,7 +505,7 @@ def apply(m: Match | None, event_type: str, data: dict, at: str | None = None) -
                                          "tournament's stream, not a match's")
     h = _HAND_EVENTS[event_type](current_hand(m, data["hand"]), data, moment)
     if event_type in _MOVES:
-        h = hands.move_clock(h, moment)
+        h = tricks.move_clock(h, moment)
     return with_hand(m, h)
 
 

@@ -9,7 +9,10 @@ import pytest
 from rules.shengji import declaring, lateness, scoring
 from rules.shengji import match as matches
 from rules.shengji.cards import Trump
-from rules.shengji.hand import SJ3, Hand, Trick, first_drawer, play, report_irregularity
+from rules.shengji.dealing import first_drawer
+from rules.shengji.hand import SJ3, Hand, Trick
+from rules.shengji.irregularities import report_irregularity
+from rules.shengji.tricks import play
 from rules.shengji.settings import SJ3Settings
 from rules.violations import RuleViolation
 

@@ -13,7 +13,8 @@ events (issue 16), each figure beside its reference from the same run.
 3. **Reads ``?at=``** of one finished copy's longest match as the referee: an early position
    (hand 1) and a late one (the last hand), each ``--reads`` times on the restarted server;
    the late ÷ early ratio, beside the same ratio for folds from version 1 (in this process:
-   what each read did before checkpoints).
+   what each read did before checkpoints); and the first such reads of five finished matches
+   (nothing of them in memory: from the checkpoint file).
 4. **Cold ÷ warm ``POST``** to the match still in play, late in it: a server started without
    the timer (so nothing has folded that match; a read of another match warms the process
    itself), one POST (cold: the nearest checkpoint is in the file), then ``--warm`` more
@@ -52,6 +53,7 @@ from projections.viewers import Viewer  # noqa: E402
 from service.simulator.runner import simulate, temporary_server  # noqa: E402
 
 START_TIMEOUT = 900.0  # seconds: the first start folds every match of the day
+FIRST_READS = 5        # finished matches whose first reads after the restart are timed
 
 
 # --- the workload ---------------------------------------------------------------------------------
@@ -96,11 +98,11 @@ def build_day(path: Path, log: list[Record], events: int, left: int) -> dict:
     """The day's database; returns what the measures need to know of it."""
     store = SQLiteEventStore(path, synchronous="OFF")
     try:
-        position, copies, first = 0, 0, None
+        position, copies, tournaments = 0, 0, []
         while position + len(log) <= events:
             batch = copied(log, position)
             store.restore(batch)
-            first = first or batch
+            tournaments.append(batch[0].tournament_id)
             position, copies = batch[-1].position, copies + 1
         live_stream = longest_match(log)
         in_play = [r for r in log if r.stream == live_stream][-left:]
@@ -109,11 +111,10 @@ def build_day(path: Path, log: list[Record], events: int, left: int) -> dict:
         store.restore(live)
     finally:
         store.close()
-    finished_match = longest_match(first)
-    tid, mid = finished_match[len("match-"):].split(":", 1)
     old_tid, live_tid = log[0].tournament_id, live[0].tournament_id
-    return {"copies": copies, "events": live[-1].position, "tournament": tid, "match": mid,
-            "stream": finished_match, "live_tournament": live_tid,
+    mid = longest_match(log).split(":", 1)[1]
+    return {"copies": copies, "events": live[-1].position, "tournaments": tournaments,
+            "match": mid, "live_tournament": live_tid,
             "to_post": [(r.type, r.stream.replace(old_tid, live_tid),
                          json.loads(r.data.replace(old_tid, live_tid))) for r in in_play]}
 
@@ -200,11 +201,32 @@ def hand_positions(db: Path, stream: str) -> tuple[int, int]:
     return first, last
 
 
-def timed_reads(server: Server, path: str, count: int) -> tuple[float, float]:
+def timed_reads(server: Server, path: str, count: int) -> tuple[float, float | None]:
     """(the first read's seconds, the median of ``count`` more)."""
     status, first = server.call("GET", path)
     assert status == 200, (status, path)
-    return first, statistics.median(server.call("GET", path)[1] for _ in range(count))
+    more = [server.call("GET", path)[1] for _ in range(count)]
+    return first, statistics.median(more) if more else None
+
+
+def at_reads(server: Server, db: Path, day: dict, reads: int) -> dict:
+    """Reads ``?at=`` early and late in the longest match of the first finished copies: the
+    first read of each (nothing of it in memory yet: from the checkpoint file) and the median
+    of ``reads`` more of the first copy's, and the folds from version 1 of the same reads."""
+    firsts: dict[str, list[float]] = {"early": [], "late": []}
+    figures = {}
+    for n, tid in enumerate(day["tournaments"][:FIRST_READS]):
+        stream = f"match-{tid}:{day['match']}"
+        base = f"/v1/tournaments/{tid}/matches/{day['match']}?as=referee&at="
+        for name, at in zip(("early", "late"), hand_positions(db, stream)):
+            first, again = timed_reads(server, base + str(at), reads if n == 0 else 0)
+            firsts[name].append(first)
+            if n == 0:
+                figures[f"{name}_at"] = again
+                figures[f"{name}_full_fold"] = full_fold_read(db, stream, at, 5)
+    for name, seconds in firsts.items():
+        figures[f"{name}_at_first"] = statistics.median(seconds)
+    return figures
 
 
 def full_fold_read(db: Path, stream: str, at: int, count: int) -> float:
@@ -234,7 +256,8 @@ def cold_and_warm_posts(db: Path, day: dict, warm: int, restarts: int,
         server = Server(db, timer=False)
         try:
             # the process warmed by a read of another match: what is cold is the match alone
-            server.call("GET", f"/v1/tournaments/{day['tournament']}/matches/{day['match']}")
+            other = day["tournaments"][-1]
+            server.call("GET", f"/v1/tournaments/{other}/matches/{day['match']}")
             for n in range(warm + 1):
                 event_type, stream, data = day["to_post"].pop(0)
                 status, seconds = server.call(
@@ -263,18 +286,11 @@ def run(args: argparse.Namespace, workdir: Path) -> dict:
     figures["restart_seconds"], figures["restart_rss_mib"] = \
         again.start_seconds, again.peak_rss_mib()
 
-    early, late = hand_positions(db, day["stream"])
-    base = f"/v1/tournaments/{day['tournament']}/matches/{day['match']}?as=referee&at="
-    figures["early_at_first"], figures["early_at"] = timed_reads(again, base + str(early),
-                                                                 args.reads)
-    figures["late_at_first"], figures["late_at"] = timed_reads(again, base + str(late),
-                                                               args.reads)
+    figures.update(at_reads(again, db, day, args.reads))
     figures["rss_after_reads_mib"] = again.peak_rss_mib()
     again.stop()
     figures["checkpoint_file_mib"] = Path(f"{db}-checkpoints").stat().st_size / 2**20
     figures["log_file_mib"] = db.stat().st_size / 2**20
-    figures["early_full_fold"] = full_fold_read(db, day["stream"], early, 5)
-    figures["late_full_fold"] = full_fold_read(db, day["stream"], late, 5)
 
     figures["cold_post"], figures["warm_post"] = cold_and_warm_posts(db, day, args.warm, 3,
                                                                      False)
@@ -297,8 +313,9 @@ def print_report(f: dict) -> None:
           f"checkpoint file: every match folded): {f['first_start_seconds']:.1f} s, "
           f"{f['first_start_rss_mib']:.0f} MiB")
     print(f"GET match ?at= (referee): late {ms(f['late_at'])} ÷ early {ms(f['early_at'])} = "
-          f"{ratio(f['late_at'], f['early_at'])}× (first read after the restart: late "
-          f"{ms(f['late_at_first'])}, early {ms(f['early_at_first'])})  | reference, folds "
+          f"{ratio(f['late_at'], f['early_at'])}× (a match's first read after the restart, "
+          f"median of {FIRST_READS}: late {ms(f['late_at_first'])}, early "
+          f"{ms(f['early_at_first'])})  | reference, folds "
           f"from version 1: late {ms(f['late_full_fold'])} ÷ early {ms(f['early_full_fold'])} "
           f"= {ratio(f['late_full_fold'], f['early_full_fold'])}×")
     print(f"POST late in a match: cold {ms(f['cold_post'])} ÷ warm {ms(f['warm_post'])} = "

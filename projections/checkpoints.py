@@ -42,7 +42,8 @@ log = logging.getLogger("paiju.checkpoints")
 # The sources whose change can change a folded state: the rules, the catalogue's upcasting
 # and the fold itself.
 _FOLD_SOURCES = ("rules", "events", "projections/streams.py")
-QUEUE_LIMIT = 1024  # jobs waiting to be written; beyond it new checkpoints are skipped
+QUEUE_LIMIT = 256       # jobs waiting to be written; beyond it a fold waits for the writer
+WRITER_PATIENCE = 30.0  # seconds a fold waits for room before it skips a job
 
 
 def _mapping_proxy(items: dict) -> types.MappingProxyType:
@@ -97,7 +98,7 @@ class CheckpointFile:
         self._lock = threading.Lock()    # one connection, shared by readers and the writer
         self._conn = self._open()
         self._queue: queue.Queue = queue.Queue(QUEUE_LIMIT)
-        self.skipped = 0  # checkpoints not written because the writer was behind
+        self.skipped = 0  # jobs not written because the writer was stuck
         self._writer = threading.Thread(target=self._write_loop, name="paiju-checkpoints",
                                         daemon=True)
         self._writer.start()
@@ -174,20 +175,24 @@ class CheckpointFile:
 
     # --- writing (in the background) ----------------------------------------------------------
     def save(self, state) -> None:
-        """Queue ``state`` (a StreamState, an immutable value) to be pickled and written;
-        skipped when the writer is far behind (a fold that comes by again writes it)."""
-        try:
-            self._queue.put_nowait(("save", state))
-        except queue.Full:
-            self.skipped += 1
-            if self.skipped in (1, 1000) or self.skipped % 100_000 == 0:
-                log.info("checkpoint writer behind: %d checkpoints skipped so far", self.skipped)
+        """Queue ``state`` (a StreamState, an immutable value) to be pickled and written."""
+        self._offer(("save", state))
 
     def discard(self, stream: str, version: int) -> None:
-        self._queue.put(("discard", stream, version))  # small and never skipped
+        self._offer(("discard", stream, version))
 
     def mark_quiet(self, stream: str, version: int, hash_: str) -> None:
-        self._queue.put(("quiet", stream, version, hash_))  # small and never skipped
+        self._offer(("quiet", stream, version, hash_))
+
+    def _offer(self, job: tuple) -> None:
+        """Queue ``job``. A fold that makes checkpoints faster than the writer writes them (the
+        first start on a long log folds every match) waits for it rather than lose them; only
+        a writer stuck for long makes a job skipped."""
+        try:
+            self._queue.put(job, timeout=WRITER_PATIENCE)
+        except queue.Full:
+            self.skipped += 1
+            log.warning("checkpoint writer stuck: %s skipped (%d so far)", job[0], self.skipped)
 
     def flush(self) -> None:
         """Wait until everything queued so far is written (tests, shutdown)."""

@@ -303,6 +303,8 @@ def _timer(args) -> int:
     finally:
         services.timer.shutdown()
         services.store.close()
+        if services.cache.persisted is not None:
+            services.cache.persisted.close()
     return 0
 
 

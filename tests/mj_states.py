@@ -10,7 +10,7 @@ import pytest
 from rules import RuleViolation
 from rules.mahjong import MJO, apply, apply_action
 from rules.mahjong.actions import Action
-from rules.mahjong.hand import deal
+from rules.mahjong.dealing import deal
 from rules.mahjong.tiles import INDEX, KINDS, kinds, parse_tiles, shifted, tile_set
 
 

@@ -14,7 +14,8 @@ from dataclasses import replace
 from mj_states import act, filled_deal, settle, violated
 
 from rules.mahjong import MJS
-from rules.mahjong.hand import SeatHand, WinRecord, deal
+from rules.mahjong.dealing import deal
+from rules.mahjong.hand import SeatHand, WinRecord
 from rules.mahjong.sichuan import ledger, totals
 from rules.mahjong.tiles import parse_meld, parse_tiles, sort_tiles
 

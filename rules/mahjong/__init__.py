@@ -24,25 +24,16 @@ from .actions import (
     due_engine_event,
     legal_actions,
 )
+from .claiming import claim, pass_claim, resolve_claims
 from .conduct import declare_false_win, disclose, warn, wrong_count
-from .hand import (
-    Hand,
-    claim,
-    deal,
-    deal_from_wall,
-    declare_kong,
-    declare_win,
-    discard,
-    draw,
-    exhaustive_draw,
-    pass_claim,
-    resolve_claims,
-    rule_on_win,
-)
+from .dealing import deal, deal_from_wall
+from .hand import Hand
 from .mjo import MJO, mjo_settings
 from .opening import declare_void, roll_exchange, select_exchange
 from .settings import GameSettings
 from .sichuan import MJS, sichuan_settings
+from .turns import discard, draw
+from .wins_and_kongs import declare_kong, declare_win, exhaustive_draw, rule_on_win
 
 __all__ = ["MJO", "MJS", "Action", "GameSettings", "Hand", "apply", "apply_action",
            "apply_engine_event", "claim", "deal", "deal_from_wall", "declare_kong", "declare_win",

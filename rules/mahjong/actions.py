@@ -9,22 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .claiming import claim, pass_claim, resolve_claims
 from .claims import chow_options, window_decided
-from .hand import (
-    Hand,
-    began_with_draw,
-    claim,
-    declare_kong,
-    declare_win,
-    discard,
-    draw,
-    exhaustive_draw,
-    pass_claim,
-    resolve_claims,
-    wins_with,
-)
+from .hand import Hand, began_with_draw
+from .may_win import wins_with
 from .opening import declare_void, exchange_choices, select_exchange
 from .tiles import SUITS, suit
+from .turns import discard, draw
+from .wins_and_kongs import declare_kong, declare_win, exhaustive_draw
 
 ACTION_KINDS = ("draw", "discard", "win", "kong", "claim", "pass", "exhaustive_draw",
                 "exchange", "void")

@@ -42,22 +42,12 @@ from ..match_clock import maybe_moment as _moment
 from ..violations import RuleViolation
 from . import conduct, opening, sichuan
 from .actions import due_engine_event
+from .claiming import claim, pass_claim, resolve_claims
 from .claims import window_decided
 from .dealer import first_dealer
-from .hand import (
-    Hand,
-    claim,
-    declare_kong,
-    declare_win,
-    discard,
-    draw,
-    exhaustive_draw,
-    pass_claim,
-    resolve_claims,
-    rule_on_win,
-)
-from .hand import deal as deal_hand
-from .hand import deal_from_wall as deal_hand_from_wall
+from .dealing import deal as deal_hand
+from .dealing import deal_from_wall as deal_hand_from_wall
+from .hand import Hand
 from .mjo import (
     HandOutcome,
     Session,
@@ -69,7 +59,9 @@ from .mjo import (
 )
 from .mjo import session_over as session_limit_reached
 from .settings import GameSettings
+from .turns import discard, draw
 from .wall import SEATS, roll_total, second_roller
+from .wins_and_kongs import declare_kong, declare_win, exhaustive_draw, rule_on_win
 
 LIFECYCLE = "MJO-10"     # the hand lifecycle table: which event, in which hand, when
 TABLES = "T-8.1"         # tables of four (T-1.1: a mahjong table of four players)

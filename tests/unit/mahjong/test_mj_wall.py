@@ -7,7 +7,9 @@ import pytest
 
 from rules import RuleViolation
 from rules.mahjong import MJO, apply
-from rules.mahjong.hand import deal, deal_from_wall, draw, tiles_in_play
+from rules.mahjong.dealing import deal, deal_from_wall
+from rules.mahjong.hand import tiles_in_play
+from rules.mahjong.turns import draw
 from rules.mahjong.tiles import KINDS, parse_tiles, tile_set
 from rules.mahjong.wall import break_wall, deal_order, live_wall_size, second_roller
 

@@ -19,7 +19,7 @@ from mjs_states import (
 from rules import RuleViolation
 from rules.mahjong import session as S
 from rules.mahjong.actions import due_engine_event
-from rules.mahjong.hand import deal
+from rules.mahjong.dealing import deal
 from rules.mahjong.sichuan import sichuan_settings
 from rules.mahjong.tiles import parse_tiles
 from rules.mahjong.winning import is_winning_hand

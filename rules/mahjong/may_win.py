@@ -1,0 +1,62 @@
+"""Who may win a mahjong hand now (MJO-5, MJS-5, MJS-9, MJS-10): the void suit, the shape, a
+seat barred or that passed a win (过水)."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..violations import RuleViolation
+from .hand import Hand, _fail
+from .tiles import add_tiles, format_tiles, meld_tiles, suit
+from .winning import Reading, is_winning_hand, must_be_winning_hand
+
+
+def void_tiles(state: Hand, seat: int, tiles: Sequence[str]) -> tuple[str, ...]:
+    """MJS-5.5: the tiles of ``tiles`` (and of the seat's melds) in his void suit."""
+    void = state.voids[seat]
+    if void is None:
+        return ()
+    melds = meld_tiles(state.seats[seat].melds)
+    return tuple(t for t in (*tiles, *melds) if suit(t) == void)
+
+
+def must_win(state: Hand, seat: int, concealed: Sequence[str]) -> tuple[Reading, ...]:
+    """MJO-5.1 – 5.3, MJS-5.1 – 5.5: the winning readings of the seat's hand with these
+    concealed tiles, or a RuleViolation: a tile of his void suit (MJS-5.5), else the shape."""
+    void = void_tiles(state, seat, concealed)
+    if void:
+        raise _fail(state.settings, "voidWin",
+                    f"seat {seat}'s hand holds {format_tiles(void)} of his void suit "
+                    f"({state.voids[seat]}): a win has no tile of it")
+    return must_be_winning_hand(concealed, state.seats[seat].melds, state.settings, seat)
+
+
+def wins_with(state: Hand, seat: int, concealed: Sequence[str]) -> bool:
+    """Whether the seat's hand with these concealed tiles is a win of this game (MJS-5.5:
+    no tile of his void suit) — whatever bars him from winning now."""
+    return not void_tiles(state, seat, concealed) and \
+        is_winning_hand(concealed, state.seats[seat].melds, state.settings)
+
+
+def _must_not_be_barred(state: Hand, seat: int) -> None:
+    """MJS-9.1, 9.2, 10.2, 10.5: a seat barred from winning this hand plays on without
+    winning."""
+    rule = state.barred[seat]
+    if rule is not None:
+        raise RuleViolation(rule, f"seat {seat} has lost the right to win in this hand and plays "
+                                  f"on without winning ({rule})")
+
+
+def _must_not_have_passed_a_win(state: Hand, seat: int) -> None:
+    """MJS-5.6 过水: after declining a win on a discard (or a kong), no win on a discard until
+    the seat's next draw."""
+    if seat in state.passed_win:
+        raise _fail(state.settings, "passedWin",
+                    f"seat {seat} passed a win and may not win on a discard before drawing "
+                    f"his next tile (过水)")
+
+
+def may_win_on(state: Hand, seat: int, tile: str) -> bool:
+    """Whether ``seat`` may claim a win on another seat's ``tile`` now."""
+    return (not state.is_out(seat) and state.barred[seat] is None
+            and seat not in state.passed_win
+            and wins_with(state, seat, add_tiles(state.seats[seat].concealed, (tile,))))

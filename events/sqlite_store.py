@@ -1,12 +1,10 @@
 """The embedded SQLite event store (the default).
 
-Durability first: WAL journal, ``synchronous=FULL``. Writes practise *group commit*: appends
-that arrive while a commit is being made wait for the next one, and all of them share its
-single fsync; the caller first in line makes that commit for the group (no writer thread to hand
-each append to and back). Each append after the first of a group runs inside its own SAVEPOINT
-(the first needs none: a refusal begins the transaction again), so a refused append (version
-conflict, idempotency conflict, a rule its ``decide`` enforces) rolls back alone and the others
-still commit. ``decide`` runs inside the transaction, after the appends before it
+Durability first: WAL journal, ``synchronous=FULL``. Writes go through one writer thread that
+practises *group commit*: appends that arrive while a commit is being made wait for the next one,
+and all of them share its single fsync. Each append runs inside its own SAVEPOINT, so a refused
+append (version conflict, idempotency conflict, a rule its ``decide`` enforces) rolls back alone
+and the others still commit. ``decide`` runs inside the transaction, after the appends before it
 in the same group: it judges an event on exactly the log that event will follow.
 The writer reads the tails it needs inside its write transaction, so a second process writing the
 same file (which SQLite serialises) cannot break positions, versions or the chain.
@@ -17,11 +15,9 @@ skips or repeats.
 """
 from __future__ import annotations
 
-import itertools
 import queue
 import sqlite3
 import threading
-from collections import deque
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -34,7 +30,6 @@ from .store import (
     EventStore,
     RestoreConflict,
     StoreClosed,
-    StoreError,
     plan_append,
 )
 
@@ -264,97 +259,69 @@ class _TransactionTail:
 
 
 class _Job:
-    __slots__ = ("tournament_id", "events", "decide", "result", "error", "finished", "turn")
+    __slots__ = ("tournament_id", "events", "decide", "result", "error", "done")
 
     def __init__(self, tournament_id: str, events: list[NewEvent], decide: Decide | None):
         self.tournament_id, self.events, self.decide = tournament_id, events, decide
         self.result: AppendResult | None = None
         self.error: BaseException | None = None
-        self.finished = False  # committed or refused, by whichever caller led its group
-        self.turn = threading.Event()  # set once: finished, or first in the queue (so: lead)
+        self.done = threading.Event()
 
 
 class _GroupCommitWriter:
-    """Group commit led by the callers themselves, with no thread of its own: the caller whose
-    append is first in the queue commits it together with those queued behind it (up to
-    ``max_group``), then hands the lead to the first append still queued. A caller alone
-    commits on its own thread, without waking another one twice per append."""
-
     def __init__(self, conn: sqlite3.Connection, clock, max_group: int):
         self.conn, self.clock, self.max_group = conn, clock, max_group
         self.tail = _TransactionTail(conn)
-        self.queue: deque[_Job] = deque()  # appends not yet finished, in order of arrival
-        self.lock = threading.Lock()  # guards the queue, ``taken`` and ``closed``
-        self.taken = 0  # how many appends at the queue's head the leading caller is committing
+        self.queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self.closed = False
-        self.idle = threading.Event()  # the queue is empty: nobody is using the connection
-        self.idle.set()
+        self.closing = threading.Lock()  # makes "not closed, so queue the job" one step
+        self.thread = threading.Thread(target=self._run, name="paiju-writer", daemon=True)
+        self.thread.start()
 
     def submit(self, tournament_id: str, events: list[NewEvent],
                decide: Decide | None) -> AppendResult:
         job = _Job(tournament_id, events, decide)
-        with self.lock:
+        with self.closing:
             if self.closed:
                 raise StoreClosed("the event store is closed")
-            self.queue.append(job)
-            leads = len(self.queue) == 1
-            self.idle.clear()
-        if not leads:
-            try:
-                job.turn.wait()
-            except BaseException:  # e.g. KeyboardInterrupt: do not strand the appends behind
-                self._withdraw(job)
-                raise
-        if not job.finished:
-            self._lead()
+            self.queue.put(job)
+        job.done.wait()
         if job.error is not None:
             raise job.error
         return job.result
 
-    def _withdraw(self, job: _Job) -> None:
-        """An append whose caller stopped waiting: left to a leader already committing it, led
-        if the lead has passed to it, else taken out of the queue unwritten."""
-        with self.lock:
-            if job not in self.queue or self.queue.index(job) < self.taken:
-                return  # finished, or being committed by the leader
-            leads = self.queue[0] is job  # no leader: the lead is (or is being) handed to it
-            if not leads:
-                self.queue.remove(job)
-        if leads:
-            self._lead()
-
     def stop(self) -> None:
         """Commit what was queued before the stop, then close; later appends are refused."""
-        with self.lock:
+        with self.closing:
             if self.closed:
                 return
             self.closed = True
-        self.idle.wait()  # nothing can be queued any more: the queue only empties
+            self.queue.put(None)  # the last item: nothing can be queued after it
+        self.thread.join()
         self.conn.close()
 
-    def _lead(self) -> None:
-        with self.lock:
-            group = list(itertools.islice(self.queue, self.max_group))
-            self.taken = len(group)
-        try:
-            self._commit(group)
-        finally:
-            self._hand_over(group)
+    def _run(self) -> None:
+        while True:
+            jobs, stopping = self._next_group()
+            if jobs:
+                self._commit(jobs)
+            if stopping:
+                return
 
-    def _hand_over(self, group: list[_Job]) -> None:
-        """Release the group's callers, and pass the lead to the next append queued."""
-        with self.lock:
-            for _ in group:
-                self.queue.popleft()
-            self.taken = 0
-            successor = self.queue[0] if self.queue else None
-            if successor is None:
-                self.idle.set()
-        for job in group:
-            job.finished = True
-            job.turn.set()
-        if successor is not None:
-            successor.turn.set()
+    def _next_group(self) -> tuple[list[_Job], bool]:
+        first = self.queue.get()
+        if first is None:
+            return [], True
+        jobs = [first]
+        while len(jobs) < self.max_group:
+            try:
+                job = self.queue.get_nowait()
+            except queue.Empty:
+                break
+            if job is None:
+                return jobs, True
+            jobs.append(job)
+        return jobs, False
 
     def _commit(self, jobs: list[_Job]) -> None:
         conn = self.conn
@@ -369,17 +336,14 @@ class _GroupCommitWriter:
                     written = self._append_first(job, recorded_at)
             conn.execute("COMMIT")
         except Exception as error:  # the commit itself failed: nobody's events are stored
-            self._fail(jobs, error)
-        except BaseException:  # the leading caller was interrupted: its whole group fails
-            self._fail(jobs, StoreError("the commit was interrupted"))
-            raise
-
-    def _fail(self, jobs: list[_Job], error: Exception) -> None:
-        if self.conn.in_transaction:
-            self.conn.execute("ROLLBACK")
-        for job in jobs:
-            if job.error is None:
-                job.result, job.error = None, error
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            for job in jobs:
+                if job.error is None:
+                    job.result, job.error = None, error
+        finally:
+            for job in jobs:
+                job.done.set()
 
     def _plan_and_insert(self, job: _Job, recorded_at: str) -> None:
         job.result = plan_append(job.tournament_id, job.events, self.tail, recorded_at,

@@ -17,7 +17,7 @@ from collections import Counter
 from tables import ApiTable, ok, two_team_knockout
 
 from rules.shengji.cards import Trump, deck
-from rules.shengji.combos import random_follow, random_lead
+from rules.shengji.random_moves import random_follow, random_lead
 
 TID = "sj2-test"
 

@@ -28,16 +28,8 @@ from collections.abc import Sequence
 from ..violations import RuleViolation
 from . import units
 from .cards import Trump, class_name, remove_cards
-from .combos import (
-    PAIR,
-    SINGLE,
-    TRACTOR,
-    TRIPLE,
-    TRIPLE_TRACTOR,
-    Component,
-    must_follow_class,
-    must_play_lead_size,
-)
+from .combos import PAIR, SINGLE, TRACTOR, TRIPLE, TRIPLE_TRACTOR, Component
+from .following import must_follow_class, must_play_lead_size
 
 Option = tuple[units.Unit, ...]
 

@@ -12,20 +12,10 @@ from ..frozen import evolve
 from ..violations import RuleViolation
 from . import declaring, obligations, scoring
 from .cards import Trump, points, remove_cards
-from .combos import (
-    Component,
-    beatable_components,
-    check_follow,
-    check_lead,
-    decompose,
-    default_throw_choice,
-    judge_mixed_lead,
-    judge_throw,
-    lead_components,
-    must_play_lead_size,
-    throw_options,
-    trick_winner,
-)
+from .combos import Component, check_lead, decompose, judge_mixed_lead, judge_throw
+from .following import check_follow, must_play_lead_size
+from .stated_leads import beatable_components, default_throw_choice, lead_components, throw_options
+from .winning import trick_winner
 from .hand import MOVE_SECONDS, POINTS_PENALTY, Hand, Trick, in_phase, must_hold, with_holding
 from .hand_result import finish
 

@@ -17,12 +17,8 @@ from typing import Mapping
 
 from rules.shengji import obligations
 from rules.shengji.cards import Trump, deck
-from rules.shengji.combos import (
-    lead_components,
-    random_component,
-    random_follow,
-    random_lead,
-)
+from rules.shengji.random_moves import random_component, random_follow, random_lead
+from rules.shengji.stated_leads import lead_components
 
 Action = tuple[str, dict]
 

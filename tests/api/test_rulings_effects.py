@@ -15,7 +15,7 @@ from sj2_table import Table
 from tables import ok
 
 from rules.shengji.cards import Trump
-from rules.shengji.combos import random_follow
+from rules.shengji.random_moves import random_follow
 
 MEMBER = "钟致鹏"
 

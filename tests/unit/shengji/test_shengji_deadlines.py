@@ -27,7 +27,7 @@ from rules import RuleViolation, matches
 from rules.match_clock import timestamp
 from rules.shengji import match as sj2
 from rules.shengji import obligations, sj3
-from rules.shengji.combos import lead_components
+from rules.shengji.stated_leads import lead_components
 from service.simulator import bots
 
 T0 = datetime(2006, 5, 27, 9, 0, tzinfo=timezone.utc)

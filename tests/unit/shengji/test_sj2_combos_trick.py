@@ -1,6 +1,6 @@
 """Winning the trick (SJ2-3.5, 3.6, 10.1–10.3): Ex 1, Ex 3, equal cards, throws against throws."""
 from rules.shengji.cards import Trump
-from rules.shengji.combos import trick_winner
+from rules.shengji.winning import trick_winner
 
 L4S = Trump("4", "S")
 L7H = Trump("7", "H")

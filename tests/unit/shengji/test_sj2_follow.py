@@ -6,15 +6,10 @@ from collections import Counter
 import pytest
 
 from rules.shengji.cards import SUITS, Trump, deck, missing_cards
-from rules.shengji.combos import (
-    check_follow,
-    check_lead,
-    decompose,
-    judge_throw,
-    random_follow,
-    random_lead,
-    trick_winner,
-)
+from rules.shengji.combos import check_lead, decompose, judge_throw
+from rules.shengji.following import check_follow
+from rules.shengji.random_moves import random_follow, random_lead
+from rules.shengji.winning import trick_winner
 from rules.violations import RuleViolation
 
 L4S = Trump("4", "S")

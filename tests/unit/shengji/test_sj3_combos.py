@@ -3,20 +3,16 @@ worked examples 2, 5 and 6). Examples use level 9, trump C (SJ3-2.4) unless stat
 import pytest
 
 from rules.shengji.cards import Trump, points
-from rules.shengji.combos import (
-    PAIR,
-    SINGLE,
-    TRACTOR,
-    TRIPLE,
-    TRIPLE_TRACTOR,
+from rules.shengji.combos import PAIR, SINGLE, TRACTOR, TRIPLE, TRIPLE_TRACTOR
+from rules.shengji.stated_leads import (
     beatable_components,
     default_throw_choice,
     is_captive,
     lead_components,
     single_component,
     throw_options,
-    trick_winner,
 )
+from rules.shengji.winning import trick_winner
 from rules.violations import RuleViolation
 
 L9C = Trump("9", "C", chain=False)        # the seed's tractors: one suit (SJ3-6.3, seed 十一)

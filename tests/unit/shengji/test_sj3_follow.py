@@ -7,7 +7,8 @@ import pytest
 
 from rules.shengji import obligations
 from rules.shengji.cards import Trump, deck
-from rules.shengji.combos import lead_components, random_component
+from rules.shengji.random_moves import random_component
+from rules.shengji.stated_leads import lead_components
 from rules.violations import RuleViolation
 
 L9C = Trump("9", "C", chain=False)

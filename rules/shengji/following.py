@@ -1,0 +1,128 @@
+"""Following in Shengji (shengji-2deck.md SJ2-9): as many cards as were led, of the led class while
+any are held, the tractors and then the pairs the lead calls for. SJ3's follow obligations
+(SJ3-8) are in ``obligations.py``, which shares the count and class rules here."""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from ..violations import RuleViolation
+from .cards import Trump, class_name, missing_cards
+from .combos import (
+    TRACTOR,
+    Component,
+    _best_runs,
+    _pair_cards,
+    _pair_positions,
+    _pair_total,
+    _place_runs,
+    _take_run,
+    decompose,
+)
+
+
+def must_play_lead_size(lead: Sequence[str], play: Sequence[str], trump: Trump, player: str,
+                        rule: str = "SJ2-9.1") -> None:
+    """SJ2-9.1 / SJ3-8.1: each player plays exactly as many cards as were led."""
+    if len(play) != len(lead):
+        raise RuleViolation(rule, f"{player} must play exactly {_count(len(lead), 'card')}, as many as "
+                                  f"the lead {trump.format_cards(lead)}, but played {len(play)} ({rule})")
+
+
+def must_follow_class(cls: str, own: Sequence[str], n: int, play: Sequence[str], trump: Trump,
+                      player: str, rule: str = "SJ2-9.2") -> None:
+    """SJ2-9.2 / SJ3-8.1: with at most n cards of the led class play all of them; otherwise play
+    n cards of that class."""
+    name = class_name(cls)
+    if len(own) <= n:
+        left_out = missing_cards(play, own)
+        if left_out:
+            raise RuleViolation(rule, (
+                f"{player} holds only {_count(len(own), 'card')} in {name} ({trump.format_cards(own)}), "
+                f"no more than the {_count(n, 'card')} led, and must play all of them; the play "
+                f"{trump.format_cards(play)} leaves out {trump.format_cards(left_out)} ({rule})"))
+        return
+    off = [card for card in play if trump.card_class(card) != cls]
+    if off:
+        raise RuleViolation(rule, (
+            f"{player} holds {_count(len(own), 'card')} in {name}, more than the {_count(n, 'card')} led, "
+            f"and must play all {n} from {name}; the play {trump.format_cards(play)} includes "
+            f"{trump.format_cards(off)} ({rule})"))
+
+
+def required_tractors(lead_components: Sequence[Component], own: Sequence[str],
+                      trump: Trump) -> tuple[tuple[str, ...], ...]:
+    """SJ2-9.4: for the lead's tractors, longest first, the follower's tractors of length
+    min(k, longest still available) among his class cards not used for an earlier one (chosen so
+    that the lengths are as long as possible, in order). Empty if the lead has no tractor or
+    the follower none."""
+    caps = sorted((comp.length for comp in lead_components if comp.kind == TRACTOR), reverse=True)
+    if not caps:
+        return ()
+    pairs = _pair_cards(own, trump)
+    runs = _best_runs(Counter({pos: len(held) for pos, held in pairs.items()}), caps)
+    return tuple(_take_run(pairs, top, length) for length, top in runs)
+
+
+def must_follow_tractors(lead_components: Sequence[Component], own: Sequence[str], play: Sequence[str],
+                         trump: Trump, player: str) -> None:
+    """SJ2-9.4: holding a tractor in the led class, follow each led tractor (longest first) with a
+    tractor of min(k, longest available) pairs; some assignment of the played cards must
+    satisfy every such requirement."""
+    held = required_tractors(lead_components, own, trump)
+    if not held:
+        return
+    lengths = [len(run) // 2 for run in held]
+    if _place_runs(_pair_positions(play, trump), lengths) is not None:
+        return
+    led = [comp for comp in lead_components if comp.kind == TRACTOR]
+    many = len(held) > 1
+    raise RuleViolation("SJ2-9.4", (
+        f"{player} holds the tractor{'s' if many else ''} "
+        f"{' and '.join(trump.format_cards(run) for run in held)} in {class_name(lead_components[0].cls)} "
+        f"and must play {'tractors' if many else 'a tractor'} of {' and '.join(map(str, lengths))} pairs "
+        f"to follow the led tractor{'s' if len(led) > 1 else ''} "
+        f"{' and '.join(trump.format_cards(comp.cards) for comp in led)}; the play "
+        f"{trump.format_cards(play)} does not contain {'them' if many else 'one'} (SJ2-9.4)"))
+
+
+def must_follow_pairs(lead_components: Sequence[Component], own: Sequence[str], play: Sequence[str],
+                      trump: Trump, player: str) -> None:
+    """SJ2-9.3: the play contains at least min(P, pairs held in the led class) disjoint pairs,
+    P = pairs of the lead (a k-tractor counts k)."""
+    led_pairs = sum(comp.pairs for comp in lead_components)
+    if not led_pairs:
+        return  # nothing to match: no pair is owed
+    held = _pair_total(own)
+    need = min(led_pairs, held)
+    have = _pair_total(play)
+    if have >= need:
+        return
+    held_cards = [card for cards in _pair_cards(own, trump).values() for card in cards for _ in (1, 2)]
+    raise RuleViolation("SJ2-9.3", (
+        f"{player} holds {_count(held, 'pair')} in {class_name(lead_components[0].cls)} "
+        f"({trump.format_cards(held_cards)}) and must play at least {_count(need, 'pair')} to follow "
+        f"the {_count(led_pairs, 'pair')} led; the play {trump.format_cards(play)} contains {have} (SJ2-9.3)"))
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def check_follow(lead: Sequence[str], hand: Sequence[str], play: Sequence[str], trump: Trump,
+                 player: str = "the player") -> None:
+    """SJ2-9.1–9.4: is ``play`` (cards the player holds) a legal follow to the effective ``lead``
+    from ``hand`` (his cards before playing)? Raises RuleViolation with the first rule broken;
+    the tractor rule is checked before the pair rule (SJ2 Ex 3)."""
+    lead, hand, play = tuple(lead), tuple(hand), tuple(play)
+    components = decompose(lead, trump)
+    if not components:
+        raise ValueError("there is no lead to follow")
+    cls = components[0].cls
+    must_play_lead_size(lead, play, trump, player)
+    own = trump.of_class(hand, cls)
+    must_follow_class(cls, own, len(lead), play, trump, player)
+    if len(own) <= len(lead):
+        return
+    must_follow_tractors(components, own, play, trump, player)
+    must_follow_pairs(components, own, play, trump, player)

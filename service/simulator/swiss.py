@@ -75,22 +75,17 @@ def _create(api: Api, teams: int, rounds: int, seed: int) -> str:
 
 
 def _pair(api: Api, tid: str, number: int, outcome: SwissOutcome) -> dict:
-    """The server's pairing of the round; when it finds no valid pairing (T-6.4) the referee
-    pairs the teams top-down by the standings, rematches and all."""
+    """The server's pairing of the round; when it finds no valid pairing (T-6.4) the chief
+    referee confirms the pairing with the fewest rematches that the rounds read proposes."""
     try:
         return api.call("POST", f"/v1/tournaments/{tid}/pairings", {})["round"]
     except ApiError as error:
         if error.status != 422 or "no valid pairing" not in str(error.body):
             raise
-    in_play = api.call("GET", f"/v1/tournaments/{tid}/rounds")["next"]["in_play"]
-    ranking = [r["team"] for r in api.call("GET", f"/v1/tournaments/{tid}/standings")["ranking"]
-               if r["team"] in in_play]
-    bye = [ranking.pop()] if len(ranking) % 2 else []
-    matches = [{"match_id": f"R{number}-{k}", "teams": ranking[2 * k - 2:2 * k]}
-               for k in range(1, len(ranking) // 2 + 1)]
     outcome.manual_rounds.append(number)
     return api.call("POST", f"/v1/tournaments/{tid}/pairings",
-                    {"matches": matches, "byes": bye, "reason": "no valid pairing"})["round"]
+                    {"confirm": True, "reason": "no pairing avoids a rematch: the proposal "
+                                                "with the fewest rematches"})["round"]
 
 
 def play_round(api: Api, tid: str, number: int, tables: list[str], rng: random.Random) -> int:

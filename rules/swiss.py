@@ -5,11 +5,13 @@ A :class:`TeamEvent` is a frozen value folded from the facts of the log (the pro
 ``projections/team_event.py`` feeds it, in log order):
 
 1. :func:`start` — the entrants (registered, not withdrawn before the first draw) and the
-   settings ``rounds``, ``tieBreak2``, ``forfeitScope`` (and ``match``, the tables');
+   settings ``rounds``, ``tieBreak2``, ``forfeitScope``, ``pairingMethod`` (and ``match``, the
+   tables');
 2. :func:`record_pairing` — round 1 drawn by lots (``LotsDrawn{purpose: "pairing"}``, T-6.4),
    each later round paired by scores or by the referee (``RoundPaired``);
 3. :func:`record_result` — a table's result, derived by its match stream (never posted);
-4. :func:`withdraw` — ``TeamWithdrawn``; :func:`record_tie_lots` — ``standingsTie`` lots.
+4. :func:`withdraw` — ``TeamWithdrawn``; :func:`record_tie_lots` — ``standingsTie`` lots;
+5. :func:`record_close` — ``TeamEventClosed``, the chief referee's closing (T-6.11).
 
 A round is a set of *meetings*, team against team; a meeting ``R2-3`` is played at two tables,
 the matches ``R2-3a`` (pair a against pair a) and ``R2-3b`` (T-6.4: teams name their pairs at
@@ -33,10 +35,15 @@ the notes file list them):
 - **Disqualification (SJ3-11.9,** 「重则判取消参赛资格」**).** A pair disqualified at its table (a
   ruling's effect) forfeits that table; its team, which plays only as two pairs, is not paired
   from the next round and leaves the standings like an excluded team.
-- **Settings.** ``rounds``, ``tieBreak2``, ``forfeitScope`` and ``match`` (the tables' SJ3
+- **Settings.** ``rounds``, ``tieBreak2``, ``forfeitScope``, ``pairingMethod`` (``nearest``,
+  the default, or ``topDown``: :mod:`rules.swiss_pairing`) and ``match`` (the tables' SJ3
   settings, whose ``matchPoints`` must stay 2 / 1 / 0, T-6.5); any other key is refused.
-- **Withdrawal.** A team that withdraws (``TeamWithdrawn``) is not paired again; a table of it
-  that has no result yet is forfeited by it (as in the knockout).
+- **Withdrawal (T-6.7 as amended on 2026-12-01).** A team that withdraws (``TeamWithdrawn``) is
+  not paired again; a table of it that has no result yet is forfeited by it (as in the
+  knockout), and so is every later round it misses, so a second forfeit excludes it as any.
+- **The end (T-6.11).** After the scheduled rounds; earlier once fewer than two teams are left
+  in the pairing, or when the chief referee closes it (only when the next round cannot be
+  paired by the rules). Once it has ended lots may separate the remaining ties.
 - **Ranking (T-6.8).** Team score, then tie-break 1 (the better of the two pair totals), then
   tie-break 2 (``bestSingleRoundDiff``: the best level difference of either pair in one round;
   or ``sumOfDiffs``), then recorded lots; until lots separate them, equal teams share a place.

@@ -35,6 +35,7 @@ GUARDS: dict[str, Guard] = {
     "LotsDrawn": _all_of(team_event.other_formats(brackets.guard_draw), groups.guard_draw,
                          team_event.guard_lots),
     "RoundPaired": team_event.guard_round_paired,  # T-6.4: later rounds by scores or by hand
+    "TeamEventClosed": team_event.guard_closed,  # T-6.11: a played round, the next unpairable
     "ResultRecorded": brackets.guard_result,     # T-9.3: a drawn, undecided match
     "TieDiceRolled": groups.guard_dice,          # T-7.2, T-7.5: dice among tied players
     # T-2.1: the teams the draw paired; T-8.1: the players the lots seated at a table

@@ -19,7 +19,6 @@ from events.team_event_events import PairedMeetingSchema
 from events.tournament_events import IDENTIFIER
 from projections import team_event
 from projections.brackets import tournament_at
-from projections.guards import GUARDS
 from rules import swiss
 
 from ..appending import append_events
@@ -38,11 +37,6 @@ from .common import (
 )
 
 bp = Blueprint("team_event", __name__, url_prefix="/v1/tournaments/<tid>")
-
-# T-6.11: TeamEventClosed is checked against the rounds (their tables' streams) before it is
-# appended, by whichever route posts it. (Registered here, with the team event's routes; its
-# place is projections/guards.py's table.)
-GUARDS.setdefault("TeamEventClosed", team_event.guard_closed)
 
 class PairingRequest(Schema):
     """``POST …/pairings``: nothing (the server pairs the next round by the rules), the

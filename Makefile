@@ -38,7 +38,10 @@ test: $(VENV)/.installed-test
 bench: $(VENV)/.installed-bench
 	$(BIN)/python bench/append.py
 	$(BIN)/python bench/sj2.py
+	$(BIN)/python bench/fold.py
+	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/timer.py
+	$(BIN)/python bench/pairing.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -17,7 +17,7 @@ from events.catalogue import Catalogue
 from events.store import Tail
 from rules import groups
 from rules.groups import DrawnTable, Groups, TableResult
-from rules.mahjong.session import PRESETS
+from rules.mahjong.table import PRESETS
 from rules.tournament import Tournament
 from rules.violations import RuleViolation
 

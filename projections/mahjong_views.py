@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from rules.mahjong import sichuan
 from rules.mahjong.hand import Hand, SeatHand
-from rules.mahjong.session import HandRecord, Table, ranking, settings_dict
+from rules.mahjong.session import ranking
+from rules.mahjong.table import HandRecord, Table, settings_dict
 from rules.mahjong.tiles import WINDS, Meld, sort_tiles
 
 from .viewers import Viewer

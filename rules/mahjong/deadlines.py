@@ -43,14 +43,8 @@ from datetime import datetime, timedelta
 from ..deadlines import Deadline
 from ..match_clock import maybe_moment as _moment
 from ..violations import RuleViolation
-from .session import (
-    SESSION,
-    HandRecord,
-    Table,
-    must_not_be_warned_for_this_discard,
-    running_limit,
-    window_closes,
-)
+from .hand_in_play import must_not_be_warned_for_this_discard, running_limit, window_closes
+from .table import SESSION, HandRecord, Table
 
 SEAT_LIMITS = ("firstDiscard", "discard")   # the limits of MJO-8.1 / MJS-10.3 the timer runs
 

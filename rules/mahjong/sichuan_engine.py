@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .session import TEAM_KEYS, apply, deadlines, seat_players
-from .session import check_settings as _check_settings
+from .session import apply, deadlines
+from .table import TEAM_KEYS, seat_players
+from .table import check_settings as _check_settings
 
 __all__ = ["TEAM_KEYS", "apply", "check_settings", "deadlines", "seat_players"]
 

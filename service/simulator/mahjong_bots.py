@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from rules.mahjong.claims import chow_options
-from rules.mahjong.session import still_rolling
+from rules.mahjong.table_deal import still_rolling
 from rules.mahjong.tiles import KINDS, Meld, shifted, tile_set
 
 Action = tuple[str, dict]

@@ -2,9 +2,10 @@
 
 Durability first: WAL journal, ``synchronous=FULL``. Writes go through one writer thread that
 practises *group commit*: appends that arrive while a commit is being made wait for the next one,
-and all of them share its single fsync. Each append runs inside its own SAVEPOINT, so a refused
-append (version conflict, idempotency conflict, a rule its ``decide`` enforces) rolls back alone
-and the others still commit. ``decide`` runs inside the transaction, after the appends before it
+and all of them share its single fsync. Each append after the first of a group runs inside its
+own SAVEPOINT, so a refused append (version conflict, idempotency conflict, a rule its ``decide``
+enforces) rolls back alone and the others still commit; the first needs none (its refusal rolls
+the transaction back and begins it again). ``decide`` runs inside the transaction, after the appends before it
 in the same group: it judges an event on exactly the log that event will follow.
 The writer reads the tails it needs inside its write transaction, so a second process writing the
 same file (which SQLite serialises) cannot break positions, versions or the chain.

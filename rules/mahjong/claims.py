@@ -90,7 +90,12 @@ class ClaimWindow:
 
 def turn_order_after(seat: int) -> tuple[int, ...]:
     """MJO-1.3: the other seats in playing order after ``seat``."""
+    if 0 <= seat < SEATS:
+        return _TURN_ORDERS[seat]  # every window asks at every event: worked out once
     return tuple((seat + k) % SEATS for k in range(1, SEATS))
+
+
+_TURN_ORDERS = tuple(tuple((seat + k) % SEATS for k in range(1, SEATS)) for seat in range(SEATS))
 
 
 def chow_options(concealed: Sequence[str], tile: str) -> tuple[tuple[str, str], ...]:

@@ -97,7 +97,9 @@ def with_hand(t: Table, rec: HandRecord) -> Table:
     outcome — payments, balances, the next dealer (the derived ``HandCompleted``, MJO-7.2,
     MJO-2.2) — which may end the session (T-8.2)."""
     state = _derived(rec.state)
-    rec = evolve(rec, state=state, window_at=rec.window_at if state.phase == "claims" else None)
+    window_at = rec.window_at if state.phase == "claims" else None
+    if state is not rec.state or window_at is not rec.window_at:  # else the record stands as is
+        rec = evolve(rec, state=state, window_at=window_at)
     if not state.over:
         return evolve(t, current=rec)
     if t.game == "MJS":

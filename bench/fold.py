@@ -13,7 +13,10 @@ Each figure is the best of ``--repeat`` runs, the two taking turns (the least di
 work on the machine).
 The ratio is rebuild events/s ÷ floor events/s.
 
-Reproduce: ``python bench/fold.py [--dir /tmp/wl] [--repeat 5] [--profile sj2]`` from the
+The workloads are simulated logs of each game (bench/workloads.py), made on the first run in
+``var/bench-workloads/`` and reused after.
+
+Reproduce: ``python bench/fold.py [--dir DIR] [--repeat 5] [--profile sj2]`` from the
 repository root. Each database is copied to a temporary folder first (the store sets its pragmas
 on opening): the workloads are left as they were.
 """
@@ -36,8 +39,8 @@ sys.path.insert(0, str(REPO_ROOT))
 from events import default_catalogue  # noqa: E402
 from events.sqlite_store import SQLiteEventStore  # noqa: E402
 from projections.streams import StreamState, fold  # noqa: E402
+from workloads import DEFAULT_DIR, GAMES, workload  # noqa: E402  (bench/, beside this script)
 
-GAMES = ("sj2", "sj3", "guandan", "mjo", "mjs")
 
 
 def match_streams(database: Path) -> list[str]:
@@ -89,7 +92,9 @@ def best_of(repeat: int, *measures) -> list[tuple[int, float]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--dir", default="/tmp/wl", help="folder of <game>.db workloads")
+    parser.add_argument("--dir", type=Path, default=DEFAULT_DIR,
+                        help="folder of <game>.db workloads (simulated there when missing; "
+                             "default: var/bench-workloads)")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--games", nargs="*", default=list(GAMES))
     parser.add_argument("--profile", metavar="GAME", help="print a cProfile of GAME's rebuild")
@@ -98,9 +103,7 @@ def main() -> int:
 
     catalogue, rows = default_catalogue(), []
     for game in args.games:
-        database = Path(args.dir) / f"{game}.db"
-        if not database.exists():
-            continue
+        database = workload(game, args.dir)
         streams = match_streams(database)
         scratch = tempfile.TemporaryDirectory()
         store = SQLiteEventStore(shutil.copy(database, scratch.name))

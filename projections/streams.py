@@ -19,7 +19,7 @@ from marshmallow import ValidationError
 from events.catalogue import Catalogue, UnknownEventType
 from events.envelope import Record
 from events.store import Tail
-from rules import matches, rulings, tournament
+from rules import matches, ruling_effects, rulings, tournament
 from rules.violations import RuleViolation
 
 from .stream_cache import StreamCache, checkpoint_due, persist_due
@@ -49,7 +49,7 @@ PLAIN_STEPS: dict[str, Step] = {
     "match": matches.apply,
 }
 # ... with the effects a ruling applies at its own position (rules/rulings.py)
-STEPS: dict[str, Step] = {kind: rulings.ruled_step(step, rulings.EFFECTS[kind])
+STEPS: dict[str, Step] = {kind: rulings.ruled_step(step, ruling_effects.EFFECTS[kind])
                           for kind, step in PLAIN_STEPS.items()}
 
 
@@ -112,7 +112,7 @@ def refold(log: Tail, catalogue: Catalogue, stream: str, until: int | None = Non
     check = functools.partial(checked_data, catalogue, stream_kind(stream))
     plan, flags = rulings.build_plan(items, check, strict)
     return rulings.fold_ruled(items, PLAIN_STEPS[stream_kind(stream)],
-                              rulings.EFFECTS[stream_kind(stream)], plan, flags, strict, check)
+                              ruling_effects.EFFECTS[stream_kind(stream)], plan, flags, strict, check)
 
 
 def checked_data(catalogue: Catalogue, kind: str, event_type: str, data: dict) -> dict:

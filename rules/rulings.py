@@ -24,8 +24,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ruling_effects import EFFECTS, RULE, EffectStep  # noqa: F401  (EFFECTS: read here by the
-#     projections' fold steps, projections/streams.py)
+from .ruling_effects import RULE, EffectStep  # noqa: F401
 from .violations import RuleViolation
 
 # effects that edit what happened before the ruling (the stream is folded again)

@@ -16,7 +16,7 @@ from dataclasses import replace
 from events.catalogue import Catalogue
 from events.store import Tail
 from rules import groups
-from rules.groups import DrawnTable, Groups, TableResult
+from rules.groups.event import DrawnTable, Groups, TableResult
 from rules.mahjong.table import PRESETS
 from rules.tournament import Tournament
 from rules.violations import RuleViolation

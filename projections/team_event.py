@@ -18,7 +18,7 @@ from events.envelope import utc_timestamp
 from events.store import Tail
 from rules import swiss
 from rules.shengji import match as shengji_match
-from rules.swiss import PairResult, TeamEvent
+from rules.swiss.event import PairResult, TeamEvent
 from rules.tournament import Tournament
 from rules.violations import RuleViolation
 

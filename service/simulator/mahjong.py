@@ -15,7 +15,7 @@ import time
 from collections import Counter
 from functools import partial
 
-from rules.groups import stage_sizes
+from rules.groups.stages import stage_sizes
 from rules.mahjong.mjo import MJO
 from rules.mahjong.wall import second_roller
 from rules.mahjong.winning import is_winning_hand

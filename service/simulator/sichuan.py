@@ -17,7 +17,8 @@ import time
 from collections import Counter
 from functools import partial
 
-from rules.groups import PRIZES, stage_sizes
+from rules.groups.event import PRIZES
+from rules.groups.stages import stage_sizes
 from rules.mahjong.sichuan import MJS
 from rules.mahjong.tiles import SUITS, suit
 from rules.mahjong.winning import is_winning_hand

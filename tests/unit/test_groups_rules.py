@@ -9,7 +9,7 @@ import pytest
 
 from rules import RuleViolation
 from rules import groups as G
-from rules.groups import TableResult
+from rules.groups.event import TableResult
 
 PLAYERS = [f"p{n}" for n in range(1, 17)]
 

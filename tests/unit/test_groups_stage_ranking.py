@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules import groups as G
-from rules.groups import TableResult
+from rules.groups.event import TableResult
 
 PLAYERS = [f"p{n}" for n in range(1, 9)]
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from rules import swiss
-from rules.swiss import PairResult
+from rules.swiss.event import PairResult
 from rules.swiss_pairing import pair_round
 from rules.violations import RuleViolation
 

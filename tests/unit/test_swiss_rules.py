@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from rules import swiss
-from rules.swiss import PairResult
+from rules.swiss.event import PairResult
 from rules.violations import RuleViolation
 
 

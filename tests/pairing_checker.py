@@ -1,5 +1,5 @@
 """An independent check of one round of the team event's pairing (tournaments.md T-6.4), for the
-property tests: it shares no code with ``rules/swiss_pairing.py`` or ``rules/swiss.py``.
+property tests: it shares no code with ``rules/swiss_pairing.py`` or ``rules/swiss/``.
 
     problems = check_round(teams, pairing)     # [] when the round is paired as the rules say
 

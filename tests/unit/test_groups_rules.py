@@ -1,4 +1,4 @@
-"""Groups of four (rules/groups.py): tables of four by lots (T-8.1), stages and qualifiers (T-7.2),
+"""Groups of four (rules/groups/): tables of four by lots (T-8.1), stages and qualifiers (T-7.2),
 the ranking by coins across tables (T-8.3, worked example T-8 Ex 8) and lots for ties."""
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """T-6.4 ``pairingMethod: topDown`` (score groups, then top-down) over 200 random simulated team
 events of 4-20 teams and 3-7 rounds (fixed seeds): every round the server pairs is checked by tests/pairing_checker.py, which shares no code with the
 pairing; its scores and tie-breaks are tallied here from the raw results, independently of
-rules/swiss.py. When the server finds no valid pairing the checker must confirm that none
+rules/swiss/. When the server finds no valid pairing the checker must confirm that none
 exists; a referee then pairs the round by hand (top-down, rematches allowed) and the event goes
 on, so later rounds are paired after manual ones, forfeits and exclusions too."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The team event's pure rules (tournaments.md T-6; rules/swiss.py): entries, match points,
+"""The team event's pure rules (tournaments.md T-6; rules/swiss/): entries, match points,
 byes, forfeits and exclusion, the ranking with its tie-breaks and lots, and the pairing of each
 round — the worked examples Ex 3 and Ex 4 among them."""
 from __future__ import annotations

@@ -150,7 +150,7 @@ class Trump:
         cards = tuple(cards)
         table = self._table
         try:
-            return tuple(card for card in cards if table[card][0] == cls)
+            return tuple([card for card in cards if table[card][0] == cls])
         except (KeyError, TypeError):
             for card in cards:
                 self._entry(card)  # the CardError card_class raises for the first unknown card

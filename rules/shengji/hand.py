@@ -188,6 +188,8 @@ def in_phase(h: Hand, event: str, *phases: str) -> None:
 
 def must_hold(h: Hand, seat: int, cards: tuple[str, ...], doing: str) -> None:
     """A player can only play cards he holds: refused in every enforcement mode."""
+    if len(cards) == 1 and cards[0] in h.hands[seat]:  # a single held (most plays)
+        return
     missing = missing_cards(h.hands[seat], cards)
     if not missing:
         return

@@ -157,12 +157,12 @@ def _must_be_playing(m: Match) -> None:
 def current_hand(m: Match, number: int) -> Hand:
     """The hand an event names must be the one in play (SJ2-16, SJ3-13)."""
     _must_be_playing(m)
-    h, lifecycle = m.hand, m.variant.rule("lifecycle")
+    h = m.hand
     if h is None or number > h.number:
-        raise RuleViolation(lifecycle, f"hand {number} has not been dealt")
+        raise RuleViolation(m.variant.rule("lifecycle"), f"hand {number} has not been dealt")
     if number < h.number or not h.in_play:
         how = "was voided and must be dealt again" if h.phase == "voided" else "has ended"
-        raise RuleViolation(lifecycle, f"hand {number} {how}")
+        raise RuleViolation(m.variant.rule("lifecycle"), f"hand {number} {how}")
     return h
 
 
@@ -447,7 +447,7 @@ _HAND_EVENTS = {
     "KittyTaken": kitty.take_kitty,
     "KittyBuried": lambda h, data, at: kitty.bury_kitty(h, data),
     "KittyCorrected": lambda h, data, at: kitty.correct_kitty(h, data),
-    "CardsPlayed": lambda h, data, at: tricks.play(h, data),
+    "CardsPlayed": tricks.play,  # the play sets the move's time itself
     "PlayCorrected": lambda h, data, at: tricks.correct_play(h, data),
     "ThrowPenaltyChoice": lambda h, data, at: tricks.choose_throw_component(h, data),
     "PenaltyAssessed": lambda h, data, at: irregularities.assess_penalty(h, data),
@@ -455,8 +455,8 @@ _HAND_EVENTS = {
     "HandVoided": lambda h, data, at: irregularities.void(h, data),
     "LotsDrawn": dealing.lots,
 }
-# the moves a time limit counts from (SJ3-11.8, SJ3-7.3)
-_MOVES = ("KittyTaken", "CardsPlayed", "ThrowPenaltyChoice")
+# the moves a time limit counts from (SJ3-11.8, SJ3-7.3), besides CardsPlayed (tricks.play)
+_MOVES = ("KittyTaken", "ThrowPenaltyChoice")
 
 _MATCH_EVENTS = {
     "HandDealt": lambda m, data, at: deal(m, data),

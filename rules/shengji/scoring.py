@@ -36,6 +36,8 @@ KITTY_ERROR = "kitty_error"
 # ---------------------------------------------------------------- seats and sides (README §4)
 
 def _check_seat(seat: int) -> int:
+    if type(seat) is int and 0 <= seat <= 3:  # the common case, checked first
+        return seat
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
         raise ValueError(f"seat must be 0, 1, 2 or 3, not {seat!r}")
     return seat

@@ -20,10 +20,11 @@ from .hand import MOVE_SECONDS, POINTS_PENALTY, Hand, Trick, in_phase, must_hold
 from .hand_result import finish
 
 
-def play(h: Hand, data: Mapping) -> Hand:
+def play(h: Hand, data: Mapping, at: datetime | None = None) -> Hand:
     """CardsPlayed by the seat on turn: a lead (SJ2-8, SJ3-6/7) or a follow (SJ2-9, SJ3-8). A
     follow error left uncorrected is established when the next card is played (SJ2-12.4), or in
-    SJ3 when the next trick is led (SJ3-11.2)."""
+    SJ3 when the next trick is led (SJ3-11.2). ``at``: the play's time, the move the next one's
+    limit counts from (:func:`move_clock`), set in the same new value as the play."""
     in_phase(h, "a play", "playing")
     seat, cards = data["seat"], tuple(data["cards"])
     _must_not_await_choice(h)
@@ -33,11 +34,9 @@ def play(h: Hand, data: Mapping) -> Hand:
     _must_state_structure_only_when_leading(h, structure)
     if h.trick is None or not h.variant.renege_until_next_lead:
         h = _establish_pending(h)
-    if h.trick is None:
-        h = _lead(h, seat, cards, structure)
-    else:
-        h = _follow(h, seat, cards)
-    return _after_play(h)
+    if h.trick is None:  # a lead never completes a trick
+        return _lead(h, seat, cards, structure, at)
+    return _follow(h, seat, cards, at)
 
 
 def _must_state_structure_only_when_leading(h: Hand, structure) -> None:
@@ -68,13 +67,13 @@ def _must_be_on_turn(h: Hand, seat: int) -> None:
         raise RuleViolation(rule, f"it is seat {turn}'s turn to {doing}, not seat {seat}'s")
 
 
-def _lead(h: Hand, seat: int, cards: tuple[str, ...], structure) -> Hand:
+def _lead(h: Hand, seat: int, cards: tuple[str, ...], structure, at: datetime | None) -> Hand:
     """SJ2-8.2 one class; SJ2-8.3 – 8.5 a throw that fails is penalised and replaced by its
     lowest beatable component. A released lead is not taken back (SJ2-12.5): in record mode a
     lead that mixes classes is judged as a failed throw; in strict mode it is refused. SJ3:
     :func:`_stated_lead`."""
     if h.variant.stated_throws:
-        return _stated_lead(h, seat, cards, structure)
+        return move_clock(_stated_lead(h, seat, cards, structure), at)
     number = len(h.tricks) + 1
     played, throw = cards, None
     rule, verdict = _judge_lead(h, seat, cards)
@@ -84,12 +83,16 @@ def _lead(h: Hand, seat: int, cards: tuple[str, ...], structure) -> Hand:
         if verdict.penalty_cards:
             h = evolve(h, penalties=h.penalties + (_throw_penalty(seat, verdict, number, rule),))
     trick = Trick(number, seat, plays=((seat, played),), throw=throw)
-    return evolve(h, trick=trick, hands=with_holding(h.hands, seat, remove_cards(h.hands[seat], played)))
+    return evolve(h, trick=trick, hands=with_holding(h.hands, seat, remove_cards(h.hands[seat], played)),
+                  clock=at)
 
 
 def _judge_lead(h: Hand, seat: int, cards: tuple[str, ...]):
     """(rule, verdict): a throw judged by SJ2-8.5, a mixed lead in record mode by SJ2-12.5; a
-    single component needs no judgement (verdict None)."""
+    single component needs no judgement (verdict None) — nor a single card (most leads), one
+    class and one component once held."""
+    if len(cards) == 1:
+        return None, None
     if len(h.trump.classes(cards)) > 1 and not h.settings.strict:
         return "SJ2-12.5", judge_mixed_lead(cards, h.trump, _throw_checkers(h, seat))
     check_lead(cards, h.trump)
@@ -188,52 +191,66 @@ def default_throw_component(h: Hand) -> Hand:
     return _forced_lead(h, default_throw_choice(_options_of(h)), "default")
 
 
-def _follow(h: Hand, seat: int, cards: tuple[str, ...]) -> Hand:
+def _follow(h: Hand, seat: int, cards: tuple[str, ...], at: datetime | None) -> Hand:
     """SJ2-9 / SJ3-8: a non-compliant follow is refused in strict mode; in record mode it is
     stored, flagged, and may be corrected before the next card is played (SJ2-12.4) or the next
-    trick is led (SJ3-11.2). A wrong number of cards is refused in both modes."""
-    flagged, pending = h.trick.flagged, h.pending
-    must_play_lead_size(h.trick.lead, cards, h.trump, f"seat {seat}",
-                        rule=h.variant.rule("follow_count"))
+    trick is led (SJ3-11.2). A wrong number of cards is refused in both modes. The fourth play
+    completes the trick (SJ2-10 / SJ3-9), judged as it is stored; after the last trick, the hand
+    ends. The trick and the hand are each made once, with the play's time (``at``)."""
+    trick = h.trick
+    flagged, pending = trick.flagged, h.pending
+    if len(cards) != len(trick.lead):
+        must_play_lead_size(trick.lead, cards, h.trump, f"seat {seat}",
+                            rule=h.variant.rule("follow_count"))
     try:
-        _check_follow(h, h.trick, h.hands[seat], seat, cards)
+        _check_obligations(h, trick, h.hands[seat], seat, cards)
     except RuleViolation as violation:
         if h.settings.strict:
             raise
-        entry = {"seat": seat, "trick": h.trick.number,
+        entry = {"seat": seat, "trick": trick.number,
                  "rule": violation.rule, "message": violation.message}
         flagged, pending = flagged + (entry,), pending + (entry,)
-    trick = evolve(h.trick, plays=h.trick.plays + ((seat, cards),), flagged=flagged)
-    return evolve(h, trick=trick, pending=pending,
-                   hands=with_holding(h.hands, seat, remove_cards(h.hands[seat], cards)))
+    plays = trick.plays + ((seat, cards),)
+    hands = with_holding(h.hands, seat, remove_cards(h.hands[seat], cards))
+    if len(plays) < 4:
+        return evolve(h, trick=evolve(trick, plays=plays, flagged=flagged), pending=pending,
+                      hands=hands, clock=at)
+    winner, won = _judgement(plays, trick.components, h.trump)
+    trick = evolve(trick, plays=plays, flagged=flagged, winner=winner, points=won)
+    h = evolve(h, trick=None, tricks=h.tricks + (trick,), pending=pending, hands=hands, clock=at)
+    if any(hands):
+        return h
+    return finish(_establish_pending(h))
 
 
 def _check_follow(h: Hand, trick: Trick, hand: tuple[str, ...], seat: int,
                   cards: tuple[str, ...]) -> None:
+    must_play_lead_size(trick.lead, cards, h.trump, f"seat {seat}",
+                        rule=h.variant.rule("follow_count"))
+    _check_obligations(h, trick, hand, seat, cards)
+
+
+def _check_obligations(h: Hand, trick: Trick, hand: tuple[str, ...], seat: int,
+                       cards: tuple[str, ...]) -> None:
+    """SJ2-9.2 – 9.4 / SJ3-8: the follow's obligations, its count checked."""
     player = f"seat {seat}"
-    must_play_lead_size(trick.lead, cards, h.trump, player, rule=h.variant.rule("follow_count"))
     if h.variant.stated_throws:
         obligations.check_follow(trick.components, hand, cards, h.trump, player=player)
     else:
         check_follow(trick.lead, hand, cards, h.trump, player=player)
 
 
-def _after_play(h: Hand) -> Hand:
-    """SJ2-10 / SJ3-9: when the fourth play is in, the trick is won; after the last trick, the
-    hand ends."""
-    if h.trick is None or not h.trick.complete:
-        return h
-    trick = _judged(h.trick, h.trump)
-    h = evolve(h, trick=None, tricks=h.tricks + (trick,))
-    if any(h.hands):
-        return h
-    return finish(_establish_pending(h))
-
-
 def _judged(trick: Trick, trump: Trump) -> Trick:
     """SJ2-10.1 – 10.4 / SJ3-9: the winner and the trick's point cards."""
-    return evolve(trick, winner=trick.plays[_winning_index(trick, trump)][0],
-                   points=points(card for _, cards in trick.plays for card in cards))
+    winner, won = _judgement(trick.plays, trick.components, trump)
+    return evolve(trick, winner=winner, points=won)
+
+
+def _judgement(plays, components, trump: Trump) -> tuple[int, int]:
+    """The winner of a trick of these plays and its point cards (:func:`_judged`)."""
+    index = trick_winner([cards for _, cards in plays], trump, components,
+                         in_order=components is not None)
+    return plays[index][0], points(card for _, cards in plays for card in cards)
 
 
 def winning_so_far(trick: Trick, trump: Trump) -> int | None:

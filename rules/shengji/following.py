@@ -115,7 +115,7 @@ def check_follow(lead: Sequence[str], hand: Sequence[str], play: Sequence[str], 
     from ``hand`` (his cards before playing)? Raises RuleViolation with the first rule broken;
     the tractor rule is checked before the pair rule (SJ2 Ex 3)."""
     lead, hand, play = tuple(lead), tuple(hand), tuple(play)
-    if len(lead) == 1 and len(play) == 1 and _follows_single(lead[0], hand, play[0], trump):
+    if len(lead) == 1 and len(play) == 1 and follows_single(lead[0], hand, play[0], trump):
         return
     components = decompose(lead, trump)
     if not components:
@@ -130,10 +130,11 @@ def check_follow(lead: Sequence[str], hand: Sequence[str], play: Sequence[str], 
     must_follow_pairs(components, own, play, trump, player)
 
 
-def _follows_single(led: str, hand: tuple[str, ...], card: str, trump: Trump) -> bool:
+def follows_single(led: str, hand: tuple[str, ...], card: str, trump: Trump) -> bool:
     """Whether one card held follows a single led (most follows) by SJ2-9.2: of the led class,
-    or from a hand void in it (a single calls for no pair or tractor). False sends the play to
-    the full check, which names the rule broken."""
+    or from a hand void in it (a single calls for no pair or tractor, SJ2-9.3/9.4, nor for
+    anything else in SJ3-8). False sends the play to the full check, which names the rule
+    broken."""
     cls = trump.card_class(led)
     if card not in hand:
         return False

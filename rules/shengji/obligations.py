@@ -29,7 +29,7 @@ from ..violations import RuleViolation
 from . import units
 from .cards import Trump, class_name, remove_cards
 from .combos import PAIR, SINGLE, TRACTOR, TRIPLE, TRIPLE_TRACTOR, Component
-from .following import must_follow_class, must_play_lead_size
+from .following import follows_single, must_follow_class, must_play_lead_size
 
 Option = tuple[units.Unit, ...]
 
@@ -103,6 +103,8 @@ def check_follow(lead_components: Sequence[Component], hand: Sequence[str], play
     rule broken; a wrong number of cards is SJ3-8.1 (never a renege that can be recorded)."""
     lead = tuple(card for comp in lead_components for card in comp.cards)
     hand, play = tuple(hand), tuple(play)
+    if len(lead) == 1 and len(play) == 1 and follows_single(lead[0], hand, play[0], trump):
+        return  # a single led asks only for its class
     cls = lead_components[0].cls
     must_play_lead_size(lead, play, trump, player, rule=COUNT_RULE)
     own = trump.of_class(hand, cls)

@@ -28,6 +28,8 @@ def single_component(cards: Sequence[str], trump: Trump) -> Component | None:
     """SJ3-6.1/6.2 (SJ2-7.1/7.2): the one component the cards are — a single, pair, triple,
     tractor or triple-tractor of one class, one card identity per run place — or None."""
     cards = tuple(cards)
+    if len(cards) == 1:  # a single (most leads)
+        return Component(SINGLE, cards, trump.card_class(cards[0]), trump.run_pos(cards[0]), 0)
     if not cards or len({trump.card_class(card) for card in cards}) != 1:
         return None
     counts = Counter(cards)

@@ -48,7 +48,7 @@ def trick_winner(plays: Sequence[Sequence[str]], trump: Trump,
     trick) — by its key component (SJ2-10.2), or with ``in_order`` (SJ3, seed 十六) by its
     components in key order and then its singles (:func:`arranged_tops`)."""
     lead = tuple(plays[0])
-    if len(lead) == 1 and not lead_components and not in_order:  # most tricks: a single led
+    if len(lead) == 1:  # most tricks: a single led, ranked alike in SJ3 (its tops are its place)
         return _single_winner(plays, trump, trump.card_class(lead[0]))
     components = tuple(lead_components) if lead_components else decompose(lead, trump)
     if not components:

@@ -30,18 +30,23 @@ def _copyable_fields(cls: type) -> frozenset[str] | None:
     return frozenset(f.name for f in fields)
 
 
+_UNSEEN = object()
+_new = object.__new__
+_set_attribute = object.__setattr__
+
+
 def evolve(value: T, **changes) -> T:
     """``value`` with ``changes`` (field name → new value): :func:`dataclasses.replace`'s
-    result, made by copying."""
+    result, made by copying (the old value's field dict copied at once, the changes set in the
+    copy, the copy made the new value's)."""
     cls = type(value)
-    try:
-        names = _COPYABLE[cls]
-    except KeyError:
+    names = _COPYABLE.get(cls, _UNSEEN)
+    if names is _UNSEEN:
         names = _COPYABLE[cls] = _copyable_fields(cls)
-    if names is None or not changes.keys() <= names:
+    if names is None or not names.issuperset(changes):
         return dataclasses.replace(value, **changes)  # its own errors for an unknown field
-    new = object.__new__(cls)
-    state = new.__dict__
-    state.update(value.__dict__)
+    state = value.__dict__.copy()
     state.update(changes)
+    new = _new(cls)
+    _set_attribute(new, "__dict__", state)
     return new

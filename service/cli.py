@@ -3,6 +3,7 @@ export offline and import it; simulate a tournament."""
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import signal
 import sys
@@ -260,10 +261,20 @@ def _simulate_sj3_swiss(args) -> int:
                            clock)
 
 
+def _log_to_stderr() -> None:
+    """What a serving process tells its operator: the timer's firings, checkpoints ignored and
+    rebuilt, failures (INFO and above, on standard error)."""
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("waitress").setLevel(logging.ERROR)  # its queue-depth notes are noise
+
+
 def _serve(args) -> int:
     import waitress
 
     from .app import create_app
+
+    _log_to_stderr()
 
     app = create_app({"DATABASE": args.db, "SQLITE_MAX_GROUP": args.max_group,
                       "TIMER": not args.no_timer})
@@ -292,6 +303,7 @@ def _timer(args) -> int:
     any number of timers and servers may run on one database."""
     from .app import create_app
 
+    _log_to_stderr()
     services = create_app({"DATABASE": args.db, "TIMER": True}).extensions["paiju"]
     signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
     services.timer.start()

@@ -22,6 +22,7 @@ TRUMP = "trump"  # the class name of the trump cards; plain classes are the suit
 
 # SJ2-1.5: 5 = 5 points, T = 10, K = 10; every other rank (and a joker) scores nothing.
 POINTS: Mapping[str, int] = MappingProxyType({r: {"5": 5, "T": 10, "K": 10}.get(r, 0) for r in RANKS})
+_SCORING = {r: n for r, n in POINTS.items() if n}  # by a card's first letter: no joker scores
 
 _CLASS_NAMES = MappingProxyType({TRUMP: "trumps", "S": "spades", "H": "hearts", "D": "diamonds",
                                  "C": "clubs"})
@@ -62,7 +63,7 @@ def deck(decks: int) -> Counter:
 
 def points(cards: Iterable[str]) -> int:
     """SJ2-1.5: point value of cards (each 5 scores 5, each T and K 10)."""
-    return sum(POINTS.get(card[0], 0) for card in cards if card not in JOKERS)
+    return sum([_SCORING.get(card[0], 0) for card in cards])
 
 
 def level_value(rank: str) -> int:
@@ -85,6 +86,9 @@ def missing_cards(hand: Iterable[str], cards: Iterable[str]) -> tuple[str, ...]:
 def remove_cards(hand: Iterable[str], cards: Iterable[str]) -> tuple[str, ...]:
     """``hand`` minus ``cards`` as multisets, keeping the hand's order. The cards must be held
     (a ValueError names the ones that are not)."""
+    if type(hand) is tuple and type(cards) is tuple and len(cards) == 1 and cards[0] in hand:
+        index = hand.index(cards[0])  # a single played (most plays): its first copy goes
+        return hand[:index] + hand[index + 1:]
     return multisets.without(hand, cards)
 
 

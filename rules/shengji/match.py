@@ -156,7 +156,8 @@ def _must_be_playing(m: Match) -> None:
 
 def current_hand(m: Match, number: int) -> Hand:
     """The hand an event names must be the one in play (SJ2-16, SJ3-13)."""
-    _must_be_playing(m)
+    if m.status != "playing":
+        _must_be_playing(m)
     h = m.hand
     if h is None or number > h.number:
         raise RuleViolation(m.variant.rule("lifecycle"), f"hand {number} has not been dealt")

@@ -256,6 +256,8 @@ def _decompose(cards: tuple[str, ...], trump: Trump) -> tuple[Component, ...]:
     if len(set(cards)) == len(cards):  # no two alike, no pair: singles (most leads are one card)
         return tuple(Component(SINGLE, (card,), cls, trump.run_pos(card), 0)
                      for card in sorted(cards, key=trump.sort_key))
+    if len(cards) == 2:  # two alike: a pair (most leads of more than one card)
+        return (Component(PAIR, cards, cls, trump.run_pos(cards[0]), 1),)
     pairs = _pair_cards(cards, trump)
     avail = Counter({pos: len(held) for pos, held in pairs.items()})
     runs = []

@@ -8,6 +8,8 @@ from . import units
 from .cards import TRUMP, Trump
 from .combos import Component, Shape, _canonical_shape, decompose, shape_of
 
+_PAIR = ((2, 1),)  # the units of a pair led
+
 
 def arranged_key_top(cards: Sequence[str], lead_shape: Shape, trump: Trump) -> int | None:
     """SJ2-10.1/10.2, SJ3-9.1/9.2: if the cards (one class) can be arranged into the lead's
@@ -24,6 +26,8 @@ def _key_top(cards: Sequence[str], size: int, needed: tuple[units.Unit, ...],
         return None
     if not needed:
         return max(map(trump.run_pos, cards))
+    if size == 2 and needed == _PAIR:  # a pair led: a play ranks by its place if a pair
+        return trump.run_pos(cards[0]) if cards[0] == cards[1] else None
     return units.best_top(units.columns(cards, trump), needed[0], needed[1:])
 
 
@@ -63,7 +67,7 @@ def trick_winner(plays: Sequence[Sequence[str]], trump: Trump,
         return _single_winner(plays, trump, led_cls)
 
     def rank(cards: tuple[str, ...]) -> tuple[int, ...] | None:
-        if in_order:  # arranged_tops, the lead's size and units read once
+        if in_order and (size != 2 or needed != _PAIR):  # arranged_tops, the lead's size and units read once
             return None if len(cards) != size else units.best_tops(units.columns(cards, trump),
                                                                    needed)
         top = _key_top(cards, size, needed, trump)

@@ -126,6 +126,8 @@ def check_follow(lead: Sequence[str], hand: Sequence[str], play: Sequence[str], 
     must_follow_class(cls, own, len(lead), play, trump, player)
     if len(own) <= len(lead):
         return
+    if len(lead) == 2 and play[0] == play[1]:  # two led, followed by a pair: no tractor owed
+        return
     must_follow_tractors(components, own, play, trump, player)
     must_follow_pairs(components, own, play, trump, player)
 

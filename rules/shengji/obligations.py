@@ -111,6 +111,8 @@ def check_follow(lead_components: Sequence[Component], hand: Sequence[str], play
     must_follow_class(cls, own, len(lead), play, trump, player, rule=COUNT_RULE)
     if len(own) <= len(lead):
         return
+    if len(play) <= 3 and play.count(play[0]) == len(play):
+        return  # a pair or triple of the class meets whatever two or three cards led ask for
     needed = required_units(lead_components, own, trump)
     if not needed or units.fits(units.columns(play, trump), needed):
         return

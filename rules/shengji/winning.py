@@ -8,7 +8,7 @@ from . import units
 from .cards import TRUMP, Trump
 from .combos import Component, Shape, _canonical_shape, decompose, shape_of
 
-_PAIR = ((2, 1),)  # the units of a pair led
+_SETS = {((2, 1),): 2, ((3, 1),): 3}  # the units of a pair or a triple led: its size
 
 
 def arranged_key_top(cards: Sequence[str], lead_shape: Shape, trump: Trump) -> int | None:
@@ -26,8 +26,8 @@ def _key_top(cards: Sequence[str], size: int, needed: tuple[units.Unit, ...],
         return None
     if not needed:
         return max(map(trump.run_pos, cards))
-    if size == 2 and needed == _PAIR:  # a pair led: a play ranks by its place if a pair
-        return trump.run_pos(cards[0]) if cards[0] == cards[1] else None
+    if _SETS.get(needed) == size:  # a pair or triple led: a play ranks by its place if alike
+        return trump.run_pos(cards[0]) if cards.count(cards[0]) == size else None
     return units.best_top(units.columns(cards, trump), needed[0], needed[1:])
 
 
@@ -67,7 +67,7 @@ def trick_winner(plays: Sequence[Sequence[str]], trump: Trump,
         return _single_winner(plays, trump, led_cls)
 
     def rank(cards: tuple[str, ...]) -> tuple[int, ...] | None:
-        if in_order and (size != 2 or needed != _PAIR):  # arranged_tops, the lead's size and units read once
+        if in_order and _SETS.get(needed) != size:  # arranged_tops, the lead's size and units read once
             return None if len(cards) != size else units.best_tops(units.columns(cards, trump),
                                                                    needed)
         top = _key_top(cards, size, needed, trump)

@@ -73,7 +73,7 @@ def _lead(h: Hand, seat: int, cards: tuple[str, ...], structure, at: datetime | 
     lead that mixes classes is judged as a failed throw; in strict mode it is refused. SJ3:
     :func:`_stated_lead`."""
     if h.variant.stated_throws:
-        return move_clock(_stated_lead(h, seat, cards, structure), at)
+        return _stated_lead(h, seat, cards, structure, at)
     number = len(h.tricks) + 1
     played, throw = cards, None
     rule, verdict = _judge_lead(h, seat, cards)
@@ -124,7 +124,8 @@ def _throw_penalty(seat: int, verdict, trick_no: int, rule: str) -> dict:
             "reason": f"seat {seat}'s {what}: {len(verdict.beaten)} component(s) beatable"}
 
 
-def _stated_lead(h: Hand, seat: int, cards: tuple[str, ...], structure) -> Hand:
+def _stated_lead(h: Hand, seat: int, cards: tuple[str, ...], structure,
+                 at: datetime | None) -> Hand:
     """SJ3-6.4, 6.5, 7: a lead is one component, or a throw whose structure is stated. A throw
     with a component an opponent could beat fails (甩错牌): 20 points against the thrower's side
     whatever its size, and the thrower's next seat designates, among the lowest component of each
@@ -132,10 +133,12 @@ def _stated_lead(h: Hand, seat: int, cards: tuple[str, ...], structure) -> Hand:
     in both modes."""
     components = lead_components(cards, h.trump, structure)
     number = len(h.tricks) + 1
-    beaten = beatable_components(components, h.trump, _throw_checkers(h, seat))
+    beaten = () if len(components) == 1 else \
+        beatable_components(components, h.trump, _throw_checkers(h, seat))  # one: no throw
     if not beaten:
         trick = Trick(number, seat, plays=((seat, cards),), components=components)
-        return evolve(h, trick=trick, hands=with_holding(h.hands, seat, remove_cards(h.hands[seat], cards)))
+        return evolve(h, trick=trick, hands=with_holding(h.hands, seat, remove_cards(h.hands[seat], cards)),
+                      clock=at)
     options = throw_options(components)
     designator = scoring.next_seat(seat)
     penalty = {"rule": "SJ3-7.3", "side": scoring.side_of(seat), "points": POINTS_PENALTY,
@@ -146,7 +149,8 @@ def _stated_lead(h: Hand, seat: int, cards: tuple[str, ...], structure) -> Hand:
              "beaten": [list(c.cards) for c in beaten], "penalty": POINTS_PENALTY,
              "options": [list(o.cards) for o in options], "designator": designator,
              "forced": None, "chosen": None}
-    h = evolve(h, penalties=h.penalties + (penalty,), trick=Trick(number, seat, throw=throw))
+    h = evolve(h, penalties=h.penalties + (penalty,), trick=Trick(number, seat, throw=throw),
+               clock=at)
     if len(options) == 1:
         return _forced_lead(h, options[0], "only")
     return h

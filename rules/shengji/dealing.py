@@ -43,6 +43,8 @@ def deal(number: int, level: str, dealer: int | None, settings, variant: Variant
 
 def _must_be_the_decks(cards: list[str], variant: Variant) -> None:
     dealt, wanted = Counter(cards), deck(variant.decks)
+    if dealt.items() == wanted.items():  # every card as often as the decks hold it
+        return
     surplus, missing = dealt - wanted, wanted - dealt
     if surplus or missing:
         parts = []

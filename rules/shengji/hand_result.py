@@ -38,12 +38,14 @@ def finish(h: Hand) -> Hand:
 
 def _defender_trick_points(h: Hand) -> int:
     """SJ2-11.1 / SJ3-10.1: point cards in the tricks the defenders won."""
-    return sum(t.points for t in h.tricks if scoring.side_of(t.winner) == h.defenders)
+    defenders = h.defenders
+    return sum(t.points for t in h.tricks if scoring.side_of(t.winner) == defenders)
 
 
 def _penalty_points(h: Hand) -> int:
     """SJ2-12.1 / SJ3-11.1: against the defenders subtracts from P, against the dealer side adds."""
-    return sum(p["points"] if p["side"] != h.defenders else -p["points"] for p in h.penalties)
+    defenders = h.defenders
+    return sum(p["points"] if p["side"] != defenders else -p["points"] for p in h.penalties)
 
 
 def _winning_play(trick: Trick) -> tuple[str, ...]:

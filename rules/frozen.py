@@ -8,12 +8,14 @@ the same new value, the old one untouched — states stay immutable, as the cach
 that keep references to them need.
 
 It falls back to :func:`dataclasses.replace` for a class whose ``__init__`` does more than store
-its fields (a ``__post_init__`` deriving or checking something, a field with ``init=False``),
-where copying would keep a stale derived field.
+its fields (a ``__post_init__`` deriving or checking something, a field with ``init=False``), or
+that caches derived values in its instances (``functools.cached_property``), where copying would
+keep a stale derived value.
 """
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -25,9 +27,16 @@ _COPYABLE: dict[type, frozenset[str] | None] = {}
 def _copyable_fields(cls: type) -> frozenset[str] | None:
     fields = dataclasses.fields(cls)
     if hasattr(cls, "__post_init__") or hasattr(cls, "__slots__") or \
-            any(not f.init for f in fields):
+            any(not f.init for f in fields) or _caches_in_its_dict(cls):
         return None
     return frozenset(f.name for f in fields)
+
+
+def _caches_in_its_dict(cls: type) -> bool:
+    """Whether the class keeps derived values in its instances' dict (``cached_property``): a
+    copy of the dict would carry the old value's into the new one."""
+    return any(isinstance(member, functools.cached_property)
+               for klass in cls.__mro__ for member in vars(klass).values())
 
 
 _UNSEEN = object()

@@ -266,7 +266,9 @@ def _log_to_stderr() -> None:
     rebuilt, failures (INFO and above, on standard error)."""
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("waitress").setLevel(logging.ERROR)  # its queue-depth notes are noise
+    # their own chatter (waitress's queue depth, APScheduler's every run of a job) is noise
+    logging.getLogger("waitress").setLevel(logging.ERROR)
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
 
 def _serve(args) -> int:

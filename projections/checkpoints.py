@@ -178,8 +178,10 @@ class CheckpointFile:
         """Queue ``state`` (a StreamState, an immutable value) to be pickled and written."""
         self._offer(("save", state))
 
-    def discard(self, stream: str, version: int) -> None:
-        self._offer(("discard", stream, version))
+    def discard(self, stream: str, version: int, hash_: str | None = None) -> None:
+        """Drop the checkpoint at ``version`` (only if it follows ``hash_``, when given: one of
+        another history, not the true one written since)."""
+        self._offer(("discard", stream, version, hash_))
 
     def mark_quiet(self, stream: str, version: int, hash_: str) -> None:
         self._offer(("quiet", stream, version, hash_))
@@ -226,7 +228,9 @@ class CheckpointFile:
             params: tuple = (state.stream, state.version, state.position, state.hash, self.code,
                              blob)
         elif job[0] == "discard":
-            sql, params = "DELETE FROM checkpoints WHERE stream = ? AND version = ?", job[1:]
+            sql = ("DELETE FROM checkpoints WHERE stream = ? AND version = ? "
+                   "AND (? IS NULL OR hash = ?)")
+            params = (job[1], job[2], job[3], job[3])
         else:
             sql = "INSERT OR REPLACE INTO quiet (stream, version, hash) VALUES (?, ?, ?)"
             params = job[1:]

@@ -110,18 +110,22 @@ class StreamCache:
     def forget(self, stale: StreamState) -> None:
         """Drop a state found to be of another history (head or checkpoint, and its copy in
         the checkpoint file)."""
+        def same(state: StreamState | None) -> bool:  # the key, not a deep comparison
+            return state is not None and (state.version, state.hash) == (stale.version,
+                                                                           stale.hash)
+
         with self._lock:
             entry = self._entries.get(stale.stream)
             if entry is not None:
                 before = entry.cost
-                if entry.head is stale or (entry.head is not None and entry.head == stale):
+                if same(entry.head):
                     entry.head = None
-                entry.marks = [m for m in entry.marks if m.version != stale.version]
+                entry.marks = [m for m in entry.marks if not same(m)]
                 self._settle(entry, before)
                 if entry.head is None and not entry.marks:
                     self._entries.pop(stale.stream, None)
         if self.persisted is not None:
-            self.persisted.discard(stale.stream, stale.version)
+            self.persisted.discard(stale.stream, stale.version, stale.hash)
 
     # --- checkpoints --------------------------------------------------------------------------
     def checkpoint(self, state: StreamState, persist: bool = False) -> None:

@@ -85,6 +85,11 @@ class StreamCache:
         """Events folded into the states held (the measure the budget bounds)."""
         return self._held
 
+    def close(self) -> None:
+        """Write what the checkpoint file has queued, then close it (a stopping process)."""
+        if self.persisted is not None:
+            self.persisted.close()
+
     def streams(self) -> list[str]:
         with self._lock:
             return list(self._entries)

@@ -295,8 +295,7 @@ def _serve(args) -> int:
         if services.timer is not None:
             services.timer.shutdown()
         services.store.close()
-        if services.cache.persisted is not None:
-            services.cache.persisted.close()  # what is queued is written, then the file closes
+        services.cache.close()  # what is queued is written, then the file closes
     return 0
 
 
@@ -317,8 +316,7 @@ def _timer(args) -> int:
     finally:
         services.timer.shutdown()
         services.store.close()
-        if services.cache.persisted is not None:
-            services.cache.persisted.close()
+        services.cache.close()
     return 0
 
 

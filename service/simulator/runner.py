@@ -263,8 +263,7 @@ def temporary_server(threads: int = 4, clock: "SimulatedClock | None" = None) ->
             server.close()
             worker.join(timeout=5)
             app.extensions["paiju"].store.close()
-            if app.extensions["paiju"].cache.persisted is not None:
-                app.extensions["paiju"].cache.persisted.close()
+            app.extensions["paiju"].cache.close()
 
 
 def report(outcome: Outcome) -> str:

@@ -1,9 +1,9 @@
 """A long day's log: reads ``?at=``, cold appends and start-up on a database of about 1,000,000
 events (issue 16), each figure beside its reference from the same run.
 
-1. **Workload.** ``paiju simulate sj2`` plays a knockout of ``--teams`` pairs (default match
-   settings: up to 20 hands) on a temporary server. Its log is then copied into a new database
-   ``--copies`` times as tournaments of their own (new ids, the hash chain computed anew, the
+1. **Workload.** The SJ2 workload of bench/workloads.py: a knockout of 4 pairs (default match
+   settings: up to 20 hands), simulated on first use. Its log is then copied into a new database
+   as many times as tournaments of their own (new ids, the hash chain computed anew, the
    recorded times kept), until about ``--events`` events; one more copy stops its longest match
    ``--left`` events before its end: the match still in play.
 2. **Start-up.** ``paiju serve`` (the timer on, as ``make run`` starts it) on that database:
@@ -34,7 +34,6 @@ import json
 import os
 import platform
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -52,23 +51,21 @@ from events.sqlite_store import SQLiteEventStore  # noqa: E402
 from projections.matches import folded_view  # noqa: E402
 from projections.streams import load_stream  # noqa: E402
 from projections.viewers import Viewer  # noqa: E402
-from service.simulator.runner import simulate, temporary_server  # noqa: E402
+from append import free_port  # noqa: E402  (bench/, beside this script)
+from workloads import workload  # noqa: E402
 
 START_TIMEOUT = 900.0  # seconds: the first start folds every match of the day
 FIRST_READS = 5        # finished matches whose first reads after the restart are timed
 
 
 # --- the workload ---------------------------------------------------------------------------------
-def simulated_log(teams: int, seed: int) -> list[Record]:
-    """One knockout's records, in order."""
-    with temporary_server() as server:
-        outcome = simulate(server.url, teams, seed, tournament_settings={"thirdPlace": "playoff"},
-                           token=server.token)
-        store = SQLiteEventStore(server.database)
-        try:
-            return list(store.read_tournament(outcome.tournament_id))
-        finally:
-            store.close()
+def simulated_log() -> list[Record]:
+    """The SJ2 workload's knockout (bench/workloads.py), its records in order."""
+    store = SQLiteEventStore(workload("sj2"))
+    try:
+        return list(store.read_all())
+    finally:
+        store.close()
 
 
 def copied(records: list[Record], position: int) -> list[Record]:
@@ -122,12 +119,6 @@ def build_day(path: Path, log: list[Record], events: int, left: int) -> dict:
 
 
 # --- a server -------------------------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Server:
     """``paiju serve`` in a process of its own; an admin token for it."""
 
@@ -274,7 +265,7 @@ def cold_and_warm_posts(db: Path, day: dict, warm: int, restarts: int,
 
 def run(args: argparse.Namespace, workdir: Path) -> dict:
     started = time.perf_counter()
-    log = simulated_log(args.teams, args.seed)
+    log = simulated_log()
     db = workdir / "day.db"
     day = build_day(db, log, args.events, args.left)
     figures: dict = {"events": day["events"], "tournaments": day["copies"] + 1,
@@ -333,8 +324,6 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--events", type=int, default=1_000_000)
-    parser.add_argument("--teams", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--left", type=int, default=60, help="events of the match in play "
                         "still to post")
     parser.add_argument("--reads", type=int, default=20)

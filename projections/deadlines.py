@@ -93,6 +93,17 @@ def clock_view(folded: StreamState, now: datetime) -> dict:
     }
 
 
+COUNTDOWN = ("now", "paused_seconds")  # with each clock's remaining_seconds: what time moves
+
+
+def without_countdown(view: dict) -> dict:
+    """A clock view less what the passing time changes: the same while the log stays the same
+    (its deadlines are absolute)."""
+    return {**{k: v for k, v in view.items() if k not in COUNTDOWN},
+            "clocks": [{k: v for k, v in c.items() if k != "remaining_seconds"}
+                       for c in view["clocks"]]}
+
+
 def _wall(clock, match_time: datetime) -> str | None:
     wall = clock.wall_time(match_time)
     return None if wall is None else timestamp(wall)

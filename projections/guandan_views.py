@@ -43,7 +43,7 @@ def match_view(m: GDMatch, viewer: Viewer) -> dict:
         "clock": _clock(m),
         "time_limit_reached": m.limits[-1]["limit_minutes"] if m.limits else None,
         "current_hand": hand_view(m, m.hand, viewer) if m.hand is not None else None,
-        "history": [dict(row) for row in m.history],
+        "last_result": dict(m.history[-1]) if m.history else None,
         "penalties": [dict(p) for p in m.penalties],
         "rulings": [dict(r) for r in m.rulings],
     }
@@ -171,3 +171,9 @@ def summary(m: GDMatch) -> dict:
 def numbered_hand_view(m: GDMatch, number: int, viewer: Viewer) -> dict | None:
     d = m.hand_number(number)
     return None if d is None else hand_view(m, d, viewer)
+
+
+def hand_results(m: GDMatch, after: int, count: int) -> list[dict]:
+    """The result rows of the completed hands numbered after ``after``, in order, at most
+    ``count`` of them (the paged history of the match read)."""
+    return [dict(row) for row in m.history if row["hand"] > after][:count]

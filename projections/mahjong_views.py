@@ -17,6 +17,8 @@ laid down, public (seed 003 「和牌後…亮明」). 过水 (MJS-5.6) is known
 """
 from __future__ import annotations
 
+from itertools import islice
+
 from rules.mahjong import sichuan
 from rules.mahjong.hand import Hand, SeatHand
 from rules.mahjong.session import ranking
@@ -50,7 +52,7 @@ def match_view(t: Table, viewer: Viewer) -> dict:
         "time_limit_reached": t.time_called,
         "wall_dice": _throws(t.wall_dice),
         "current_hand": hand_view(t, rec, viewer) if rec is not None else None,
-        "history": [_result_row(t, r) for r in t.finished],
+        "last_result": _result_row(t, t.finished[-1]) if t.finished else None,
         "penalties": [dict(p) for p in t.penalties],
         "rulings": [dict(r) for r in t.rulings],
         **(_sichuan_table(t) if t.game == "MJS" else {}),
@@ -253,6 +255,13 @@ def summary(t: Table) -> dict:
     return {"match_id": t.match_id, "game": t.game, "round": t.round, "teams": dict(t.teams),
             "status": t.status, "winner": _winner(t, _ranking(t)),
             "hands_played": t.hands_played, "balances": list(t.balances)}
+
+
+def hand_results(t: Table, after: int, count: int) -> list[dict]:
+    """The result rows of the finished hands numbered after ``after``, in order, at most
+    ``count`` of them (the paged history of the match read): only those rows are made."""
+    return [_result_row(t, rec) for rec in islice(
+        (rec for rec in t.finished if rec.number > after), count)]
 
 
 def numbered_hand_view(t: Table, number: int, viewer: Viewer) -> dict | None:

@@ -14,9 +14,10 @@ from .streams import StreamCache, StreamState, load_stream
 from .viewers import VIEWERS, Viewer
 
 __all__ = ["VIEWERS", "Viewer", "load_match", "match_states", "match_view", "hand_view",
-           "hand_in_play", "summary", "folded_view", "ruled_view"]
+           "hand_in_play", "hand_results", "summary", "folded_view", "ruled_view"]
 
-# game -> module with match_view(state, viewer), numbered_hand_view(state, n, viewer), summary(state)
+# game -> module with match_view(state, viewer), numbered_hand_view(state, n, viewer),
+# hand_results(state, after, count) and summary(state)
 VIEWS: Mapping = MappingProxyType({"SJ2": shengji_views, "SJ3": shengji_views,
                                     "GD": guandan_views, "MJO": mahjong_views,
                                     "MJS": mahjong_views})
@@ -45,6 +46,16 @@ def match_view(state, viewer: Viewer) -> dict:
 def hand_view(state, number: int, viewer: Viewer) -> dict | None:
     """Hand ``number`` of the match as it stands (in play, or as it ended); None if not dealt."""
     return VIEWS[state.game].numbered_hand_view(state, number, viewer)
+
+
+ALL = 1 << 62  # a count no match reaches
+
+
+def hand_results(state, after: int = 0, count: int | None = None) -> list[dict]:
+    """The result rows of the match's finished hands numbered after ``after``, in order: at
+    most ``count`` (default: all). A finished hand is public: every viewer sees the same rows.
+    The match read carries only the last of them (``last_result``); the rest are paged."""
+    return VIEWS[state.game].hand_results(state, after, ALL if count is None else count)
 
 
 def hand_in_play(state, number: int) -> bool:

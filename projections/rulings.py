@@ -24,7 +24,7 @@ from rules import rulings
 from rules.violations import RuleViolation
 
 from . import brackets, groups, team_event
-from .matches import Viewer, folded_view, hand_in_play, hand_view, load_match
+from .matches import Viewer, folded_view, hand_in_play, hand_results, hand_view, load_match
 from .streams import StreamCache, load_stream, refold, stream_items
 from .tournaments import tournament_view
 
@@ -298,7 +298,10 @@ def match_views(log, catalogue: Catalogue, tournament_id: str, match_id: str, vi
     folded = load_match(log, catalogue, tournament_id, match_id, at, cache)
     if folded.state is None:
         return None
-    view = {**folded_view(folded, viewer), "stream": match_stream(tournament_id, match_id)}
+    # the committee compares whole histories: the result row of every hand, not only the
+    # last one that the match read carries
+    view = {**folded_view(folded, viewer), "stream": match_stream(tournament_id, match_id),
+            "history": hand_results(folded.state)}
     current = view["current_hand"]
     if not live_shown and current and hand_in_play(folded.state, current["hand"]):
         view["current_hand"] = None

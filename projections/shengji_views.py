@@ -33,7 +33,7 @@ def match_view(m: Match, viewer: Viewer) -> dict:
         "hands_played": m.hands_played, "next_hand": m.next_hand, "next_dealer": m.next_dealer,
         "time_limit_reached": m.time_called,
         "current_hand": hand_view(m, hand, viewer) if hand is not None else None,
-        "history": [dict(row) for row in m.history],
+        "last_result": dict(m.history[-1]) if m.history else None,
         "rulings": [dict(r) for r in m.rulings],
     }
     if m.game == "SJ3":
@@ -204,6 +204,12 @@ def summary(m: Match) -> dict:
     if m.game == "SJ3":
         line["result"] = match_result(m)
     return line
+
+
+def hand_results(m: Match, after: int, count: int) -> list[dict]:
+    """The result rows of the completed (or forfeited) hands numbered after ``after``, in
+    order, at most ``count`` of them (the paged history of the match read)."""
+    return [dict(row) for row in m.history if row["hand"] > after][:count]
 
 
 def numbered_hand_view(m: Match, number: int, viewer: Viewer) -> dict | None:

@@ -14,7 +14,7 @@ from events.store import EventStore
 from projections.checkpoints import CheckpointFile
 from projections.stream_cache import DEFAULT_BUDGET, StreamCache
 
-from . import problems
+from . import conditional, problems
 from .api import (
     events,
     groups,
@@ -98,6 +98,7 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
         return response
 
     problems.register(app)
+    conditional.register(app)
     for blueprint in (tournaments.bp, events.bp, matches.bp, groups.bp, health.bp, well_known.bp,
                       team_event.bp, rulings.bp):
         app.register_blueprint(blueprint)

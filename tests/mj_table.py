@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from clients import admin_client
+from clients import admin_client, hand_results
 from tables import Clock, ok
 
 from events.memory_store import InMemoryEventStore
@@ -132,6 +132,10 @@ class Table:
     def match(self, view: str = "referee", at: int | None = None) -> dict:
         query = f"?as={view}" + (f"&at={at}" if at is not None else "")
         return ok(self.client.get(f"/v1/tournaments/{self.tid}/matches/{self.mid}{query}"))
+
+    def results(self, at: int | None = None) -> list[dict]:
+        """The result row of every finished hand (the paged ``GET …/hands``)."""
+        return hand_results(self.client, self.tid, self.mid, at)
 
     def hand_view(self, n: int | None = None, view: str = "referee",
                   at: int | None = None) -> dict:

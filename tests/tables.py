@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, timezone
 
+from clients import hand_results
 from rules import matches
 from service.simulator.runner import SimulatedClock
 
@@ -95,6 +96,10 @@ class ApiTable:
     def match(self, view: str = "referee", at: int | None = None) -> dict:
         query = f"?as={view}" + (f"&at={at}" if at is not None else "")
         return ok(self.client.get(f"/v1/tournaments/{self.tid}/matches/{self.mid}{query}"))
+
+    def results(self, at: int | None = None) -> list[dict]:
+        """The result row of every finished hand (the paged ``GET …/hands``)."""
+        return hand_results(self.client, self.tid, self.mid, at)
 
     def hand_view(self, n: int | None = None, view: str = "referee", at: int | None = None) -> dict:
         query = f"?as={view}" + (f"&at={at}" if at is not None else "")

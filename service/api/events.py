@@ -178,9 +178,12 @@ def export(tid: str):
     position, last_hash = head
     records = s.store.read_tournament(tid, until_position=position)
     lines = export_lines(records, fmt, tid, utc_timestamp(), VERSION, s.signer.sign)
-    return Response(lines, mimetype=EXPORT_MEDIA_TYPES[fmt], headers={
+    response = Response(lines, mimetype=EXPORT_MEDIA_TYPES[fmt], headers={
         "Content-Disposition": f'attachment; filename="paiju-{tid}.{fmt}"',
         "X-Paiju-Last-Position": str(position), "X-Paiju-Last-Hash": last_hash})
+    # weak: the same log, but each download's manifest has its own time of export
+    response.set_etag(f"{position}-{last_hash[:32]}-{fmt}", weak=True)
+    return response
 
 
 EXPORT_MEDIA_TYPES = {"jsonl": "application/x-ndjson", "csv": "text/csv"}

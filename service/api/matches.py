@@ -14,11 +14,12 @@ from events.shengji_events import TEAM_KEYS, MatchStartedData
 from events.store import WrongExpectedVersion
 from events.tournament_events import IDENTIFIER, MATCH_ID
 from projections import brackets
-from projections.deadlines import clock_view
+from projections.deadlines import clock_view, without_countdown
 from projections.matches import (
     Viewer,
     folded_view,
     hand_in_play,
+    hand_results,
     hand_view,
     load_match,
     summary,
@@ -28,14 +29,19 @@ from rules.matches import engine_of, team_keys
 
 from ..appending import append_events
 from ..auth import allows, viewer_for
+from ..conditional import tag_weakly
 from ..problems import Problem, field_errors, validation_failed
 from ..requests import int_arg, json_body, load_body, optional_json_body
 from ..schemas import MetaSchema
 from . import groups as groups_api
 from . import team_event as team_event_api
 from .common import (
+    DEFAULT_LIMIT,
     created_event,
     domain_errors_as_problems,
+    max_limit,
+    page,
+    paged_response,
     read_at,
     request_meta,
     require_tournament,
@@ -175,7 +181,8 @@ def _match_view(s, tid: str, mid: str, at: int | None, viewer: Viewer,
     if folded.state is None:
         when = "" if at is None else f" at position {at}"
         raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}{when}")
-    view = {**folded_view(folded, viewer), "stream": match_stream(tid, mid)}
+    view = {**folded_view(folded, viewer), "stream": match_stream(tid, mid),
+            "hand_results": url_for(".list_hand_results", tid=tid, mid=mid)}
     current = view["current_hand"]
     if not live_shown and current and hand_in_play(folded.state, current["hand"]):
         view["current_hand"] = None  # the public sees finished hands only
@@ -190,6 +197,27 @@ def get_match(tid: str, mid: str):
     s = services()
     require_tournament(tid)
     return jsonify(_match_view(s, tid, mid, at, viewer, live_shown))
+
+
+@bp.get("/matches/<mid>/hands")
+@allows("read")
+def list_hand_results(tid: str, mid: str):
+    """The result rows of the match's finished hands, paged by hand number (``after``: the
+    last hand of the page before; ``limit``), as of ``?at=``: the history that the match read
+    leaves out, so that its size does not grow with the match."""
+    at = int_arg("at", None, 0)
+    after = int_arg("after", 0, 0)
+    limit = int_arg("limit", DEFAULT_LIMIT, 1, max_limit())
+    s = services()
+    require_tournament(tid)
+    folded = load_match(s.store, s.catalogue, tid, mid, at, s.cache)
+    if folded.state is None:
+        when = "" if at is None else f" at position {at}"
+        raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}{when}")
+    rows, next_url = page(".list_hand_results", hand_results(folded.state, after, limit + 1),
+                          limit, lambda row: row["hand"], "after", tid=tid, mid=mid, at=at)
+    # no version nor position: the rows change when a hand ends, not with every move
+    return paged_response("hands", rows, next_url, match_id=mid, game=folded.state.game)
 
 
 @bp.get("/matches/<mid>/hands/<int:n>")
@@ -224,7 +252,8 @@ def get_clock(tid: str, mid: str):
     folded = load_match(s.store, s.catalogue, tid, mid, None, s.cache)
     if folded.state is None:
         raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}")
-    return jsonify(clock_view(folded, s.timekeeper.now()))
+    view = clock_view(folded, s.timekeeper.now())
+    return tag_weakly(jsonify(view), without_countdown(view))
 
 
 # --- the knockout --------------------------------------------------------------------------

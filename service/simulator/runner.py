@@ -15,7 +15,7 @@ import random
 import tempfile
 import threading
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -29,6 +29,7 @@ from . import bots as sj2_bots
 from . import guandan_bots
 
 Action = tuple[str, dict]
+HELD_ANSWERS = 16  # the answers the client keeps for conditional reads
 
 
 @dataclass(frozen=True)
@@ -60,33 +61,63 @@ class ApiError(RuntimeError):
 
 
 class Api:
-    """A small JSON client on one kept-alive connection."""
+    """A small JSON client on one kept-alive connection. It reads as a table app should: a
+    ``GET`` it has made before carries the answer's ``ETag`` in ``If-None-Match``, and a
+    ``304 Not Modified`` gives back the answer it already holds."""
 
     def __init__(self, url: str, token: str | None = None):
         parts = urlsplit(url)
         self.auth = {"Authorization": f"Bearer {token}"} if token else {}
         self.host, self.port = parts.hostname, parts.port or 80
         self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
-        self.requests = 0
+        self.requests = self.not_modified = 0
+        # path -> (ETag, the answer), the paths read last: a table's reads, not every page
+        self._held: OrderedDict[str, tuple[str, object]] = OrderedDict()
 
     def call(self, method: str, path: str, body: object | None = None) -> dict:
         payload = None if body is None else json.dumps(body, ensure_ascii=False).encode()
         headers = {**self.auth, **({"Content-Type": "application/json"} if payload else {})}
+        held = self._held.get(path) if method == "GET" else None
+        if held is not None:
+            headers["If-None-Match"] = held[0]
+        response, data = self._send(method, path, payload, headers)
+        self.requests += 1
+        if response.status == 304 and held is not None:
+            self.not_modified += 1
+            return held[1]
+        parsed = json.loads(data) if data else None
+        if response.status >= 400:
+            raise ApiError(method, path, response.status, parsed)
+        if method == "GET" and (etag := response.getheader("ETag")):
+            self._hold(path, etag, parsed)
+        return parsed
+
+    def _hold(self, path: str, etag: str, answer: object) -> None:
+        self._held[path] = (etag, answer)
+        self._held.move_to_end(path)
+        if len(self._held) > HELD_ANSWERS:
+            self._held.popitem(last=False)
+
+    def _send(self, method: str, path: str, payload: bytes | None, headers: dict):
         for attempt in (1, 2):  # a kept-alive connection the server closed: open it again
             try:
                 self.conn.request(method, path, payload, headers)
                 response = self.conn.getresponse()
-                data = response.read()
-                break
+                return response, response.read()
             except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
                 self.conn.close()
                 if attempt == 2:
                     raise
-        self.requests += 1
-        parsed = json.loads(data) if data else None
-        if response.status >= 400:
-            raise ApiError(method, path, response.status, parsed)
-        return parsed
+        raise AssertionError("unreachable")
+
+    def pages(self, path: str, name: str) -> list:
+        """Every item of a paged read (``name``: its list), following ``next``."""
+        items, url = [], path
+        while url:
+            page = self.call("GET", url)
+            items += page[name]
+            url = page["next"]
+        return items
 
     def close(self) -> None:
         self.conn.close()
@@ -155,7 +186,8 @@ def simulate(url: str, teams: int = 8, seed: int = 1, match_settings: dict | Non
                 last = play_match(api, tid, match["match_id"], setup.next_action, rng, observe,
                                   bot_options)
                 outcome.hands += last["hands_played"]
-                outcome.tributes.update(_tribute_cases(last["history"]))
+                outcome.tributes.update(_tribute_cases(api.pages(
+                    last["hand_results"], "hands")))
                 outcome.matches += 1
         outcome.bracket = api.call("GET", f"/v1/tournaments/{tid}/bracket")
         outcome.standings = api.call("GET", f"/v1/tournaments/{tid}/standings")

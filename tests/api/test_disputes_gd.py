@@ -53,7 +53,7 @@ def test_gd_wrong_tribute_card_raise_preview_rule_resolve(client):
     table, at = wrong_tribute_card(client)
     desk = Desk(client, table.tid)
     before = table.match()
-    assert [row["places"] for row in before["history"]] == [[0, 1, 2, 3], [0, 2]]
+    assert [row["places"] for row in table.results()] == [[0, 1, 2, 3], [0, 2]]
     assert before["levels"] == {"A": "7", "B": "2"}   # 2 → 4 (GD-6.1 +2) → 7 (double down +3)
     assert before["current_hand"]["hand"] == 3
     desk.raise_dispute("gd-1", "seat 3 handed over AC; seat 0 never held AS", match_id="R1-1",
@@ -85,7 +85,7 @@ def test_gd_wrong_tribute_card_raise_preview_rule_resolve(client):
     table.rejected("GDCardsPlayed", "GD-5.2", seat=0, cards=["TS", "JS", "QS", "KS", "AS"])
     table.steer([1, 3])
     replayed = table.match()
-    assert [row["places"] for row in replayed["history"]] == [[0, 1, 2, 3], [1, 3]]
+    assert [row["places"] for row in table.results()] == [[0, 1, 2, 3], [1, 3]]
     assert replayed["levels"] == {"A": "4", "B": "5"}  # side B double down, +3
     table.deal()                                         # hand 3 is dealt again
     assert table.match()["current_hand"]["hand"] == 3

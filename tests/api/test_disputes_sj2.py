@@ -61,8 +61,7 @@ def test_sj2_follow_error_found_three_tricks_later_raise_preview_rule_resolve(cl
     assert raised.status_code == 201, raised.json
     assert raised.json["meta"]["role"] == "player" and raised.json["meta"]["seat"] == 1
     table.finish_hand(seed=5)
-    before = table.match()
-    row = before["history"][0]
+    before, row = table.match(), table.results()[0]
     # SJ2-12.4: the defenders' follow error costs 40 at the end: 100 → 60, dealer side +1
     assert (row["raw_points"], row["final_points"], row["result"]) == (
         100, 60, {"winner": "dealer", "levels": 1, "deal_passes": False})
@@ -85,7 +84,7 @@ def test_sj2_follow_error_found_three_tricks_later_raise_preview_rule_resolve(cl
     assert recorded["position"] == preview["position"]
     desk.assert_preview_is_the_state_after(preview)
     after = table.match()
-    assert (after["history"][0]["final_points"], after["levels"], after["next_dealer"]) == (
+    assert (table.results()[0]["final_points"], after["levels"], after["next_dealer"]) == (
         100, {"A": "2", "B": "2"}, 1)  # 100: the defenders take the deal (SJ2-13.1)
     assert after["flags"] == []
     assert [(e["position"], e["edit"]) for e in after["edits"]] == [

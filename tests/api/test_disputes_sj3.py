@@ -39,8 +39,7 @@ def ruling(position: int) -> dict:
 def test_sj3_exposed_card_penalty_cancelled_raise_preview_rule_resolve(signer):
     table, reported = exposed_card_penalty(signer)
     desk = Desk(table.client, table.tid)
-    before = table.match()
-    row = before["history"][0]
+    before, row = table.match(), table.results()[0]
     assert [(p["rule"], p["side"], p["points"]) for p in table.hand_view()["penalties"]] == [
         ("SJ3-11.5", "B", 20)]
     assert row["penalty_points"] == -20 and row["points"] == 100
@@ -62,7 +61,7 @@ def test_sj3_exposed_card_penalty_cancelled_raise_preview_rule_resolve(signer):
     recorded = desk.rule(table.stream, ruling(reported))
     desk.assert_preview_is_the_state_after(preview)
     after = table.match()
-    ruled_row = after["history"][0]
+    ruled_row = table.results()[0]
     assert ruled_row["points"] == row["points"] + 20 and ruled_row["penalty_points"] == 0
     assert after["edits"] == [{"position": reported, "edit": "penaltyCancelled",
                                "ruling": recorded["position"], "effect": 0,

@@ -37,7 +37,7 @@ def test_gd_ex6_places_upgrade_and_the_level_of_the_next_hand():
     row = table.play_hand([0, 1, 3])  # hand 3 at A's 4: seat 2 4th, team A 1-4 → +1
     assert (row["level"], row["places"], row["upgrade"], row["levels"]) == \
         ("4", [0, 1, 3, 2], 1, {"A": "5", "B": "5"})
-    assert [r["hand"] for r in table.match()["history"]] == [1, 2, 3]
+    assert [r["hand"] for r in table.results()] == [1, 2, 3]
 
 
 # --- Ex 7, Ex 8: tribute, return and the first lead -------------------------------------------

@@ -182,6 +182,6 @@ def test_ex_10_equal_at_60_then_90_minutes_then_one_more_hand_won_by_its_first_p
     table.settle_tribute()
     table.steer([3, 1])
     match = table.match()
-    assert match["history"][-1]["extra_hand"] and match["history"][-1]["places"][0] == 3
+    assert match["last_result"]["extra_hand"] and match["last_result"]["places"][0] == 3
     assert (match["status"], match["winner"], match["reason"]) == ("completed", "B", "extraHand")
     assert [limit["limit_minutes"] for limit in match["clock"]["limits_reached"]] == [60, 90]

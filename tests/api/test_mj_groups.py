@@ -4,7 +4,7 @@ lots for a tie at a prize place (T-8.3) and at a qualifying place (T-7.2), stage
 final table whose order gives the podium (T-7.4)."""
 from __future__ import annotations
 
-from clients import admin_client
+from clients import admin_client, hand_results
 from mj_table import deal_tiles, groups_tournament, ok
 
 from events.memory_store import InMemoryEventStore
@@ -91,7 +91,8 @@ def test_t_8_ex8_two_tables_ranked_together_by_final_balance():
     ok(client.post(f"{BASE}/draws", json={}))
     for match_id, moves in (("S1-T1", ((3, 9, 0), (3, 13, 1), (2, 4, 1))),
                             ("S1-T2", ((3, 3, 0), (3, 4, 1), (3, 1, 2)))):
-        row = dealer_wins(client, match_id, moves)["history"][0]
+        dealer_wins(client, match_id, moves)
+        row = hand_results(client, TID, match_id)[0]
         assert row["payments"] == [12, -4, -4, -4] and len(row["penalties"]) == 3
     standings = ok(client.get(f"{BASE}/standings"))
     assert [r["coins"] for r in standings["ranking"]] == [41, 35, 33, 20, 17, 12, 8, -6]

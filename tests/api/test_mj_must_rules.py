@@ -309,8 +309,7 @@ def test_mjo_6_1_after_the_last_tile_no_discard_and_only_its_drawer_declares_the
     assert "drew the last tile and may not discard" in problem["detail"]
     table.rejected("ExhaustiveDrawDeclared", "MJO-6.1", seat=2)
     table.ok("ExhaustiveDrawDeclared", seat=3)        # he may also not win: the hand is drawn
-    match = table.match()
-    row = match["history"][0]
+    match, row = table.match(), table.results()[0]
     assert (row["result"], row["payments"], row["next_dealer"]) == ("draw", [0, 0, 0, 0], 1)
     assert match["dealer"] == 1 and match["balances"] == [20] * 4          # MJO-6.2, MJO-2.2
     table.rejected("TileDrawn", "MJO-10", seat=0, tile="5m")
@@ -455,7 +454,7 @@ def test_mjo_9_3_the_result_row_explains_a_penalty_during_the_hand():
     table.deal({0: WIN_5M})
     table.ok("CoinPenaltyAssessed", hand=1, rule="MJO-9.3", seat=1, coins=5)
     table.ok("Win", seat=0)
-    row = table.match()["history"][0]
+    row = table.results()[0]
     penalties = [sum(p["deltas"][s] for p in row["penalties"]) for s in range(4)]
     assert penalties == [0, -5, 0, 0]
     assert [b + p + q for b, p, q in zip(row["balances_before"], row["payments"], penalties)] \

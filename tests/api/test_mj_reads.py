@@ -111,7 +111,7 @@ def test_a_finished_hand_is_public_and_shows_its_payments():
     assert public["payments"] == [-2, -1, 4, -1]            # Ex 8: seat 2 on the dealer's 5m
     assert public["balances"] == [18, 19, 24, 19] and public["next_dealer"] == 1
     match = table.match(view="public")
-    assert match["current_hand"]["hand"] == 1 and match["history"][0]["payments"] == \
+    assert match["current_hand"]["hand"] == 1 and table.results()[0]["payments"] == \
         [-2, -1, 4, -1]
     assert match["ranking"][0]["team"] == "west"
 

@@ -22,7 +22,7 @@ def client():
 def result(table: Table) -> tuple[list[int], list[int], int, int]:
     """The last hand's payments, the balances, the next dealer and the table's dealer now."""
     match = table.match()
-    row = match["history"][-1]
+    row = match["last_result"]
     assert row["balances"] == match["balances"]
     assert sum(row["payments"]) == 0
     return row["payments"], match["balances"], row["next_dealer"], match["dealer"]
@@ -44,7 +44,7 @@ def test_mjo_ex7_dealer_self_draw_each_pays_four():
     table.deal({0: WIN_5M})                       # Ex 1: the dealer's first 14 are a win
     table.ok("Win", seat=0)                       # MJO-5.4: a dealer self-draw
     assert result(table) == ([12, -4, -4, -4], [32, 16, 16, 16], 0, 0)
-    assert table.match()["history"][0]["wins"] == [
+    assert table.results()[0]["wins"] == [
         {"seat": 0, "tile": None, "self_drawn": True, "discarder": None}]
 
 
@@ -178,4 +178,4 @@ def test_mjo_ex12_four_identical_tiles_a_pung_and_a_chow():
     table = Table(client())
     table.deal({0: "9m 9m 9m 9m 7m 8m 4p 5p 6p 2s 3s 4s 5p 5p"})
     table.ok("Win", seat=0)                          # 999m + 789m + 456p + 234s + 55p
-    assert table.match()["history"][0]["result"] == "win"
+    assert table.results()[0]["result"] == "win"

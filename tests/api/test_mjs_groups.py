@@ -6,7 +6,7 @@ ranking — 1st to 3rd, 4th to 12th — with the remaining ties rolled for (T-7.
 one hand here (``sessionHands``), each a discard three players win on."""
 from __future__ import annotations
 
-from clients import admin_client
+from clients import admin_client, hand_results
 from mjs_states import deal_data
 from mjs_table import tournament
 from tables import ok
@@ -107,7 +107,7 @@ def test_t_7_the_sichuan_event_from_the_draw_to_the_prizes():
     # stage 1: a tie at the qualifying cut of S1-T1, rolled for (T-7 Ex 5)
     table = start_and_play(client, "S1-T1", TIED)
     assert table["status"] == "completed" and table["balances"] == [-20, 2, 2, 16]
-    assert table["history"][0]["winners"] == [1, 2, 3]
+    assert hand_results(client, TID, "S1-T1")[0]["winners"] == [1, 2, 3]
     over = post(client, "TilesDealt", f"match-{TID}:S1-T1", hand=2, **{
         k: v for k, v in deal_data({}).items() if k != "dealer"})
     assert (over.status_code, over.json["rule"]) == (422, "T-8.2")   # the session is over
@@ -149,7 +149,7 @@ def test_t_7_the_sichuan_event_from_the_draw_to_the_prizes():
               exchange={1: "1p 1p 1p", 2: "1s 2s 3s", 3: "1m 1m 1m", 0: "2p 4p 6p"})
     match = ok(client.get(f"{BASE}/matches/S3-T1?as=referee"))
     assert match["status"] == "completed" and match["balances"] == [-20, 2, 2, 16]
-    row = match["history"][1]
+    row = hand_results(client, TID, "S3-T1")[1]
     assert row["tiebreak"] and row["payments"] == [16, -22, 4, 2]
     assert row["balances"] == row["balances_before"]
     assert match["tiebreak_results"] == [[16, -22, 4, 2]]
@@ -202,7 +202,7 @@ def test_t_7_6_a_penalty_in_an_extra_hand_of_the_final_counts_in_the_score():
     match = ok(client.get(f"{BASE}/matches/S1-T1?as=referee"))
     assert match["status"] == "completed"
     assert match["balances"] == [-20, 2, -18, 16]              # only the −20 counts
-    row = match["history"][1]
+    row = hand_results(client, TID, "S1-T1")[1]
     assert row["tiebreak"] and row["deductions"] == [0, 0, -20, 0]
     assert row["balances"] == [-20, 2, -18, 16]
     assert match["tiebreak_results"] == [[16, -22, 4, 2]]      # the play alone orders ties

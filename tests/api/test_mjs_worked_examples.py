@@ -27,7 +27,7 @@ def rows(hand: dict) -> list[tuple]:
 def finished(table: Table) -> dict:
     """The last finished hand's result row, checked: every point explained by its ledger."""
     match = table.match()
-    row = match["history"][-1]
+    row = match["last_result"]
     per_seat = [0, 0, 0, 0]
     for p in row["ledger"]:
         per_seat[p["from"]] -= p["amount"]

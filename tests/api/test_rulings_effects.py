@@ -85,8 +85,7 @@ def test_award_hand_ends_it_with_the_points_awarded_and_moves_levels(client):
     table, desk = started(client)
     plays(table, 4)
     rule(desk, table.stream, effect("awardHand", hand=1, result={"points": 0}))
-    match = table.match()
-    row = match["history"][0]
+    match, row = table.match(), table.results()[0]
     assert (row["final_points"], row["result"]) == (0, {"winner": "dealer", "levels": 3,
                                                         "deal_passes": False})
     assert match["levels"] == {"A": "5", "B": "2"} and match["next_dealer"] == 2
@@ -198,8 +197,8 @@ def test_guandan_effects_penalty_award_adjust_and_disqualify(client):
     assert table.match()["penalties"][0]["levels"] == 1
     rule(desk, table.stream, effect("awardHand", "GD-10.3", hand=1,
                                     result={"places": [1, 3, 0, 2]}))
-    match = table.match()
-    assert match["history"][0]["places"] == [1, 3] and match["history"][0]["double_down"]
+    match, row = table.match(), table.results()[0]
+    assert row["places"] == [1, 3] and row["double_down"]
     # side B double down: +3 → 5; side A's pending penalty applies at the hand's end (2 stays 2)
     assert match["levels"] == {"A": "2", "B": "5"}
     rule(desk, table.stream, effect("adjustLevel", "GD-10.3", side="B", levels=-2))

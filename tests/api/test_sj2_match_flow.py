@@ -53,7 +53,7 @@ def test_a_referee_voids_a_hand_and_it_is_dealt_again_without_counting():
     table.to_play({1: "2D"}, declarer=1, card="2D", seed=9)
     assert table.hand_view()["dealer"] == 1
     table.finish_hand(2)
-    assert [row["hand"] for row in table.match()["history"]] == [1]
+    assert [row["hand"] for row in table.results()] == [1]
 
 
 LEVELS = "23456789TJQKA"

@@ -533,7 +533,7 @@ def test_sj2_14_2_past_the_target_level_wins_at_once():
 
 def test_sj2_5_3_the_next_hand_is_dealt_by_the_next_dealer_at_his_level():
     table = finished_hand(seed=0)  # dealer seat 0 loses the deal; side B up to 3
-    row = table.match()["history"][0]
+    row = table.results()[0]
     assert (row["result"]["deal_passes"], row["levels"], row["next_dealer"]) == (
         True, {"A": "2", "B": "3"}, 1)
     table.hand = 2

@@ -139,7 +139,7 @@ def test_a_finished_hand_is_public():
     assert [sorted(s["dealt"]) for s in public["seats"]] == [sorted(h) for h in table.dealt["hands"]]
     assert public["kitty"]["cards"] == table.dealt["kitty"]  # buried as dealt
     assert public["kitty"]["dealt"] == table.dealt["kitty"]
-    assert public["result"] is not None and public["result"] == table.match()["history"][0]
+    assert public["result"] is not None and public["result"] == table.results()[0]
 
 
 @pytest.mark.parametrize("bad", ["bogus", "seat:4", "seat:", "Referee", ""])

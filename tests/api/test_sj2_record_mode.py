@@ -97,7 +97,7 @@ def assert_hand_result(table: Table, seed: int, **expected) -> dict:
     row = expected_row(view, **expected)
     assert view["result"] == row
     match = table.match()
-    assert match["history"] == [row]
+    assert table.results() == [row] and match["last_result"] == row
     assert (match["levels"], match["next_dealer"]) == (row["levels"], row["next_dealer"])
     return row
 

@@ -60,7 +60,7 @@ def test_sj3_ex10_eighteen_minutes_late_forfeits_hand_1_and_the_opponents_deal_h
     table.ok("LatenessRecorded", side="B", minutes=18)
     match = table.match()
     assert (match["levels"], match["next_hand"], match["next_dealer"]) == ({"A": "3", "B": "2"}, 2, 0)
-    assert match["history"] == [{"hand": 1, "forfeited_by": "B", "rule": "T-6.6",
+    assert table.results() == [match["last_result"]] == [{"hand": 1, "forfeited_by": "B", "rule": "T-6.6",
                                  "levels_before": {"A": "2", "B": "2"},
                                  "levels": {"A": "3", "B": "2"}, "leveling_side": "A",
                                  "next_dealer": 0}]

@@ -102,7 +102,7 @@ def assert_result(table, seed: int, **expected) -> dict:
     row = expected_row(view, **expected)
     assert view["result"] == row
     match = table.match()
-    assert match["history"][-1] == row
+    assert match["last_result"] == row
     assert (match["levels"], match["next_dealer"]) == (row["levels"], row["next_dealer"])
     return row
 
@@ -255,7 +255,7 @@ def test_sj3_11_6_the_faultless_defenders_take_the_deal_and_go_up():
     table.ok("IrregularityReported", rule="SJ3-11.6", seats=[2], detail="seat 2 holds 40")
     match = table.match()
     assert (match["levels"], match["next_dealer"]) == ({"A": "2", "B": "3"}, 1)
-    assert match["history"][0]["result"] == {"winner": "defenders", "levels": 1,
+    assert table.results()[0]["result"] == {"winner": "defenders", "levels": 1,
                                              "deal_passes": True}
 
 

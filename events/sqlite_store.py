@@ -51,6 +51,9 @@ INDEXES = (
 )
 
 
+MMAP_BYTES = 1 << 28  # readers map the file: a page read after another's commit is no syscall
+
+
 class SQLiteEventStore(EventStore):
     def __init__(self, path: str | Path, synchronous: str = "FULL", max_group: int = 512,
                  clock: Callable[[], str] | None = None):
@@ -73,6 +76,7 @@ class SQLiteEventStore(EventStore):
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute(f"PRAGMA synchronous={self.synchronous}")
+        conn.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
         return conn
 
     def _query(self, sql: str, params: Sequence = ()) -> list[tuple]:

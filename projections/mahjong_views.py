@@ -25,7 +25,13 @@ from rules.mahjong.session import ranking
 from rules.mahjong.table import HandRecord, Table, settings_dict
 from rules.mahjong.tiles import WINDS, Meld, sort_tiles
 
+from .memo import by_identity
 from .viewers import Viewer
+
+
+# a hand's ledger and draw checks, derived once per state however often the table reads it
+_ledger = by_identity(64)(sichuan.ledger)
+_draw_checks = by_identity(64)(sichuan.draw_checks)
 
 
 def match_view(t: Table, viewer: Viewer) -> dict:
@@ -100,8 +106,8 @@ def _result_row(t: Table, rec: HandRecord) -> dict:
         # an extra hand of the final, which only orders tied players: there only its
         # penalties count in the scores (T-7.4, 7.6)
         row.update(deductions=list(o.deductions), tiebreak=o.tiebreak,
-                   ledger=[p.to_dict() for p in sichuan.ledger(state)],
-                   draw_checks=[c.to_dict() for c in sichuan.draw_checks(state)])
+                   ledger=[p.to_dict() for p in _ledger(state)],
+                   draw_checks=[c.to_dict() for c in _draw_checks(state)])
     return row
 
 
@@ -149,7 +155,7 @@ def _sichuan_hand(rec: HandRecord, viewer, officials: bool) -> dict:
     """MJS: the exchange, the void suits, the ledger and the scores as it stands, each seat's
     standing in the bloody battle, and the checks of an exhaustive draw."""
     state = rec.state
-    ledger = sichuan.ledger(state)
+    ledger = _ledger(state)
     revealed = all(v is not None for v in state.voids)
     return {
         "tiebreak": rec.tiebreak,
@@ -167,7 +173,7 @@ def _sichuan_hand(rec: HandRecord, viewer, officials: bool) -> dict:
         # penalties (T-7.4, 7.6)
         "scores": [b + n for b, n in zip(rec.balances_before, _scored(ledger, rec.tiebreak),
                                          strict=True)],
-        "draw_checks": [c.to_dict() for c in sichuan.draw_checks(state)],
+        "draw_checks": [c.to_dict() for c in _draw_checks(state)],
     }
 
 
@@ -232,7 +238,8 @@ def _window(rec: HandRecord, viewer: Viewer, officials: bool) -> dict | None:
     claims = [{"seat": c.seat, "kind": c.kind,
                "tiles": list(c.tiles) if sees(c.seat) else None,
                "irregular": c.irregular if sees(c.seat) else None} for c in w.made]
-    return {"discarder": w.discarder, "tile": w.tile, "opened_at": rec.window_at,
+    return {"discarder": w.discarder, "tile": w.tile, "robbing": w.robbing,
+            "opened_at": rec.window_at,
             "claims": claims,
             "passed": [s for s in sorted(w.passed) if sees(s)],
             "may": {str(s): sorted(w.may[s]) for s in range(len(w.may))

@@ -50,11 +50,14 @@ def persist_due(event_type: str, version: int) -> bool:
 
 class _Entry:
     """One stream's remembered states: its head, and checkpoints in version order."""
-    __slots__ = ("head", "marks")
+    __slots__ = ("head", "marks", "consulted")
 
     def __init__(self) -> None:
         self.head: StreamState | None = None
         self.marks: list[StreamState] = []
+        # the checkpoint file has been read for this stream since it came into memory: what
+        # the file holds of it since was written from here, so memory knows it already
+        self.consulted = False
 
     @property
     def cost(self) -> int:
@@ -165,7 +168,10 @@ class StreamCache:
             held = entry.starts(at) if entry is not None else []
             if entry is not None:
                 self._entries.move_to_end(stream)
-        if self.persisted is not None:
+            consulted = entry is not None and entry.consulted and bool(held)
+            if entry is not None:
+                entry.consulted = True
+        if self.persisted is not None and not consulted:
             newest = self.persisted.newest_version(stream, at)
             if newest > (held[0].version if held else 0):
                 state = self.persisted.load(stream, newest)

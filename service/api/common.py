@@ -3,7 +3,7 @@ errors to problems."""
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from flask import Response, current_app, jsonify, request, url_for
@@ -43,6 +43,8 @@ class Services:
     signer: Signer | None  # None: this deployment has no export key yet
     timekeeper: Timekeeper  # the deadlines; fires them when a TimerService runs it
     timer: TimerService | None = None  # the APScheduler wiring, in a process that fires
+    # tournaments found in the log: one that exists always will (nothing is ever deleted)
+    known_tournaments: set[str] = field(default_factory=set)
 
 
 def services() -> Services:
@@ -50,8 +52,12 @@ def services() -> Services:
 
 
 def require_tournament(tournament_id: str) -> None:
+    known = services().known_tournaments
+    if tournament_id in known:
+        return
     if not tournament_exists(services().store, tournament_id):
         raise Problem(404, "not-found", f"no tournament {tournament_id!r}")
+    known.add(tournament_id)
 
 
 def read_at(tid: str, read) -> Response:

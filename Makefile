@@ -42,6 +42,7 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/timer.py
 	$(BIN)/python bench/pairing.py
+	$(BIN)/python bench/reads.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -32,6 +32,10 @@ def main(argv: list[str] | None = None) -> int:
                        help="appends that may share one commit (group commit); 1 turns it off")
     serve.add_argument("--no-timer", action="store_true",
                        help="do not run the timer here (another process of the deployment does)")
+    serve.add_argument("--synchronous", choices=["FULL", "NORMAL", "OFF"], default="FULL",
+                       help="SQLite's wait for the disk at each commit: FULL (the default) "
+                            "loses nothing acknowledged; NORMAL may lose the last commits on a "
+                            "power cut; OFF is for a throw-away database (a simulation's)")
     serve.set_defaults(run=_serve)
 
     timer = commands.add_parser("timer", help="run only the timer: fire every deadline of the "
@@ -173,23 +177,33 @@ def _simulate(args) -> int:
     clock, options = _simulated_clock(args)
     if args.url and args.game == "guandan":  # real time: a limit is posted once really passed
         options = {"seconds_per_move": 0}
-    run = lambda url, token: simulate(  # noqa: E731
+    run = lambda url, token, at_once: simulate(  # noqa: E731
         url, teams, args.seed, match, {"thirdPlace": args.third_place}, game=args.game,
-        bot_options=options, token=token)
+        bot_options=options, token=token, matches_at_once=at_once)
     return _run_simulation(args, run, report, lambda outcome: outcome.champion, clock)
 
 
+TABLES_AT_ONCE = 4  # the tables (matches) of a stage (round) played at the same time
+
+
 def _run_simulation(args, run, report, succeeded, clock=None) -> int:
-    """``run(url, token)`` against the server at --url, or a temporary one of its own (whose
-    recorded times ``clock`` gives); prints the report; 0 if ``succeeded(outcome)``."""
+    """``run(url, token, tables at once)`` against the server at --url, or a temporary one of
+    its own: in a process of its own, the tables of a stage playing at the same time — or, when
+    ``clock`` gives the times it records, in this process, one table after another (a shared
+    simulated clock would move faster at each of several tables). Prints the report; 0 if
+    ``succeeded(outcome)``."""
     from .simulator.runner import ApiError, temporary_server
+    from .simulator.server_process import server_process
 
     try:
         if args.url:
-            outcome = run(args.url, _url_token(args))
+            outcome = run(args.url, _url_token(args), TABLES_AT_ONCE)
+        elif clock is None:
+            with server_process() as (url, token):
+                outcome = run(url, token, TABLES_AT_ONCE)
         else:
             with temporary_server(clock=clock) as server:
-                outcome = run(server.url, server.token)
+                outcome = run(server.url, server.token, 1)
     except (ApiError, OSError, RuntimeError) as error:
         print(f"paiju simulate: {error}", file=sys.stderr)
         return 1
@@ -223,8 +237,8 @@ def _simulate_mjo(args) -> int:
     advance = advance_for(args.players)
     if args.players % 4:
         args.parser.error("--players: tables of four need a multiple of four (T-8.1)")
-    run = lambda url, token: simulate(url, args.players, args.seed, advance, match,  # noqa: E731
-                                      token=token)
+    run = lambda url, token, at_once: simulate(  # noqa: E731
+        url, args.players, args.seed, advance, match, token=token, tables_at_once=at_once)
     return _run_simulation(args, run, report, lambda outcome: outcome.standings.get("final"))
 
 
@@ -238,8 +252,8 @@ def _simulate_mjs(args) -> int:
     except ValueError as error:
         args.parser.error(f"--players: {error} (T-7.2)")
     match = {"sessionHands": args.session_hands} if args.session_hands else {}
-    run = lambda url, token: simulate(url, args.players, args.seed, match,  # noqa: E731
-                                      token=token)
+    run = lambda url, token, at_once: simulate(  # noqa: E731
+        url, args.players, args.seed, match, token=token, tables_at_once=at_once)
     return _run_simulation(args, run, report, lambda outcome: outcome.standings.get("final"))
 
 
@@ -254,8 +268,8 @@ def _simulate_sj3_swiss(args) -> int:
     teams = args.teams or 8
     if args.seconds_per_move is not None and (args.url or args.seconds_per_move <= 0):
         args.parser.error("--seconds-per-move: more than 0, for the temporary server only")
-    run = lambda url, token: simulate(url, teams, args.rounds, args.seed,  # noqa: E731
-                                      token=token)
+    run = lambda url, token, at_once: simulate(url, teams, args.rounds,  # noqa: E731
+                                               args.seed, token=token)
     clock = SimulatedClock(args.seconds_per_move or SECONDS_PER_MOVE)
     return _run_simulation(args, run, report, lambda outcome: outcome.standings.get("final"),
                            clock)
@@ -279,7 +293,7 @@ def _serve(args) -> int:
     _log_to_stderr()
 
     app = create_app({"DATABASE": args.db, "SQLITE_MAX_GROUP": args.max_group,
-                      "TIMER": not args.no_timer})
+                      "SQLITE_SYNCHRONOUS": args.synchronous, "TIMER": not args.no_timer})
     signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
     services = app.extensions["paiju"]
     _first_admin_token(services.tokens)

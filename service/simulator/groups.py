@@ -9,13 +9,15 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .runner import Api, EventOutcome
+from .runner import Api, EventOutcome, play_tables
 
 Observer = Callable[[str, str, dict], None]
 # (api, tournament, the stage, the groups read, rng) -> the rounds of lots or dice posted
 StageTie = Callable[[Api, str, dict, dict, random.Random], int]
 # (api, tournament, the standings read, rng) -> the rounds of lots or dice posted
 PrizeTie = Callable[[Api, str, dict, random.Random], int]
+# (api, the table's match id, its bots' generator) -> the hands it played
+TablePlay = Callable[[Api, str, random.Random], int]
 
 
 @dataclass
@@ -41,21 +43,24 @@ def create_event(api: Api, game: str, seed: int, players: int, settings: dict) -
     return tid
 
 
-def play_event(api: Api, tid: str, rng: random.Random, play_table: Callable[[str], int],
-               stage_tie: StageTie, prize_tie: PrizeTie) -> Outcome:
-    """Plays the event stage by stage — ``play_table(match id)`` plays a table and returns its
-    hands; ``stage_tie`` breaks a tie the stage awaits, ``prize_tie`` one at a prize place —
-    and returns the final standings and groups."""
+def play_event(api: Api, tid: str, rng: random.Random, play_table: TablePlay,
+               stage_tie: StageTie, prize_tie: PrizeTie, seed: int = 1,
+               tables_at_once: int = 1) -> Outcome:
+    """Plays the event stage by stage — ``play_table(api, match id, rng)`` plays a table and
+    returns its hands; ``stage_tie`` breaks a tie the stage awaits, ``prize_tie`` one at a
+    prize place — and returns the final standings and groups. The tables of a stage play at
+    the same time, as at a real event, up to ``tables_at_once`` of them (each on a connection of
+    its own); each table's bots draw from a generator of their own, seeded by ``seed`` and the
+    table, so the outcome is the same however many play at once."""
     outcome = Outcome(tid)
     base = f"/v1/tournaments/{tid}"
     while True:
         groups = api.call("GET", f"{base}/groups")
         stage = groups["stages"][-1] if groups["stages"] else None
         if stage is not None and not stage["complete"]:
-            for table in stage["tables"]:
-                if not table["completed"]:
-                    outcome.hands += play_table(table["match_id"])
-                    outcome.tables += 1
+            tables = [t["match_id"] for t in stage["tables"] if not t["completed"]]
+            outcome.hands += sum(play_tables(api, tables, play_table, seed, tables_at_once))
+            outcome.tables += len(tables)
             continue
         if stage is not None and stage["awaiting_lots"]:
             outcome.lots += stage_tie(api, tid, stage, groups, rng)

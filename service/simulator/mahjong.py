@@ -29,18 +29,21 @@ CLAIMS = (("pong", 0.5), ("chow", 0.3))   # MJO-4: how often a bot claims what i
 
 # --- the bots ------------------------------------------------------------------------------------
 
-def next_action(view: dict, rng: random.Random) -> tile_bots.Action | None:
+def next_action(view: dict, rng: random.Random, batch: bool = True) -> tile_bots.Move | None:
     """The next event of a table, from the referee's view of it; None once the session is over."""
-    return tile_bots.table_action(view, rng, _next_deal, _play)
+    return tile_bots.table_action(view, rng, _next_deal, partial(_play, batch=batch))
 
 
-def _play(hand: dict, number: int, rng: random.Random) -> tile_bots.Action:
+def _play(hand: dict, number: int, rng: random.Random, batch: bool = True) -> tile_bots.Move:
     if hand["phase"] == "claims":      # MJO-4: a win always, a pong or chow now and then
-        return tile_bots.answer_claims(hand, number, rng, CLAIMS)
+        return tile_bots.answer_claims(hand, number, rng, CLAIMS, _draw, batch, _turn)
     if hand["phase"] == "draw":
-        seat = hand["turn"]
-        return "TileDrawn", {"hand": number, "seat": seat, "tile": hand["wall"][0]}
+        return _draw(hand, number, hand["turn"])
     return _turn(hand, number, rng)
+
+
+def _draw(hand: dict, number: int, seat: int) -> tile_bots.Action:
+    return "TileDrawn", {"hand": number, "seat": seat, "tile": hand["wall"][0]}
 
 
 def _next_deal(view: dict, rng: random.Random) -> tile_bots.Action:
@@ -83,15 +86,18 @@ def advance_for(players: int) -> int | None:
 
 def simulate(api_url: str, players: int = 16, seed: int = 1, advance: int | None = 1,
              match_settings: dict | None = None, observe: Observer | None = None,
-             token: str | None = None) -> Outcome:
+             token: str | None = None, tables_at_once: int = 1,
+             batch_claims: bool = True) -> Outcome:
     """Plays a groups-of-four MJO event of ``players`` to its end (with ``advance``: stage after
     stage down to a final table); returns what happened. ``observe(tournament, table, view)``
-    sees the referee's view of a table before every move."""
+    sees the referee's view of a table before every move; ``tables_at_once``: the tables of a
+    stage played at the same time."""
     rng, started = random.Random(seed), time.perf_counter()
     with Api(api_url, token) as api:
         tid = _create(api, players, seed, advance, match_settings)
-        play = partial(play_table, api, tid, rng=rng, observe=observe)
-        outcome = play_event(api, tid, rng, play, _draw_qualifying_lots, _draw_prize_lots)
+        play = partial(play_table, tid=tid, observe=observe, batch=batch_claims)
+        outcome = play_event(api, tid, rng, play, _draw_qualifying_lots, _draw_prize_lots, seed,
+                             tables_at_once)
         return finished(outcome, api, started)
 
 
@@ -105,10 +111,11 @@ def _create(api: Api, players: int, seed: int, advance: int | None,
     return create_event(api, "MJO", seed, players, settings)
 
 
-def play_table(api: Api, tid: str, match_id: str, rng: random.Random,
-               observe: Observer | None = None) -> int:
+def play_table(api: Api, match_id: str, rng: random.Random, tid: str,
+               observe: Observer | None = None, batch: bool = True) -> int:
     """Starts the table and lets the bots play its session; returns the hands played."""
-    return play_match(api, tid, match_id, next_action, rng, observe)["hands_played"]
+    return play_match(api, tid, match_id, next_action, rng, observe,
+                      {"batch": batch})["hands_played"]
 
 
 def _lots(api: Api, tid: str, stage: int, candidates: list[str], rng: random.Random) -> int:

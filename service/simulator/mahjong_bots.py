@@ -14,13 +14,14 @@ from rules.mahjong.table_deal import still_rolling
 from rules.mahjong.tiles import KINDS, Meld, shifted, tile_set
 
 Action = tuple[str, dict]
+Move = Action | list[Action]  # one event, or a batch posted at once (a claim window's answers)
 # how much a tile helps a hand: copies held, and neighbours in its suit
 _NEAR = {t: tuple((n, 3 - abs(d)) for d in (-2, -1, 1, 2) if (n := shifted(t, d)))
          for t in KINDS}
 
 
 def table_action(view: dict, rng: random.Random, deal: Callable[[dict, random.Random], Action],
-                 play: Callable[[dict, int, random.Random], Action]) -> Action | None:
+                 play: Callable[[dict, int, random.Random], Move]) -> Move | None:
     """The next event of a table: None once the session is over; the next roll for the first
     dealer (MJO-2.1, MJS-1.3); ``deal(view, rng)`` between hands; else ``play(hand, number,
     rng)`` in the hand under way."""
@@ -56,15 +57,59 @@ def shuffled(tile_count: int, rng: random.Random) -> list[str]:
 
 
 def answer_claims(hand: dict, number: int, rng: random.Random,
-                  chances: Sequence[tuple[str, float]]) -> Action:
-    """The next seat to answer the claim window — every other seat still in answers it, the
-    window waiting for them all (MJO-4.5, MJS-4.2) — answers: a win always; else each claim of
-    ``chances`` (kind, chance; in that order) it may make, with its chance; else it passes."""
+                  chances: Sequence[tuple[str, float]],
+                  draw: Callable[[dict, int, int], Action] | None = None,
+                  batch: bool = True,
+                  turn: Callable[[dict, int, random.Random], Action] | None = None
+                  ) -> list[Action]:
+    """The answers to the claim window, posted by the table in one batch: every other seat
+    still in answers it, the window waiting for them all (MJO-4.5, MJS-4.2). Each seat in turn
+    answers — a win always; else each claim of ``chances`` (kind, chance; in that order) it may
+    make, with its chance; else it passes — up to the first claim, which ends the batch (the
+    seats after it answer the window as that claim leaves it). When every seat passes a
+    discard and the wall is not spent, the next player's draw (``draw(hand, number, seat)``)
+    and what he then does (``turn(the hand after the draw, number, rng)``: he sees the tile he
+    drew) close the batch: what the table records next. A batch of passes is as silent as the passes one by one: each
+    is the seat's own answer, and says nothing of its tiles. ``batch=False``: the first answer
+    alone, as a table posting each seat's answer on its own would (bench/reads.py compares)."""
     window = hand["claim_window"]
     answered = set(window["passed"]) | {c["seat"] for c in window["claims"]}
     out = hand.get("out") or [False] * len(hand["seats"])    # MJS-4.1: the winners have left
-    seat = next(s for s in map(int, sorted(window["may"]))
-                if not out[s] and s not in answered)
+    answers = []
+    for seat in (s for s in map(int, sorted(window["may"])) if not out[s] and s not in answered):
+        answer = _answer(hand, number, seat, rng, chances)
+        answers.append(answer)
+        if answer[0] == "Claim" or not batch:
+            return answers
+    if draw is not None and hand["wall_count"] > 0 and not window["claims"] and \
+            not window["robbing"]:  # an added kong not robbed: its maker draws (MJS-7.3)
+        drawn = draw(hand, number, next_in(window["discarder"], out))
+        answers.append(drawn)
+        if turn is not None and hand["wall_count"] > 1:  # the last tile: the hand may end
+            answers.append(turn(after_draw(hand, drawn[1]["seat"], drawn[1]["tile"]), number,
+                                rng))
+    return answers
+
+
+def after_draw(hand: dict, seat: int, tile: str) -> dict:
+    """The referee's view of the hand once ``seat`` has drawn ``tile`` from the front of the
+    wall (the window closed by everyone's pass): what his turn is decided on."""
+    seats = list(hand["seats"])
+    seats[seat] = {**seats[seat], "concealed": seats[seat]["concealed"] + [tile],
+                   "drawn": tile, "tile_count": seats[seat]["tile_count"] + 1}
+    return {**hand, "seats": seats, "phase": "discard", "turn": seat, "claim_window": None,
+            "wall_count": hand["wall_count"] - 1, "wall": hand["wall"][1:],
+            "replacement": False}
+
+
+def next_in(seat: int, out: Sequence[bool]) -> int:
+    """The next seat after ``seat`` still in the hand, in the order of play."""
+    return next(s for k in range(1, len(out) + 1) if not out[s := (seat + k) % len(out)])
+
+
+def _answer(hand: dict, number: int, seat: int, rng: random.Random,
+            chances: Sequence[tuple[str, float]]) -> Action:
+    window = hand["claim_window"]
     kinds, tile = window["may"][str(seat)], window["tile"]
     base = {"hand": number, "seat": seat}
     if "win" in kinds:

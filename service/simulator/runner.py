@@ -17,10 +17,13 @@ import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from functools import partial
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 from events.envelope import utc_timestamp
@@ -29,6 +32,7 @@ from . import bots as sj2_bots
 from . import guandan_bots
 
 Action = tuple[str, dict]
+T = TypeVar("T")
 HELD_ANSWERS = 16  # the answers the client keeps for conditional reads
 
 
@@ -66,6 +70,7 @@ class Api:
     ``304 Not Modified`` gives back the answer it already holds."""
 
     def __init__(self, url: str, token: str | None = None):
+        self.url, self.token = url, token
         parts = urlsplit(url)
         self.auth = {"Authorization": f"Bearer {token}"} if token else {}
         self.host, self.port = parts.hostname, parts.port or 80
@@ -165,12 +170,13 @@ Observer = Callable[[str, str, dict], None]
 def simulate(url: str, teams: int = 8, seed: int = 1, match_settings: dict | None = None,
              tournament_settings: dict | None = None, observe: Observer | None = None,
              game: str = "sj2", bot_options: Mapping | None = None,
-             token: str | None = None) -> Outcome:
+             token: str | None = None, matches_at_once: int = 1) -> Outcome:
     """Plays a knockout of ``teams`` pairs of ``game`` (a key of ``GAMES``) to its end; returns
     what happened. ``observe(tournament, match, view)`` sees the referee's view before every
-    move; ``bot_options`` go to the game's bots (e.g. Guandan's ``seconds_per_move``)."""
+    move; ``bot_options`` go to the game's bots (e.g. Guandan's ``seconds_per_move``);
+    ``matches_at_once``: the matches of a round played at the same time."""
     setup = GAMES[game]
-    rng, started = random.Random(seed), time.perf_counter()
+    started = time.perf_counter()
     with Api(url, token) as api:
         tid = _create(api, setup, game, teams, seed, match_settings, tournament_settings)
         outcome = Outcome(tid, None, {}, {}, game=game)
@@ -182,12 +188,12 @@ def simulate(url: str, teams: int = 8, seed: int = 1, match_settings: dict | Non
             if not pending:
                 api.call("POST", f"/v1/tournaments/{tid}/draws", dict(setup.draw))
                 continue
-            for match in pending:
-                last = play_match(api, tid, match["match_id"], setup.next_action, rng, observe,
-                                  bot_options)
-                outcome.hands += last["hands_played"]
-                outcome.tributes.update(_tribute_cases(api.pages(
-                    last["hand_results"], "hands")))
+            for hands, tributes in play_tables(api, [m["match_id"] for m in pending],
+                                               partial(_knockout_match, tid=tid, setup=setup,
+                                                       observe=observe, options=bot_options),
+                                               seed, matches_at_once):
+                outcome.hands += hands
+                outcome.tributes.update(tributes)
                 outcome.matches += 1
         outcome.bracket = api.call("GET", f"/v1/tournaments/{tid}/bracket")
         outcome.standings = api.call("GET", f"/v1/tournaments/{tid}/standings")
@@ -196,6 +202,13 @@ def simulate(url: str, teams: int = 8, seed: int = 1, match_settings: dict | Non
             outcome.decided_by = Counter(m["reason"] for m in api.call(
                 "GET", f"/v1/tournaments/{tid}/matches")["matches"] if m["reason"])
         return finished(outcome, api, started)
+
+
+def _knockout_match(api: Api, match_id: str, rng: random.Random, tid: str, setup: GameSetup,
+                    observe: Observer | None, options: Mapping | None) -> tuple[int, Counter]:
+    """Plays one match of the knockout; its hands and (Guandan) its hands by tribute case."""
+    last = play_match(api, tid, match_id, setup.next_action, rng, observe, options)
+    return last["hands_played"], _tribute_cases(api.pages(last["hand_results"], "hands"))
 
 
 def _create(api: Api, setup: GameSetup, game: str, teams: int, seed: int,
@@ -214,11 +227,13 @@ def _create(api: Api, setup: GameSetup, game: str, teams: int, seed: int,
     return tid
 
 
-def play_match(api: Api, tid: str, match_id: str, next_action: Callable[..., Action | None],
+def play_match(api: Api, tid: str, match_id: str,
+               next_action: Callable[..., Action | list[Action] | None],
                rng: random.Random, observe: Observer | None = None,
                bot_options: Mapping | None = None, max_moves: int | None = None) -> dict:
     """Starts the match and lets the bots (``next_action``, from the referee's view) play it
-    out; returns its last referee view. Every game's simulation plays its matches here."""
+    out; returns its last referee view. Every game's simulation plays its matches here. A move
+    is one event or a batch of them (a list), posted in one request."""
     started = api.call("POST", f"/v1/tournaments/{tid}/matches", {"match_id": match_id})
     stream, path = started["stream"], f"/v1/tournaments/{tid}/matches/{match_id}?as=referee"
     moves = 0
@@ -229,12 +244,50 @@ def play_match(api: Api, tid: str, match_id: str, next_action: Callable[..., Act
         action = next_action(view, rng, **(bot_options or {}))
         if action is None:
             return view
-        event_type, data = action
-        api.call("POST", f"/v1/tournaments/{tid}/events",
-                 {"type": event_type, "stream": stream, "data": data,
-                  "meta": {"source": "paiju simulate"}})
+        api.call("POST", f"/v1/tournaments/{tid}/events", _body(action, stream))
         moves += 1
     raise RuntimeError(f"match {match_id} did not end in {max_moves} moves")
+
+
+def play_tables(api: Api, match_ids: list[str], play: Callable[[Api, str, random.Random], T],
+                seed: int, at_once: int = 1) -> list[T]:
+    """Plays the matches ``match_ids`` — ``play(api, match id, rng)``, each with a generator of
+    its own seeded by ``seed`` and the match — up to ``at_once`` at the same time, each on a
+    connection of its own (counted in ``api.requests``); returns what each ``play`` returned,
+    in order. The outcome is the same whatever ``at_once``: a match's moves depend only on its
+    own generator and what the server answers."""
+    def one(match_id: str) -> tuple[T, int]:
+        if at_once == 1:
+            return play(api, match_id, table_rng(seed, match_id)), 0
+        with Api(api.url, api.token) as own:
+            return play(own, match_id, table_rng(seed, match_id)), own.requests
+    if at_once == 1:
+        results = [one(m) for m in match_ids]
+    else:
+        with ThreadPoolExecutor(max_workers=at_once, thread_name_prefix="table") as pool:
+            results = list(pool.map(one, match_ids))
+    api.requests += sum(requests for _, requests in results)
+    return [result for result, _ in results]
+
+
+def table_rng(seed: int, match_id: str) -> random.Random:
+    """The bots' generator at one table: the same for the same seed and table, on any
+    machine (a string seed is hashed with SHA-512)."""
+    return random.Random(f"{seed}/{match_id}")
+
+
+def _body(action: Action | list[Action], stream: str) -> dict:
+    """The request of a bot's move: one event, or a batch (the answers of several seats to a
+    claim window, posted by the table at once)."""
+    if isinstance(action, list):
+        return {"events": [_event(a, stream) for a in action]}
+    return _event(action, stream)
+
+
+def _event(action: Action, stream: str) -> dict:
+    event_type, data = action
+    return {"type": event_type, "stream": stream, "data": data,
+            "meta": {"source": "paiju simulate"}}
 
 
 def _tribute_cases(history: list[dict]) -> Counter:
@@ -283,7 +336,10 @@ def temporary_server(threads: int = 4, clock: "SimulatedClock | None" = None) ->
         database = str(Path(folder) / "paiju.db")
         # the timer's present (a preview's time too) is the simulated clock's next reading
         now = None if clock is None else (lambda: clock.now + clock.step)
-        app = create_app({"DATABASE": database, "CLOCK": clock, "NOW": now})
+        # a database deleted at the end: waiting for the disk at every commit, or keeping
+        # checkpoints for the next start, buys nothing
+        app = create_app({"DATABASE": database, "CLOCK": clock, "NOW": now,
+                          "SQLITE_SYNCHRONOUS": "OFF", "CHECKPOINTS": False})
         token, _ = app.extensions["paiju"].tokens.create("admin", name="paiju simulate")
         server = create_server(app, host="127.0.0.1", port=0, threads=threads)
         worker = threading.Thread(target=server.run, daemon=True)

@@ -34,24 +34,33 @@ CLAIMS = (("kong", 0.5), ("pong", 0.4))   # MJS-3.3: how often a bot claims what
 
 # --- the bots ------------------------------------------------------------------------------------
 
-def next_action(view: dict, rng: random.Random) -> tile_bots.Action | None:
-    """The next event of a table, from the referee's view of it; None once the session is over."""
-    return tile_bots.table_action(view, rng, _deal, partial(_play, settings=view["settings"]))
+def next_action(view: dict, rng: random.Random, batch: bool = True) -> tile_bots.Move | None:
+    """The next move of a table, from the referee's view of it; None once the session is over.
+    ``batch``: a claim window's answers posted together (see ``answer_claims``)."""
+    return tile_bots.table_action(view, rng, _deal, partial(_play, settings=view["settings"],
+                                                            batch=batch))
 
 
-def _play(hand: dict, number: int, rng: random.Random, settings: dict) -> tile_bots.Action:
+def _play(hand: dict, number: int, rng: random.Random, settings: dict,
+          batch: bool = True) -> tile_bots.Move:
     phase = hand["phase"]
     if phase == "exchange":
         return _exchange(hand, number, rng)
     if phase == "void":
         return _void(hand, number)
     if phase == "claims":           # MJS-3.3: a win always, a kong or pong now and then
-        return tile_bots.answer_claims(hand, number, rng, CLAIMS)
+        return tile_bots.answer_claims(hand, number, rng, CLAIMS, _draw, batch,
+                                       partial(_turn, settings=settings))
     if phase == "draw":
-        end = hand["replacement"]           # MJS-1.2: a kong's replacement, from the end
-        tile = hand["wall"][-1] if end else hand["wall"][0]
-        return "TileDrawn", {"hand": number, "seat": hand["turn"], "tile": tile, "fromEnd": end}
+        return _draw(hand, number, hand["turn"])
     return _turn(hand, number, rng, settings)
+
+
+def _draw(hand: dict, number: int, seat: int) -> tile_bots.Action:
+    """The next tile of the wall — a kong's replacement from its end (MJS-1.2)."""
+    end = hand["replacement"] and hand["phase"] == "draw"
+    tile = hand["wall"][-1] if end else hand["wall"][0]
+    return "TileDrawn", {"hand": number, "seat": seat, "tile": tile, "fromEnd": end}
 
 
 def _deal(view: dict, rng: random.Random) -> tile_bots.Action:
@@ -139,16 +148,19 @@ def check_players(players: int) -> None:
 
 
 def simulate(api_url: str, players: int = 16, seed: int = 1, match_settings: dict | None = None,
-             observe: Observer | None = None, token: str | None = None) -> Outcome:
+             observe: Observer | None = None, token: str | None = None,
+             tables_at_once: int = 1, batch_claims: bool = True) -> Outcome:
     """Plays the Sichuan event of ``players`` to its prize ranking; returns what happened.
     ``observe(tournament, table, view)`` sees the referee's view of a table before every move.
-    ``Outcome.lots`` counts the rounds of tie dice."""
+    ``Outcome.lots`` counts the rounds of tie dice; ``tables_at_once``: the tables of a stage
+    played at the same time."""
     check_players(players)
     rng, started = random.Random(seed), time.perf_counter()
     with Api(api_url, token) as api:
         tid = _create(api, players, seed, match_settings)
-        play = partial(play_table, api, tid, rng=rng, observe=observe)
-        outcome = play_event(api, tid, rng, play, _roll_at_the_cut, _roll_for_a_place)
+        play = partial(play_table, tid=tid, observe=observe, batch=batch_claims)
+        outcome = play_event(api, tid, rng, play, _roll_at_the_cut, _roll_for_a_place, seed,
+                             tables_at_once)
         return finished(outcome, api, started)
 
 
@@ -159,11 +171,11 @@ def _create(api: Api, players: int, seed: int, match_settings: dict | None) -> s
     return create_event(api, "MJS", seed, players, settings)
 
 
-def play_table(api: Api, tid: str, match_id: str, rng: random.Random,
-               observe: Observer | None = None) -> int:
+def play_table(api: Api, match_id: str, rng: random.Random, tid: str,
+               observe: Observer | None = None, batch: bool = True) -> int:
     """Starts the table (the server starts the final as the final, T-7.4) and lets the bots
     play its session; returns the hands played."""
-    return play_match(api, tid, match_id, next_action, rng, observe,
+    return play_match(api, tid, match_id, next_action, rng, observe, {"batch": batch},
                       max_moves=MAX_MOVES)["hands_played"]
 
 

@@ -320,11 +320,21 @@ def simulate(game: str, seed: int):
             event, how = (first.event_type, dict(first.data)), first
             when = max(table.wall(first), table.now)
         else:
-            event, how = BOTS[game](match_view(state, REFEREE), rng), "bot"
+            move = BOTS[game](match_view(state, REFEREE), rng, batch=False)
+            event, how = _one_move(move), "bot"
         table.now = when
         table.state = _applied(state, *event, when)
         yield state, event, how, table.state
     pytest.fail(f"the {game} table did not end within {MAX_EVENTS} events")
+
+
+def _one_move(move):
+    """The bots' move as one event: each seat's answer to a claim window on its own (the
+    deadlines are checked after every event)."""
+    if isinstance(move, list):
+        (event,) = move
+        return event
+    return move
 
 
 def _applied(state, event_type: str, data: dict, when: datetime):

@@ -1,0 +1,86 @@
+"""A throw-away ``paiju serve`` for a simulation: a process of its own on a temporary database,
+so that the server and the bots each have a core of the machine (one Python process runs one
+thread at a time), and the tables of a stage can play at the same time as at a real event.
+
+The in-process :func:`runner.temporary_server` stays for what must share the app — a simulated
+clock (Guandan's time limits, the team event's alerts) and the tests that read its store.
+"""
+from __future__ import annotations
+
+import http.client
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+READY_SECONDS = 60  # a server not answering /v1/health by then has failed to start
+
+
+@contextmanager
+def server_process() -> Iterator[tuple[str, str]]:
+    """``(url, admin token)`` of a ``paiju serve`` on a temporary database and a free local
+    port (no timer: the bots play every move, as on the in-process server), stopped at the
+    end like an operator stops it (SIGTERM: running requests finish)."""
+    with tempfile.TemporaryDirectory(prefix="paiju-simulate-") as folder:
+        database = str(Path(folder) / "paiju.db")
+        token = _admin_token(database)
+        port = _free_port()
+        command = [sys.executable, "-c", "from service.cli import main; raise SystemExit(main())",
+                   "serve", "--db", database, "--port", str(port), "--no-timer",
+                   "--synchronous", "OFF", "--threads", "8"]
+        log = open(Path(folder) / "serve.log", "wb")
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            _wait_until_ready(process, port, Path(folder) / "serve.log")
+            yield f"http://127.0.0.1:{port}", token
+        finally:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            log.close()
+
+
+def _admin_token(database: str) -> str:
+    """An admin token made in the new database before the server starts (so the server does
+    not print one of its own)."""
+    from service.tokens import SQLiteTokenRegistry
+
+    registry = SQLiteTokenRegistry(database)
+    try:
+        secret, _ = registry.create("admin", name="paiju simulate")
+    finally:
+        close = getattr(registry, "close", None)
+        if close is not None:
+            close()
+    return secret
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_until_ready(process: subprocess.Popen, port: int, log: Path) -> None:
+    deadline = time.monotonic() + READY_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the simulation's server stopped at start: "
+                               f"{log.read_text(errors='replace')[-2000:]}")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/v1/health")
+            if conn.getresponse().status == 200:
+                conn.close()
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"the simulation's server did not answer within {READY_SECONDS} s")

@@ -46,12 +46,12 @@ def session(game: str, hands: int, batch: bool = True) -> dict:
 
 
 def _play(game: str, hands: int, batch: bool, server):
-    if game == "SJ2":  # two teams: one match, to its maxHands (nobody reaches past A first)
+    if game == "SJ2":  # two teams: one match, to its maxHands (unless a side passes K first)
         return simulate(server.url, 2, seed=3, match_settings={"maxHands": hands,
-                                                               "targetLevel": "A"},
+                                                               "targetLevel": "K"},
                         token=server.token)
     module = {"MJO": mahjong, "MJS": sichuan}[game]
-    settings = {"sessionHands": hands}
+    settings = {"sessionHands": hands, "sessionRounds": 100}  # the hands end the session
     if game == "MJO":
         return module.simulate(server.url, 4, 3, None, settings, token=server.token,
                                batch_claims=batch)

@@ -69,9 +69,10 @@ def answer_claims(hand: dict, number: int, rng: random.Random,
     seats after it answer the window as that claim leaves it). When every seat passes a
     discard and the wall is not spent, the next player's draw (``draw(hand, number, seat)``)
     and what he then does (``turn(the hand after the draw, number, rng)``: he sees the tile he
-    drew) close the batch: what the table records next. A batch of passes is as silent as the passes one by one: each
-    is the seat's own answer, and says nothing of its tiles. ``batch=False``: the first answer
-    alone, as a table posting each seat's answer on its own would (bench/reads.py compares)."""
+    drew) close the batch: what the table records next. A batch of passes is as silent as the
+    passes one by one: each is the seat's own answer, and says nothing of its tiles.
+    ``batch=False``: the first answer alone, as a table posting each seat's answer on its own
+    would (bench/reads.py compares)."""
     window = hand["claim_window"]
     answered = set(window["passed"]) | {c["seat"] for c in window["claims"]}
     out = hand.get("out") or [False] * len(hand["seats"])    # MJS-4.1: the winners have left
@@ -85,7 +86,7 @@ def answer_claims(hand: dict, number: int, rng: random.Random,
             not window["robbing"]:  # an added kong not robbed: its maker draws (MJS-7.3)
         drawn = draw(hand, number, next_in(window["discarder"], out))
         answers.append(drawn)
-        if turn is not None and hand["wall_count"] > 1:  # the last tile: the hand may end
+        if turn is not None and hand["wall_count"] > 1:  # after the last tile: read the view
             answers.append(turn(after_draw(hand, drawn[1]["seat"], drawn[1]["tile"]), number,
                                 rng))
     return answers

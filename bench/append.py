@@ -41,7 +41,6 @@ import http.client
 import json
 import os
 import platform
-import socket
 import sqlite3
 import statistics
 import subprocess
@@ -58,6 +57,7 @@ sys.path.insert(0, str(REPO_ROOT))
 
 from events.envelope import NewEvent, canonical_json  # noqa: E402
 from events.sqlite_store import COLUMNS, INSERT, SQLiteEventStore, create_schema  # noqa: E402
+from service.simulator.server_process import free_port, wait_until_ready  # noqa: E402
 
 TOURNAMENT = "bench"
 STREAMS = ("match-m1", "match-m2", "match-m3", "match-m4")
@@ -186,12 +186,6 @@ def eventsourcing_batches(stored_event, events: int, batch: int) -> list[list]:
 
 # --- (d) the HTTP server ----------------------------------------------------------------------
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 # The admin token every request of the bench carries (made in the server's database before
 # the server starts).
 AUTH: dict[str, str] = {}
@@ -239,22 +233,10 @@ def request(conn: http.client.HTTPConnection, method: str, path: str,
 
 
 def wait_until_healthy(server: subprocess.Popen, port: int, log_path: Path) -> None:
-    deadline = time.monotonic() + SERVER_START_TIMEOUT
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise BenchError(f"the server exited with code {server.returncode}:\n"
-                             f"{server_log_tail(log_path)}")
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-        try:
-            if request(conn, "GET", "/v1/health")[0] == 200:
-                return
-        except OSError:
-            pass  # not listening yet
-        finally:
-            conn.close()
-        time.sleep(0.1)
-    raise BenchError(f"no 200 from /v1/health within {SERVER_START_TIMEOUT:.0f} s:\n"
-                     f"{server_log_tail(log_path)}")
+    try:
+        wait_until_ready(server, port, SERVER_START_TIMEOUT)
+    except RuntimeError as error:
+        raise BenchError(f"{error}:\n{server_log_tail(log_path)}") from None
 
 
 def create_tournament(port: int) -> str:

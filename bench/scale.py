@@ -51,7 +51,7 @@ from events.sqlite_store import SQLiteEventStore  # noqa: E402
 from projections.matches import folded_view  # noqa: E402
 from projections.streams import load_stream  # noqa: E402
 from projections.viewers import Viewer  # noqa: E402
-from append import free_port  # noqa: E402  (bench/, beside this script)
+from service.simulator.server_process import free_port  # noqa: E402
 from workloads import workload  # noqa: E402
 
 START_TIMEOUT = 900.0  # seconds: the first start folds every match of the day

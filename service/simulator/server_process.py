@@ -29,14 +29,19 @@ def server_process() -> Iterator[tuple[str, str]]:
     with tempfile.TemporaryDirectory(prefix="paiju-simulate-") as folder:
         database = str(Path(folder) / "paiju.db")
         token = _admin_token(database)
-        port = _free_port()
+        port = free_port()
         command = [sys.executable, "-c", "from service.cli import main; raise SystemExit(main())",
                    "serve", "--db", database, "--port", str(port), "--no-timer",
                    "--synchronous", "OFF", "--threads", "8"]
         log = open(Path(folder) / "serve.log", "wb")
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         try:
-            _wait_until_ready(process, port, Path(folder) / "serve.log")
+            try:
+                wait_until_ready(process, port, READY_SECONDS)
+            except RuntimeError as error:
+                tail = (Path(folder) / "serve.log").read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"the simulation's server did not start: {error}\n"
+                                   f"{tail}") from None
             yield f"http://127.0.0.1:{port}", token
         finally:
             process.send_signal(signal.SIGTERM)
@@ -63,24 +68,30 @@ def _admin_token(database: str) -> str:
     return secret
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A local TCP port free now (bench/ starts its servers on one too)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def _wait_until_ready(process: subprocess.Popen, port: int, log: Path) -> None:
-    deadline = time.monotonic() + READY_SECONDS
+def wait_until_ready(process: subprocess.Popen, port: int, seconds: float) -> None:
+    """Return once the server ``process`` started on ``port`` answers ``/v1/health`` with 200;
+    RuntimeError if it exits first or does not answer within ``seconds``."""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"the simulation's server stopped at start: "
-                               f"{log.read_text(errors='replace')[-2000:]}")
+            raise RuntimeError(f"the server exited with code {process.returncode}")
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
         try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
             conn.request("GET", "/v1/health")
-            if conn.getresponse().status == 200:
-                conn.close()
+            response = conn.getresponse()
+            response.read()
+            if response.status == 200:
                 return
         except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"the simulation's server did not answer within {READY_SECONDS} s")
+            pass  # not listening yet
+        finally:
+            conn.close()
+        time.sleep(0.1)
+    raise RuntimeError(f"no 200 from /v1/health within {seconds:.0f} s")

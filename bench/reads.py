@@ -70,9 +70,9 @@ def match_reads(server, tid: str) -> dict:
     for name, at in (("hand 1", deals[0]), ("last hand", deals[-1])):
         read = f"{base}?as=referee&at={at}"
         rows = f"{base}/hands?at={at}&limit=1000"
-        shown[name] = {"bytes": _bytes(api, read), "ms": _median_ms(api, read),
-                       "inlined_bytes": _bytes(api, read) + _bytes(api, rows),
-                       "inlined_ms": _median_ms(api, read) + _median_ms(api, rows)}
+        size, ms = _bytes(api, read), _median_ms(api, read)
+        shown[name] = {"bytes": size, "ms": ms, "inlined_bytes": size + _bytes(api, rows),
+                       "inlined_ms": ms + _median_ms(api, rows)}
     api.close()
     return shown
 

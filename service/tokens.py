@@ -20,6 +20,7 @@ from typing import Callable, Iterable
 import sqlite_utils
 
 from events.envelope import utc_timestamp
+from events.sqlite_store import MMAP_BYTES
 
 ROLES = ("admin", "organiser", "referee", "committee", "table", "player", "auditor", "system")
 PREFIX = "pj_"
@@ -176,7 +177,7 @@ class SQLiteTokenRegistry(TokenRegistry):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
                                      timeout=30)
-        self._conn.execute("PRAGMA mmap_size=268435456")  # as the store's readers (sqlite_store)
+        self._conn.execute(f"PRAGMA mmap_size={MMAP_BYTES}")  # as the store's readers
         self._lock = threading.Lock()
         db = sqlite_utils.Database(self._conn)
         if "tokens" not in db.table_names():

@@ -29,14 +29,14 @@ def admin_client(app: Flask) -> FlaskClient:
 
 
 def hand_results(client: FlaskClient, tid: str, mid: str, at: int | None = None,
-                 limit: int | None = None) -> list[dict]:
+                 limit: int | None = None, headers: dict | None = None) -> list[dict]:
     """Every result row of a match's finished hands, page after page of ``GET …/hands`` (the
-    match read carries only ``last_result``)."""
+    match read carries only ``last_result``), read with ``headers``."""
     url = f"/v1/tournaments/{tid}/matches/{mid}/hands"
     query = {k: v for k, v in (("at", at), ("limit", limit)) if v is not None}
     rows = []
     while url is not None:
-        response = client.get(url, query_string=query)
+        response = client.get(url, query_string=query, headers=headers or {})
         assert response.status_code == 200, response.get_json()
         page = response.get_json()
         rows += page["hands"]

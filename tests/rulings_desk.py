@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 
 from checkpoint_checks import assert_every_position_reads_as_a_full_fold
-from clients import admin_client
+from clients import admin_client, hand_results
 from tables import ok
 
 from events.catalogue import match_stream_prefix, tournament_stream
@@ -120,11 +120,9 @@ class Desk:
         # the committee's "match" is the match read with the result row of every hand, which
         # the read pages at its ``hand_results``
         match = ok(response)
-        rows, url = [], match.pop("hand_results")
-        while url:
-            page = ok(self.client.get(url, headers=headers or {}))
-            rows, url = rows + page["hands"], page["next"]
-        return {**match, "history": rows}
+        del match["hand_results"]
+        return {**match, "history": hand_results(self.client, self.tid,
+                                                 projection["match_id"], headers=headers)}
 
     def match_of(self, stream: str) -> str | None:
         """The match id of a match stream of this tournament (None: the tournament's stream)."""

@@ -25,6 +25,19 @@ from typing import Callable, Iterable, Iterator, Sequence
 import sqlite_utils
 
 from .envelope import NewEvent, Record
+from .sql_reads import (
+    COLUMNS,
+    INSERT,
+    INDEXES,
+    SELECT,
+    first_positions,
+    last_position_row,
+    paged,
+    read_stream_rows,
+    stream_head_row,
+    tournament_head_row,
+    tournament_rows,
+)
 from .store import (
     AppendResult,
     Decide,
@@ -35,20 +48,6 @@ from .store import (
 )
 
 SCHEMA_VERSION = 1
-COLUMNS = ("position", "id", "tournament_id", "stream", "version", "type", "schema_version",
-           "data", "meta", "recorded_at", "prev_hash", "hash")
-SELECT = "SELECT " + ", ".join(COLUMNS) + " FROM events "
-INSERT = f"INSERT INTO events ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
-PAGE = 500
-
-# One index per read path (and the two uniqueness guarantees).
-INDEXES = (
-    (("id",), True),                               # idempotency, GET event by id
-    (("stream", "version"), True),                 # read a stream; one event per version
-    (("tournament_id", "position"), False),        # read a tournament, verify, export
-    (("tournament_id", "type", "position"), False),  # a tournament's events of one type
-    (("type", "position"), False),                 # all events of one type (tournament list)
-)
 
 
 MMAP_BYTES = 1 << 28  # readers map the file: a page read after another's commit is no syscall
@@ -108,7 +107,7 @@ class SQLiteEventStore(EventStore):
             for record in records:
                 if record.tournament_id not in seen:
                     seen.add(record.tournament_id)
-                    if _tournament_head(lambda q, p: conn.execute(q, p).fetchall(),
+                    if tournament_head_row(lambda q, p: conn.execute(q, p).fetchall(),
                                         record.tournament_id):
                         raise RestoreConflict(f"the database already holds tournament "
                                               f"{record.tournament_id!r}")
@@ -129,37 +128,30 @@ class SQLiteEventStore(EventStore):
         return Record(*rows[0]) if rows else None
 
     def stream_head(self, stream: str) -> tuple[str, int] | None:
-        return _stream_head(self._query, stream)
+        return stream_head_row(self._query, stream)
 
     def tournament_head(self, tournament_id: str) -> tuple[int, str] | None:
-        return _tournament_head(self._query, tournament_id)
+        return tournament_head_row(self._query, tournament_id)
 
     def last_position(self) -> int:
-        return _last_position(self._query)
+        return last_position_row(self._query)
 
     def read_stream(self, stream, from_version=1, limit=None, until_position=None) -> Iterator[Record]:
-        return _read_stream(self._query, stream, from_version, limit, until_position)
+        return read_stream_rows(self._query, stream, from_version, limit, until_position)
 
     def read_tournament(self, tournament_id, after=0, limit=None, stream=None, type=None,
                         until_position=None):
-        where, params = "tournament_id = ?", [tournament_id]
-        for column, value in (("stream", stream), ("type", type)):
-            if value is not None:
-                where, params = f"{where} AND {column} = ?", params + [value]
-        if until_position is not None:
-            where, params = where + " AND position <= ?", params + [until_position]
-        return _paged(self._query, where, params, "position", after, limit)
+        return tournament_rows(self._query, tournament_id, after, limit, stream, type,
+                               until_position)
 
     def read_type(self, type, after=0, limit=None):
-        return _paged(self._query, "type = ?", [type], "position", after, limit)
+        return paged(self._query, "type = ?", [type], "position", after, limit)
 
     def read_all(self, after=0, limit=None):
-        return _paged(self._query, "1 = 1", [], "position", after, limit)
+        return paged(self._query, "1 = 1", [], "position", after, limit)
 
     def tournament_ids(self) -> list[str]:
-        rows = self._query("SELECT tournament_id, min(position) AS first FROM events "
-                           "GROUP BY tournament_id ORDER BY first")
-        return [row[0] for row in rows]
+        return first_positions(self._query)
 
     def close(self) -> None:
         self._writer.stop()
@@ -190,47 +182,6 @@ def create_schema(conn: sqlite3.Connection) -> None:
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
-Query = Callable[[str, Sequence], list]  # (sql, params) -> rows
-
-
-def _paged(query: Query, where: str, params: list, key: str, after: int, limit: int | None):
-    """Rows in ``key`` order, a bounded page per query: no read holds the log in memory."""
-    sql = f"{SELECT}WHERE {where} AND {key} > ? ORDER BY {key} LIMIT ?"
-    key_index = COLUMNS.index(key)
-    remaining = limit
-    while remaining is None or remaining > 0:
-        size = PAGE if remaining is None else min(PAGE, remaining)
-        rows = query(sql, (*params, after, size))
-        yield from (Record(*row) for row in rows)
-        if len(rows) < size:
-            return
-        after = rows[-1][key_index]
-        remaining = None if remaining is None else remaining - len(rows)
-
-
-def _read_stream(query: Query, stream, from_version, limit, until_position):
-    where, params = "stream = ?", [stream]
-    if until_position is not None:
-        where, params = where + " AND position <= ?", params + [until_position]
-    return _paged(query, where, params, "version", from_version - 1, limit)
-
-
-def _stream_head(query: Query, stream: str) -> tuple[str, int] | None:
-    rows = query("SELECT tournament_id, version FROM events WHERE stream = ? "
-                 "ORDER BY version DESC LIMIT 1", (stream,))
-    return (rows[0][0], rows[0][1]) if rows else None
-
-
-def _tournament_head(query: Query, tournament_id: str) -> tuple[int, str] | None:
-    rows = query("SELECT position, hash FROM events WHERE tournament_id = ? "
-                 "ORDER BY position DESC LIMIT 1", (tournament_id,))
-    return (rows[0][0], rows[0][1]) if rows else None
-
-
-def _last_position(query: Query) -> int:
-    return query("SELECT coalesce(max(position), 0) FROM events", ())[0][0]
-
-
 class _TransactionTail:
     """The :class:`events.store.Tail` of the writer's open transaction."""
 
@@ -251,16 +202,16 @@ class _TransactionTail:
         return found
 
     def stream_head(self, stream):
-        return _stream_head(self.query, stream)
+        return stream_head_row(self.query, stream)
 
     def tournament_head(self, tournament_id):
-        return _tournament_head(self.query, tournament_id)
+        return tournament_head_row(self.query, tournament_id)
 
     def last_position(self):
-        return _last_position(self.query)
+        return last_position_row(self.query)
 
     def read_stream(self, stream, from_version=1, limit=None, until_position=None):
-        return _read_stream(self.query, stream, from_version, limit, until_position)
+        return read_stream_rows(self.query, stream, from_version, limit, until_position)
 
 
 class _Job:

@@ -58,6 +58,11 @@ class RestoreConflict(StoreError):
     or event ids."""
 
 
+class StoreUnavailable(RuntimeError):
+    """The database cannot be reached (a lost connection, a server down): nothing of the
+    request's append was committed, unless a retry with the same event ids finds it stored."""
+
+
 class StoreClosed(RuntimeError):
     """An append after the store was closed."""
 

@@ -9,7 +9,6 @@ from flask import Flask, request
 from events import default_catalogue
 from events.catalogue import Catalogue
 from events.envelope import new_event_id
-from events.sqlite_store import SQLiteEventStore
 from events.store import EventStore
 from projections.checkpoints import CheckpointFile
 from projections.stream_cache import DEFAULT_BUDGET, StreamCache
@@ -27,14 +26,16 @@ from .api import (
 )
 from .api import pages as pages_api
 from .api.common import Services
-from .leases import SoleLease, SQLiteLease
+from .deployment import checkpoint_file_path, node_file, open_deployment
+from .leases import Lease, SoleLease
 from .scheduler import TimerService
 from .signing import Signer, load_signer
 from .timekeeping import Timekeeper
-from .tokens import InMemoryTokenRegistry, SQLiteTokenRegistry, TokenRegistry
+from .tokens import InMemoryTokenRegistry, TokenRegistry
 
 DEFAULTS = {
-    "DATABASE": "var/paiju.db",
+    "DATABASE": "var/paiju.db",       # a SQLite file, or a postgresql:// URL (service/deployment.py)
+    "PG_POOL_SIZE": 20,               # PostgreSQL: connections this node may open
     "SQLITE_SYNCHRONOUS": "FULL",     # durability first; NORMAL trades the last commits for speed
     "SQLITE_MAX_GROUP": 512,          # appends that may share one commit (1: a commit each)
     "MAX_CONTENT_LENGTH": 1024 * 1024,  # bodies over 1 MiB get 413 before they are read
@@ -61,16 +62,16 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
     app.json.ensure_ascii = False  # names in Chinese stay readable
     clock = app.config.get("CLOCK")  # the time recorded_at takes (default: the system clock)
     owns_store = store is None  # an app given a store (tests) reads no key files either
+    lease: Lease = SoleLease()
     if owns_store:
-        store = SQLiteEventStore(app.config["DATABASE"], app.config["SQLITE_SYNCHRONOUS"],
-                                 app.config["SQLITE_MAX_GROUP"], clock)
-        tokens = tokens or SQLiteTokenRegistry(app.config["DATABASE"])
+        deployment = open_deployment(app.config["DATABASE"], app.config, clock)
+        store, lease = deployment.store, deployment.lease
+        tokens = tokens or deployment.tokens
     # Tokens expire by the real clock: CLOCK is the time the log records (a simulation's may
     # run faster than the table, and moves on with every reading).
     checkpoints = _checkpoint_file(app.config) if owns_store else None
     catalogue = catalogue or default_catalogue()
     cache = StreamCache(app.config["CACHE_BUDGET"], checkpoints)
-    lease = SQLiteLease(app.config["DATABASE"]) if owns_store else SoleLease()
     timekeeper = Timekeeper(store, catalogue, app.config.get("NOW") or _utc_now, cache, lease)
     app.extensions["paiju"] = Services(
         store=store, catalogue=catalogue, cache=cache, tokens=tokens or InMemoryTokenRegistry(),
@@ -107,11 +108,11 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
 
 
 def signing_key_path(config: dict) -> Path:
-    return Path(config.get("SIGNING_KEY") or Path(config["DATABASE"]).with_name("paiju-signing.key"))
+    return Path(config.get("SIGNING_KEY") or node_file(config["DATABASE"], "paiju-signing.key"))
 
 
 def checkpoint_path(config: dict) -> Path:
-    return Path(config.get("CHECKPOINTS") or f"{config['DATABASE']}-checkpoints")
+    return Path(config.get("CHECKPOINTS") or checkpoint_file_path(config["DATABASE"]))
 
 
 def _checkpoint_file(config: dict) -> CheckpointFile | None:

@@ -13,9 +13,11 @@ from pathlib import Path
 
 from events.export_file import FORMATS
 
+from .deployment import default_db
 from .tokens import ROLES
 
-DEFAULT_DB = "var/paiju.db"
+DB_HELP = ("the deployment's database: a SQLite file (created if new; default var/paiju.db) or a "
+           "postgresql:// URL (after `paiju db upgrade`); default: DATABASE_URL if it is set")
 PROGRESS_EVERY = 10_000  # long exports, verifications and imports report on the terminal
 
 
@@ -26,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="serve the HTTP API (waitress, production WSGI)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--db", default=DEFAULT_DB, help="SQLite database file (created if new)")
+    serve.add_argument("--db", default=default_db(), help=DB_HELP)
     serve.add_argument("--threads", type=int, default=16, help="request worker threads")
     serve.add_argument("--max-group", type=int, default=512,
                        help="appends that may share one commit (group commit); 1 turns it off")
@@ -41,11 +43,11 @@ def main(argv: list[str] | None = None) -> int:
     timer = commands.add_parser("timer", help="run only the timer: fire every deadline of the "
                                 "deployment (for WSGI workers started with paiju serve --no-timer "
                                 "or another server)")
-    timer.add_argument("--db", default=DEFAULT_DB)
+    timer.add_argument("--db", default=default_db(), help=DB_HELP)
     timer.set_defaults(run=_timer)
 
     verify = commands.add_parser("verify", help="walk the hash chain of every tournament, or one")
-    verify.add_argument("--db", default=DEFAULT_DB)
+    verify.add_argument("--db", default=default_db(), help=DB_HELP)
     verify.add_argument("--tournament", help="only this tournament")
     verify.set_defaults(run=_verify)
 
@@ -53,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
                                                 "manifest (to standard output or --output)")
     export.add_argument("--tournament", required=True)
     export.add_argument("--format", choices=list(FORMATS), default="jsonl")
-    export.add_argument("--db", default=DEFAULT_DB)
+    export.add_argument("--db", default=default_db(), help=DB_HELP)
     export.add_argument("--key", help="the signing key (default: paiju-signing.key beside --db)")
     export.add_argument("--output", help="a file to write (default: standard output)")
     export.set_defaults(run=_export)
@@ -87,23 +89,38 @@ def main(argv: list[str] | None = None) -> int:
     create.add_argument("--name", help="who holds it (recorded as meta.actor of what it posts)")
     create.add_argument("--expires-in", type=_duration, metavar="DURATION",
                         help="e.g. 90m, 12h, 3d (default: until revoked)")
-    create.add_argument("--db", default=DEFAULT_DB)
+    create.add_argument("--db", default=default_db(), help=DB_HELP)
     create.set_defaults(run=_token_create)
     listing = token_commands.add_parser("list", help="every token, without its secret")
-    listing.add_argument("--db", default=DEFAULT_DB)
+    listing.add_argument("--db", default=default_db(), help=DB_HELP)
     listing.set_defaults(run=_token_list)
     revoke = token_commands.add_parser("revoke", help="revoke a token at once")
     revoke.add_argument("token_id")
-    revoke.add_argument("--db", default=DEFAULT_DB)
+    revoke.add_argument("--db", default=default_db(), help=DB_HELP)
     revoke.set_defaults(run=_token_revoke)
 
     keys = commands.add_parser("keys", help="the deployment's export signing key")
     key_commands = keys.add_subparsers(dest="keys_command", required=True)
     init = key_commands.add_parser("init", help="make the key if there is none (never replaces "
                                                 "one) and print its public half")
-    init.add_argument("--db", default=DEFAULT_DB)
+    init.add_argument("--db", default=default_db(), help=DB_HELP)
     init.add_argument("--key", help="the key file (default: paiju-signing.key beside --db)")
     init.set_defaults(run=_keys_init)
+
+    db = commands.add_parser("db", help="the PostgreSQL database's schema")
+    db_commands = db.add_subparsers(dest="db_command", required=True)
+    upgrade = db_commands.add_parser("upgrade", help="create or migrate the schema of a "
+                                     "PostgreSQL database (run once, before paiju serve)")
+    upgrade.add_argument("--db", default=default_db(), help="a postgresql:// URL")
+    upgrade.set_defaults(run=_db_upgrade)
+
+    migrate = commands.add_parser("migrate", help="move a deployment's log and tokens into "
+                                  "another database (e.g. SQLite to PostgreSQL), every chain "
+                                  "verified before and after")
+    migrate.add_argument("--from", dest="source", required=True, help="the database to read")
+    migrate.add_argument("--to", dest="target", required=True,
+                         help="the database to write: empty, its schema current")
+    migrate.set_defaults(run=_migrate)
 
     simulate = commands.add_parser(
         "simulate", help="play a whole knockout with random legal bots through the HTTP API")
@@ -292,14 +309,19 @@ def _serve(args) -> int:
 
     _log_to_stderr()
 
-    app = create_app({"DATABASE": args.db, "SQLITE_MAX_GROUP": args.max_group,
-                      "SQLITE_SYNCHRONOUS": args.synchronous, "TIMER": not args.no_timer})
+    app = _opened(lambda: create_app({
+        "DATABASE": args.db, "SQLITE_MAX_GROUP": args.max_group,
+        "SQLITE_SYNCHRONOUS": args.synchronous, "TIMER": not args.no_timer,
+        "PG_POOL_SIZE": args.threads + 4}))
+    if app is None:
+        return 2
     signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
     services = app.extensions["paiju"]
     _first_admin_token(services.tokens)
     if services.timer is not None:
         services.timer.start()  # fires what passed while the service was down, then plans
-    print(f"paiju serving on http://{args.host}:{args.port} (database {args.db})", flush=True)
+    print(f"paiju serving on http://{args.host}:{args.port} (database {_shown(args.db)})",
+          flush=True)
     try:
         waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
                        ident="paiju", _quiet=True)
@@ -319,10 +341,13 @@ def _timer(args) -> int:
     from .app import create_app
 
     _log_to_stderr()
-    services = create_app({"DATABASE": args.db, "TIMER": True}).extensions["paiju"]
+    app = _opened(lambda: create_app({"DATABASE": args.db, "TIMER": True}))
+    if app is None:
+        return 2
+    services = app.extensions["paiju"]
     signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
     services.timer.start()
-    print(f"paiju timer running on {args.db}", flush=True)
+    print(f"paiju timer running on {_shown(args.db)}", flush=True)
     try:
         threading.Event().wait()
     except KeyboardInterrupt:
@@ -332,6 +357,19 @@ def _timer(args) -> int:
         services.store.close()
         services.cache.close()
     return 0
+
+
+def _shown(db: str) -> str:
+    """``db`` as it may be printed: a URL without its password."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    if "://" not in db:
+        return db
+    parts = urlsplit(db)
+    if parts.password is None:
+        return db
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def _first_admin_token(tokens) -> None:
@@ -350,13 +388,28 @@ def _stop_like_ctrl_c(signum, frame):
     raise KeyboardInterrupt
 
 
-def _open_existing(path: str):
-    from events.sqlite_store import SQLiteEventStore
+def _open_existing(db: str):
+    """The store at ``db``, or None after saying why (no file there; a database that cannot
+    be reached or whose schema is not current)."""
+    from .deployment import exists, open_store
 
-    if not Path(path).is_file():
-        print(f"paiju: no database at {path}", file=sys.stderr)
+    if not exists(db):
+        print(f"paiju: no database at {db}", file=sys.stderr)
         return None
-    return SQLiteEventStore(path)
+    return _opened(lambda: open_store(db))
+
+
+def _opened(open_it):
+    """What ``open_it()`` opens, or None after saying on stderr why the database cannot be
+    used (unreachable, schema not current): a message, not a traceback."""
+    from events.postgres_store import SchemaNotCurrent
+    from events.store import StoreUnavailable
+
+    try:
+        return open_it()
+    except (StoreUnavailable, SchemaNotCurrent) as error:
+        print(f"paiju: {error}", file=sys.stderr)
+        return None
 
 
 def _verify(args) -> int:
@@ -503,8 +556,9 @@ def _import(args) -> int:
     second pass). Without --public-key the signature is only left unchecked if --unsigned
     says so: a chain alone proves no origin."""
     from events.export_file import event_records
-    from events.sqlite_store import SQLiteEventStore
     from events.store import RestoreConflict
+
+    from .deployment import open_store
 
     if not args.public_key and not args.unsigned:
         print("paiju import: give --public-key (the exporting deployment's key), or --unsigned "
@@ -520,7 +574,9 @@ def _import(args) -> int:
         print(f"paiju: {args.file} is not imported (nothing was written): first fault at "
               f"{report.first_fault}", file=sys.stderr)
         return 1
-    store = SQLiteEventStore(args.db)
+    store = _opened(lambda: open_store(args.db))
+    if store is None:
+        return 2
     try:
         with _export_lines(args.file) as file:
             count = store.restore(_counted(event_records(file), "imported"))
@@ -547,12 +603,26 @@ def _duration(text: str) -> timedelta:
 def _registry(db: str, create: bool = False):
     """The token registry of the database at ``db``; None (and why, on stderr) if there is no
     database there, unless a token is being created (which may make the deployment's file)."""
-    from .tokens import SQLiteTokenRegistry
+    from .deployment import exists, open_deployment
 
-    if not create and not Path(db).is_file():
+    if not create and not exists(db):
         print(f"paiju: no database at {db}", file=sys.stderr)
         return None
-    return SQLiteTokenRegistry(db)
+    deployment = _opened(lambda: open_deployment(db))
+    return None if deployment is None else _ClosingRegistry(deployment)
+
+
+class _ClosingRegistry:
+    """A deployment's token registry that closes the deployment with it."""
+
+    def __init__(self, deployment):
+        self._deployment = deployment
+
+    def __getattr__(self, name):
+        return getattr(self._deployment.tokens, name)
+
+    def close(self) -> None:
+        self._deployment.close()
 
 
 def _token_create(args) -> int:
@@ -572,6 +642,8 @@ def _token_create(args) -> int:
     expires = (utc_timestamp(datetime.now(timezone.utc) + args.expires_in)
                if args.expires_in else None)
     registry = _registry(args.db, create=True)
+    if registry is None:
+        return 2
     secret, token = registry.create(args.role, args.tournament, args.match, args.seat, args.name,
                                     expires)
     registry.close()
@@ -633,6 +705,64 @@ def _keys_init(args) -> int:
     what = "made" if made else "already there (kept)"
     print(f"paiju: export key {signer.public_key_document()['key_id']} {what}: {path}; "
           f"public key {path}.pub", file=sys.stderr)
+    return 0
+
+
+def _db_upgrade(args) -> int:
+    """Create or migrate a PostgreSQL database's schema; a new deployment's first admin token
+    is made here, once (the nodes started after find it)."""
+    from events.postgres_store import SchemaNotCurrent, is_postgres_url, upgrade_schema
+    from events.store import StoreUnavailable
+
+    from .deployment import open_deployment
+
+    if not is_postgres_url(args.db):
+        print("paiju db upgrade: --db must be a postgresql:// URL (a SQLite file is set up by "
+              "paiju serve itself)", file=sys.stderr)
+        return 2
+    try:
+        before, after = upgrade_schema(args.db)
+    except (StoreUnavailable, SchemaNotCurrent) as error:
+        print(f"paiju db upgrade: {error}", file=sys.stderr)
+        return 2
+    state = "already current" if before == after else f"upgraded from {before}"
+    print(f"paiju: store schema {after} ({state}) on {_shown(args.db)}")
+    deployment = open_deployment(args.db)
+    try:
+        _first_admin_token(deployment.tokens)
+    finally:
+        deployment.close()
+    return 0
+
+
+def _migrate(args) -> int:
+    """Every tournament's log (positions, ids and hashes as stored) and the tokens, from one
+    database into an empty one; each chain verified on both sides."""
+    from events.store import RestoreConflict
+
+    from .deployment import exists, open_deployment
+    from .migration import MigrationRefused, migrate
+
+    if not exists(args.source):
+        print(f"paiju migrate: no database at {args.source}", file=sys.stderr)
+        return 2
+    source = _opened(lambda: open_deployment(args.source))
+    target = source and _opened(lambda: open_deployment(args.target))
+    if source is None or target is None:
+        if source is not None:
+            source.close()
+        return 2
+    try:
+        report = migrate(source, target, _progress("migrated"))
+    except (MigrationRefused, RestoreConflict) as error:
+        print(f"paiju migrate: {error}", file=sys.stderr)
+        return 1
+    finally:
+        source.close()
+        target.close()
+    print(f"paiju: migrated {report.events} events of {report.tournaments} tournaments and "
+          f"{report.tokens} tokens from {_shown(args.source)} to {_shown(args.target)}; every "
+          f"chain verified, heads identical")
     return 0
 
 

@@ -75,3 +75,26 @@ class SQLiteLease(Lease):
         with self._lock, self._connect() as conn:
             conn.execute("DELETE FROM timer_lease WHERE name = 'timer' AND holder = ?",
                          (self.holder,))
+
+
+class PostgresLease(Lease):
+    """The lease as a row of the deployment's PostgreSQL database (table ``timer_lease``, made
+    by ``paiju db upgrade``): one statement takes it when it is free, expired or already ours."""
+
+    def __init__(self, pool, holder: str | None = None, seconds: float = LEASE_SECONDS):
+        self.pool, self.seconds = pool, seconds  # events.postgres_store.Pool
+        self.holder = holder or f"timer-{uuid.uuid4()}"
+
+    def hold(self, now: datetime) -> bool:
+        until = timestamp(now + timedelta(seconds=self.seconds))
+        rows = self.pool.execute(
+            "INSERT INTO timer_lease (name, holder, expires_at) VALUES ('timer', ?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
+            "expires_at = excluded.expires_at "
+            "WHERE timer_lease.holder = excluded.holder OR timer_lease.expires_at < ? "
+            "RETURNING holder", (self.holder, until, timestamp(now)))
+        return bool(rows)
+
+    def release(self) -> None:
+        self.pool.execute("DELETE FROM timer_lease WHERE name = 'timer' AND holder = ?",
+                          (self.holder,))

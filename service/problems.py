@@ -12,6 +12,8 @@ import logging
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
+from events.store import StoreUnavailable
+
 PROBLEM_TYPE = "urn:paiju:problem:"
 MEDIA_TYPE = "application/problem+json"
 
@@ -33,6 +35,7 @@ TITLES = {
     "unauthorized": "A valid bearer token is needed",
     "forbidden": "The token does not allow this",
     "no-signing-key": "The deployment has no key to sign exports with",
+    "store-unavailable": "The database is unavailable; retry later",
 }
 
 _SLUG_BY_STATUS = {400: "bad-request", 404: "not-found", 405: "method-not-allowed",
@@ -97,6 +100,13 @@ def register(app: Flask) -> None:
                   413: f"the body is larger than {app.config['MAX_CONTENT_LENGTH']} bytes"}
         return Problem(error.code or 400, slug, detail.get(error.code, error.description),
                        **extra).response()
+
+    @app.errorhandler(StoreUnavailable)
+    def _unavailable(error: StoreUnavailable):
+        log.warning("store unavailable on %s %s: %s", request.method, request.path, error)
+        response = Problem(503, "store-unavailable", str(error)).response()
+        response.headers["Retry-After"] = "1"
+        return response
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception):

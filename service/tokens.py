@@ -3,7 +3,8 @@
 A token is shown once, when it is created (``paiju token create``); the deployment keeps only
 its SHA-256, so a copied database gives no one a working token. Tokens are deployment
 configuration, not tournament facts: they live beside the log (a ``tokens`` table in the same
-SQLite file), never in it, and revoking one sets its ``revoked_at``.
+SQLite file, or in the same PostgreSQL database), never in it, and revoking one sets its
+``revoked_at``.
 """
 from __future__ import annotations
 
@@ -114,6 +115,11 @@ class TokenRegistry(ABC):
         self._set_revoked(token_id, token.revoked_at)
         return token
 
+    def adopt(self, token_digest: str, token: Token) -> None:
+        """Keep a token moved from another database of the deployment, by its digest (its
+        secret is not known here, and need not be): ``paiju migrate``."""
+        self._insert(token_digest, token)
+
     # storage
     @abstractmethod
     def _insert(self, token_digest: str, token: Token) -> None:
@@ -213,5 +219,51 @@ class SQLiteTokenRegistry(TokenRegistry):
     def all(self) -> list[Token]:
         return self._rows("ORDER BY created_at, token_id", ())
 
+    def with_digests(self) -> list[tuple[str, Token]]:
+        """Every token with the digest it is kept by (``paiju migrate`` moves them as kept)."""
+        with self._lock:
+            rows = self._conn.execute(f"SELECT digest, {', '.join(_FIELDS)} FROM tokens "
+                                      "ORDER BY created_at, token_id").fetchall()
+        return [(row[0], Token(*row[1:])) for row in rows]
+
     def close(self) -> None:
         self._conn.close()
+
+
+class PostgresTokenRegistry(TokenRegistry):
+    """Tokens in the ``tokens`` table of the deployment's PostgreSQL database (made by
+    ``paiju db upgrade``), read on every look-up: a revocation holds at once on every node."""
+
+    def __init__(self, pool, clock: Callable[[], str] | None = None):
+        super().__init__(clock)
+        self.pool = pool  # events.postgres_store.Pool
+
+    def _rows(self, where: str, params: Iterable) -> list[Token]:
+        rows = self.pool.query(f"SELECT {', '.join(_FIELDS)} FROM tokens {where}", tuple(params))
+        return [Token(*row) for row in rows]
+
+    def _insert(self, token_digest: str, token: Token) -> None:
+        values = asdict(token)
+        self.pool.execute(f"INSERT INTO tokens (digest, {', '.join(_FIELDS)}) "
+                          f"VALUES ({', '.join('?' * (len(_FIELDS) + 1))})",
+                          (token_digest, *(values[f] for f in _FIELDS)))
+
+    def with_digests(self) -> list[tuple[str, Token]]:
+        rows = self.pool.query(f"SELECT digest, {', '.join(_FIELDS)} FROM tokens "
+                               "ORDER BY created_at, token_id", ())
+        return [(row[0], Token(*row[1:])) for row in rows]
+
+    def _by_digest(self, token_digest: str) -> Token | None:
+        return next(iter(self._rows("WHERE digest = ?", (token_digest,))), None)
+
+    def _by_id(self, token_id: str) -> Token | None:
+        return next(iter(self._rows("WHERE token_id = ?", (token_id,))), None)
+
+    def _set_revoked(self, token_id: str, at: str) -> None:
+        self.pool.execute("UPDATE tokens SET revoked_at = ? WHERE token_id = ?", (at, token_id))
+
+    def all(self) -> list[Token]:
+        return self._rows("ORDER BY created_at, token_id", ())
+
+    def close(self) -> None:
+        """The pool is the store's, closed with it."""

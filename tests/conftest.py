@@ -1,17 +1,40 @@
+import postgres
 import pytest
 from clients import admin_client
 from timed import Timed
 
 from events.memory_store import InMemoryEventStore
+from events.postgres_store import PostgresEventStore
 from events.sqlite_store import SQLiteEventStore
 from service import create_app
 from service.signing import init_key
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(scope="session")
+def postgres_template():
+    """The name of a database with the current schema, to copy (tests/postgres.py)."""
+    postgres.require_server()
+    with postgres.template_database() as name:
+        yield name
+
+
+@pytest.fixture
+def postgres_url(postgres_template):
+    """The URL of a new PostgreSQL database with the current schema, dropped afterwards."""
+    url = postgres.create(postgres_template)
+    yield url
+    postgres.drop(url)
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
 def store(request, tmp_path):
     """Every store implementation: the contract suite runs against each."""
-    s = InMemoryEventStore() if request.param == "memory" else SQLiteEventStore(tmp_path / "events.db")
+    if request.param == "memory":
+        s = InMemoryEventStore()
+    elif request.param == "sqlite":
+        s = SQLiteEventStore(tmp_path / "events.db")
+    else:
+        s = PostgresEventStore(request.getfixturevalue("postgres_url"))
     yield s
     s.close()
 

@@ -1,0 +1,374 @@
+"""The PostgreSQL event store: the log of a deployment that runs several ``paiju serve`` nodes.
+
+Same contract as the SQLite store (tests/contract runs against both); the same ``events`` table
+and reads (events/sql_reads.py), through a psycopg 3 connection pool.
+
+**An append is one transaction** that takes two transaction-scoped advisory locks:
+
+1. the *tournament's* lock, first: appends of one tournament (its hash chain) are serialised,
+   and the decision (``decide``: the fold and the rules, the slow part) runs under it, on the
+   log exactly as the batch will follow it. Appends of other tournaments do not wait for it.
+2. the *seal* lock, last, when the batch's positions are taken (:meth:`_Tail.last_position`),
+   held to the commit. Positions are so given in commit order, without gaps: a reader that
+   follows the log after a position (the timer; a subscription) can never see position p+1
+   before p commits and then miss p. Only the seal (hashing, the insert and the commit, a few
+   milliseconds) is serialised across tournaments, as the ``eventsourcing`` library's recorder
+   does with its table lock.
+
+Append-only is enforced by the database: triggers refuse UPDATE, DELETE and TRUNCATE of
+``events``. The schema is made and migrated by ``paiju db upgrade`` (:func:`upgrade_schema`);
+a store opened on a database whose schema is missing or older refuses to start.
+
+A lost connection is :class:`events.store.StoreUnavailable` (503 at the API): the transaction
+was not committed, or, if the commit itself was cut, a retry with the same event ids is taken
+as a retry. Reads are retried once on a fresh connection; the pool replaces broken ones.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable, Iterable, Iterator, Sequence
+
+import psycopg
+import psycopg_pool
+from psycopg import errors
+
+from .envelope import NewEvent, Record
+from .sql_reads import (
+    COLUMNS,
+    INDEXES,
+    SELECT,
+    first_positions,
+    last_position_row,
+    paged,
+    read_stream_rows,
+    stream_head_row,
+    tournament_head_row,
+    tournament_rows,
+)
+from .store import (
+    AppendResult,
+    Decide,
+    EventStore,
+    RestoreConflict,
+    StoreClosed,
+    StoreUnavailable,
+    plan_append,
+)
+
+SCHEMA_VERSION = 1
+CONNECT_SECONDS = 5       # to reach the server at start and for each new connection
+POOL_WAIT_SECONDS = 10    # a request waits this long for a free connection, then 503
+LOCK_SPACE = 0x7061696A   # 'paij': the two-key advisory lock space of the seal lock
+SEAL_LOCK = (LOCK_SPACE, 1)
+RETRIES = 3               # an append that met a concurrent insert of the same id or stream
+COPY_FROM = 8             # batches of at least this many events go in by COPY
+
+# Each migration takes the schema from the version before it to its own (index + 1).
+MIGRATIONS = (
+    """
+    CREATE TABLE events (
+        position bigint PRIMARY KEY,
+        id text NOT NULL,
+        tournament_id text NOT NULL,
+        stream text NOT NULL,
+        version bigint NOT NULL,
+        type text NOT NULL,
+        schema_version integer NOT NULL,
+        data text NOT NULL,         -- canonical JSON, byte for byte as hashed (not jsonb)
+        meta text NOT NULL,
+        recorded_at text NOT NULL,
+        prev_hash text NOT NULL,
+        hash text NOT NULL
+    );
+    """ + "".join(
+        f"CREATE {'UNIQUE ' if unique else ''}INDEX events_{'_'.join(columns)} "
+        f"ON events ({', '.join(columns)});\n" for columns, unique in INDEXES) + """
+    CREATE FUNCTION paiju_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION 'events are append-only'; END $$;
+    CREATE TRIGGER events_no_update BEFORE UPDATE OR DELETE ON events
+        FOR EACH ROW EXECUTE FUNCTION paiju_refuse_change();
+    CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
+        FOR EACH STATEMENT EXECUTE FUNCTION paiju_refuse_change();
+    CREATE TABLE tokens (
+        digest text PRIMARY KEY, token_id text NOT NULL UNIQUE, role text NOT NULL,
+        tournament_id text, match_id text, seat integer, name text,
+        created_at text NOT NULL, expires_at text, revoked_at text
+    );
+    CREATE TABLE timer_lease (name text PRIMARY KEY, holder text NOT NULL,
+                              expires_at text NOT NULL);
+    """,
+)
+
+
+class SchemaNotCurrent(RuntimeError):
+    """The database's schema is missing, older (``paiju db upgrade``) or newer than this code."""
+
+
+def is_postgres_url(db: str) -> bool:
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def _connect(url: str, **kwargs) -> psycopg.Connection:
+    try:
+        return psycopg.connect(url, connect_timeout=CONNECT_SECONDS, **kwargs)
+    except psycopg.Error as error:
+        raise StoreUnavailable(f"cannot reach the PostgreSQL database: {_first_line(error)}") \
+            from None
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
+def schema_version(conn: psycopg.Connection) -> int:
+    """The database's schema version; 0 for a database paiju has not set up."""
+    exists = conn.execute("SELECT to_regclass('paiju_schema') IS NOT NULL").fetchone()[0]
+    if not exists:
+        return 0
+    return conn.execute("SELECT version FROM paiju_schema").fetchone()[0]
+
+
+def upgrade_schema(url: str) -> tuple[int, int]:
+    """Create or migrate the schema (``paiju db upgrade``); returns (before, after). Safe to
+    run from several nodes at once: the migrations run under one advisory lock."""
+    with _connect(url) as conn, conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", (LOCK_SPACE,))
+        before = schema_version(conn)
+        if before > SCHEMA_VERSION:
+            raise SchemaNotCurrent(f"the database has store schema {before}; this paiju knows "
+                                   f"{SCHEMA_VERSION}: upgrade paiju")
+        if before == 0:
+            conn.execute("CREATE TABLE paiju_schema (version integer NOT NULL)")
+            conn.execute("INSERT INTO paiju_schema VALUES (0)")
+        for migration in MIGRATIONS[before:]:
+            conn.execute(migration)
+        conn.execute("UPDATE paiju_schema SET version = %s", (SCHEMA_VERSION,))
+    return before, SCHEMA_VERSION
+
+
+def check_schema(url: str) -> None:
+    """Refuse a database whose schema is not the one this code writes."""
+    with _connect(url, autocommit=True) as conn:
+        found = schema_version(conn)
+    if found < SCHEMA_VERSION:
+        what = "has no paiju schema" if found == 0 else f"has the older store schema {found}"
+        raise SchemaNotCurrent(f"the database {what} (this paiju writes {SCHEMA_VERSION}): "
+                               f"run `paiju db upgrade --db URL` first")
+    if found > SCHEMA_VERSION:
+        raise SchemaNotCurrent(f"the database was written by a newer paiju (store schema "
+                               f"{found}; this one knows {SCHEMA_VERSION})")
+
+
+def _qmarks_to_pyformat(sql: str) -> str:
+    # the shared statements (events/sql_reads.py) hold no literal '?' or '%'
+    return sql.replace("?", "%s")
+
+
+class Pool:
+    """The deployment's connections (psycopg_pool), shared by the store, the tokens and the
+    timer's lease. Every connection is in autocommit mode; a transaction is explicit."""
+
+    def __init__(self, url: str, size: int = 20):
+        self.url = url
+        self._pool = psycopg_pool.ConnectionPool(
+            url, min_size=2, max_size=size, timeout=POOL_WAIT_SECONDS, open=True,
+            kwargs={"autocommit": True, "connect_timeout": CONNECT_SECONDS},
+            name="paiju")
+        self._sql: dict[str, str] = {}
+
+    def connection(self):
+        return self._pool.connection()
+
+    def sql(self, qmark_sql: str) -> str:
+        found = self._sql.get(qmark_sql)
+        if found is None:
+            found = self._sql[qmark_sql] = _qmarks_to_pyformat(qmark_sql)
+        return found
+
+    def query(self, sql: str, params: Sequence = ()) -> list[tuple]:
+        """One read on a pooled connection, tried again once on a fresh one if the connection
+        was lost (a read changes nothing, so it may be repeated)."""
+        for attempt in (1, 2):
+            try:
+                with self._pool.connection() as conn:
+                    return conn.execute(self.sql(sql), params).fetchall()
+            except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as error:
+                if attempt == 2 or isinstance(error, psycopg_pool.PoolTimeout):
+                    raise StoreUnavailable(f"the database is unavailable: "
+                                           f"{_first_line(error)}") from None
+        raise AssertionError("unreachable")
+
+    def execute(self, sql: str, params: Sequence = ()) -> list[tuple]:
+        """One statement that writes, in its own transaction; StoreUnavailable if the
+        connection is lost."""
+        try:
+            with self._pool.connection() as conn:
+                cursor = conn.execute(self.sql(sql), params)
+                return cursor.fetchall() if cursor.description else []
+        except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as error:
+            raise StoreUnavailable(f"the database is unavailable: {_first_line(error)}") \
+                from None
+
+    def close(self) -> None:
+        self._pool.close()
+
+
+class PostgresEventStore(EventStore):
+    def __init__(self, url: str, pool_size: int = 20, clock: Callable[[], str] | None = None):
+        if clock is not None:
+            self.clock = clock
+        check_schema(url)
+        self.url = url
+        self.pool = Pool(url, pool_size)  # the node's connections (tokens and lease share it)
+        self._closed = False
+        self._closing = threading.Lock()
+
+    # --- writes -------------------------------------------------------------------------
+    def append(self, tournament_id: str, events: Sequence[NewEvent],
+               decide: Decide | None = None) -> AppendResult:
+        if self._closed:
+            raise StoreClosed("the event store is closed")
+        for attempt in range(1, RETRIES + 1):
+            try:
+                return self._append_once(tournament_id, list(events), decide)
+            except errors.UniqueViolation:
+                # another tournament's append stored the same event id or stream meanwhile:
+                # judged again, the batch now meets it (an idempotent retry, or a refusal)
+                if attempt == RETRIES:
+                    raise
+                time.sleep(0.001 * attempt)
+            except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as error:
+                raise StoreUnavailable(f"the database is unavailable; nothing was appended "
+                                       f"unless a retry with the same event ids says so: "
+                                       f"{_first_line(error)}") from None
+        raise AssertionError("unreachable")
+
+    def _append_once(self, tournament_id: str, events: list[NewEvent],
+                     decide: Decide | None) -> AppendResult:
+        with self.pool.connection() as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                         (tournament_id,))
+            result = plan_append(tournament_id, events, _Tail(conn, self.pool), self.clock(),
+                                 decide)
+            if result.created:
+                _insert(conn, result.records)
+            return result
+
+    def restore(self, records: Iterable[Record]) -> int:
+        """One transaction under the seal lock (no append interleaves its positions)."""
+        try:
+            with self.pool.connection() as conn, conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", SEAL_LOCK)
+                return _restore(conn, self.pool, records)
+        except errors.UniqueViolation as error:
+            raise RestoreConflict(f"a position or event id is already taken: "
+                                  f"{_first_line(error)}") from None
+
+    # --- reads --------------------------------------------------------------------------
+    def get(self, event_id: str) -> Record | None:
+        rows = self.pool.query(SELECT + "WHERE id = ?", (event_id,))
+        return Record(*rows[0]) if rows else None
+
+    def stream_head(self, stream: str) -> tuple[str, int] | None:
+        return stream_head_row(self.pool.query, stream)
+
+    def tournament_head(self, tournament_id: str) -> tuple[int, str] | None:
+        return tournament_head_row(self.pool.query, tournament_id)
+
+    def last_position(self) -> int:
+        return last_position_row(self.pool.query)
+
+    def read_stream(self, stream, from_version=1, limit=None, until_position=None) -> Iterator[Record]:
+        return read_stream_rows(self.pool.query, stream, from_version, limit, until_position)
+
+    def read_tournament(self, tournament_id, after=0, limit=None, stream=None, type=None,
+                        until_position=None):
+        return tournament_rows(self.pool.query, tournament_id, after, limit, stream, type,
+                               until_position)
+
+    def read_type(self, type, after=0, limit=None):
+        return paged(self.pool.query, "type = ?", [type], "position", after, limit)
+
+    def read_all(self, after=0, limit=None):
+        return paged(self.pool.query, "1 = 1", [], "position", after, limit)
+
+    def tournament_ids(self) -> list[str]:
+        return first_positions(self.pool.query)
+
+    def close(self) -> None:
+        with self._closing:
+            if self._closed:
+                return
+            self._closed = True
+        self.pool.close()
+
+
+def _insert(conn: psycopg.Connection, records: list[Record]) -> None:
+    columns = ", ".join(COLUMNS)
+    if len(records) >= COPY_FROM:
+        with conn.cursor().copy(f"COPY events ({columns}) FROM STDIN") as copy:
+            for record in records:
+                copy.write_row(record)
+    else:
+        conn.cursor().executemany(
+            f"INSERT INTO events ({columns}) VALUES ({', '.join(['%s'] * len(COLUMNS))})",
+            [tuple(r) for r in records])
+
+
+def _restore(conn: psycopg.Connection, pool: Pool, records: Iterable[Record]) -> int:
+    seen: set[str] = set()
+    batch: list[Record] = []
+    count = 0
+    query = lambda sql, params: conn.execute(pool.sql(sql), params).fetchall()  # noqa: E731
+    for record in records:
+        if record.tournament_id not in seen:
+            seen.add(record.tournament_id)
+            if tournament_head_row(query, record.tournament_id):
+                raise RestoreConflict(f"the database already holds tournament "
+                                      f"{record.tournament_id!r}")
+        batch.append(record)
+        if len(batch) >= 5000:
+            _insert(conn, batch)
+            count, batch = count + len(batch), []
+    if batch:
+        _insert(conn, batch)
+    return count + len(batch)
+
+
+class _Tail:
+    """The :class:`events.store.Tail` of an append's open transaction."""
+
+    ID_CHUNK = 500
+
+    def __init__(self, conn: psycopg.Connection, pool: Pool):
+        self.conn, self.pool = conn, pool
+        self.sealing = False
+
+    def query(self, sql: str, params: Sequence = ()) -> list[tuple]:
+        return self.conn.execute(self.pool.sql(sql), params).fetchall()
+
+    def records_by_id(self, ids):
+        found = {}
+        for i in range(0, len(ids), self.ID_CHUNK):
+            chunk = list(ids[i:i + self.ID_CHUNK])
+            rows = self.query(SELECT + "WHERE id = ANY(?)", (chunk,))
+            found.update((row[1], Record(*row)) for row in rows)
+        return found
+
+    def stream_head(self, stream):
+        return stream_head_row(self.query, stream)
+
+    def tournament_head(self, tournament_id):
+        return tournament_head_row(self.query, tournament_id)
+
+    def last_position(self):
+        """The log's last position, under the seal lock (taken once, held to the commit): the
+        positions an append takes after it are its own, and are committed in order."""
+        if not self.sealing:
+            self.conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", SEAL_LOCK)
+            self.sealing = True
+        return last_position_row(self.query)
+
+    def read_stream(self, stream, from_version=1, limit=None, until_position=None):
+        return read_stream_rows(self.query, stream, from_version, limit, until_position)

@@ -1,0 +1,85 @@
+"""Where a deployment keeps its log, its tokens and its timer's lease: one SQLite file (the
+default, ``--db var/paiju.db``) or one PostgreSQL database (``--db postgresql://…`` or
+``DATABASE_URL``), shared by every ``paiju serve`` node of the deployment.
+
+The files that are not in the database stay on each node's disk: the export signing key (every
+node of a deployment needs the same one; default ``var/paiju-signing.key`` for PostgreSQL,
+beside the file for SQLite) and the checkpoint file (derived, per node; see
+projections/checkpoints.py).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from events.postgres_store import PostgresEventStore, is_postgres_url
+from events.sqlite_store import SQLiteEventStore
+from events.store import EventStore
+
+from .leases import Lease, PostgresLease, SQLiteLease
+from .tokens import PostgresTokenRegistry, SQLiteTokenRegistry, TokenRegistry
+
+DEFAULT_DB = "var/paiju.db"
+NODE_FILES = Path("var")  # a PostgreSQL deployment's files on each node's own disk
+
+
+def default_db() -> str:
+    """``--db``'s default: ``DATABASE_URL`` when it is set, else the SQLite file."""
+    return os.environ.get("DATABASE_URL") or DEFAULT_DB
+
+
+@dataclass
+class Deployment:
+    store: EventStore
+    tokens: TokenRegistry
+    lease: Lease
+
+    def close(self) -> None:
+        self.tokens.close()
+        self.store.close()
+
+
+def open_deployment(db: str, config: dict | None = None,
+                    clock: Callable[[], str] | None = None) -> Deployment:
+    """The store, tokens and lease of the deployment at ``db``. For PostgreSQL, raises
+    :class:`events.store.StoreUnavailable` when the server cannot be reached and
+    :class:`events.postgres_store.SchemaNotCurrent` before ``paiju db upgrade``."""
+    config = config or {}
+    if is_postgres_url(db):
+        # one pool for the node: the store's, which the tokens and the lease share
+        store = PostgresEventStore(db, config.get("PG_POOL_SIZE", 20), clock)
+        return Deployment(store, PostgresTokenRegistry(store.pool), PostgresLease(store.pool))
+    store = SQLiteEventStore(db, config.get("SQLITE_SYNCHRONOUS", "FULL"),
+                             config.get("SQLITE_MAX_GROUP", 512), clock)
+    return Deployment(store, SQLiteTokenRegistry(db), SQLiteLease(db))
+
+
+def open_store(db: str) -> EventStore:
+    """The log alone (the commands that read or verify it)."""
+    return PostgresEventStore(db, 4) if is_postgres_url(db) else SQLiteEventStore(db)
+
+
+def exists(db: str) -> bool:
+    """Whether there is a deployment at ``db`` to read (a PostgreSQL one is checked when
+    opened)."""
+    return is_postgres_url(db) or Path(db).is_file()
+
+
+def node_file(db: str, name: str) -> Path:
+    """A file of the deployment kept beside the SQLite file, or, for PostgreSQL, under
+    ``var/`` on this node (named by the database, so two databases' files never mix)."""
+    if not is_postgres_url(db):
+        return Path(db).with_name(name)
+    if name == "paiju-signing.key":
+        return NODE_FILES / name
+    tag = hashlib.sha256(db.encode()).hexdigest()[:12]
+    return NODE_FILES / f"postgres-{tag}-{name}"
+
+
+def checkpoint_file_path(db: str) -> Path:
+    if not is_postgres_url(db):
+        return Path(f"{db}-checkpoints")
+    return node_file(db, "checkpoints")

@@ -1,7 +1,8 @@
 """Append throughput of the paiju event store, beside plain SQLite and ``eventsourcing``.
 
-Every figure comes from one run on one machine, on file databases in one temporary directory
-(``--dir`` picks the disk), all with ``journal_mode=WAL`` and ``synchronous=FULL``:
+Every figure comes from one run on one machine. (a) to (d) run on file databases in one
+temporary directory (``--dir`` picks the disk), all with ``journal_mode=WAL`` and
+``synchronous=FULL``; (e) and (f) on a PostgreSQL server (its own settings, reported):
 
 (a) ``SQLiteEventStore.append``: ``--events`` small events over four streams of tournament
     "bench", in batches of ``--batch``, each batch one call and so one durable commit. It
@@ -20,25 +21,49 @@ Every figure comes from one run on one machine, on file databases in one tempora
     (it is reported, the other figures still print, and the exit status is 1). Beside it, plain
     ``sqlite3`` committing rows of (a) one at a time (``--commit-rows``), which is what the server
     would manage if every request paid for its own fsync.
+(e) The load of (d) (``--http-events`` single-event posts from ``--clients`` threads) against 1, 2
+    and 3 ``paiju serve`` nodes on ONE PostgreSQL database (``--postgres``): each node a process
+    of its own (its own port and working directory, ``--threads`` = its share of the clients,
+    the timer on as in (d): one node holds the timer's lease), the clients spread round-robin
+    over the nodes. Each node count on a fresh database, made by ``upgrade_schema`` (what
+    ``paiju db upgrade`` runs) with an admin token made before the nodes start; every answer must
+    be 201, and the chain is verified after. Beside it, (d): the same load on one SQLite node.
+    The figure judged is the best of 2 and 3 nodes over (d) (the goal: at least 1.5x).
+(f) ``PostgresEventStore.append`` as (a) does it (``--events`` events, batches of ``--batch``,
+    one transaction each, with the store's two advisory locks, look-ups and hash chain), beside
+    the ``eventsourcing`` library's PostgreSQL recorder (``PostgresDatastore`` and
+    ``PostgresApplicationRecorder.insert_events``, the payloads of (c), batches of the same
+    size: its table lock, NOTIFY and one INSERT, one commit per batch), on the same server, each
+    run on a fresh database, in ``--rounds`` alternating rounds with medians as (a)/(c) (the
+    goal: at least 1x).
 
-(a) and (c) run in ``--rounds`` alternating rounds, each on a fresh database, and each figure is
-the median of its rounds: the time a fsync takes drifts with whatever else the disk is doing,
-and alternating puts both under the same drift. (a)/(c) is the median of the rounds' own
-ratios (each (a) over the (c) run right after it), shown beside (a)'s line too.
+(e) and (f) make their databases (named ``paiju_bench_<pid>_…``) on the server of ``--postgres``
+and drop each after its run; ``--no-postgres`` skips both, and a server that cannot be reached
+skips them with a note.
+
+(a) and (c), and (f)'s two, run in ``--rounds`` alternating rounds, each on a fresh database,
+and each figure is the median of its rounds: the time a fsync takes drifts with whatever else
+the disk is doing, and alternating puts both under the same drift. (a)/(c) is the median of the
+rounds' own ratios (each (a) over the (c) run right after it), shown beside (a)'s line too; so
+is (f)'s.
 
 Ratios: (a)/(c) the store against the library, (a)/(b) the cost of batching-by-call and store
 logic against raw SQLite, (d)/(per-row commit) the API against a bare fsync per row; beside
 (d), the same load with group commit off and a request that does nothing (``GET /v1/health``)
-show what group commit gains and where the HTTP stack itself stops.
+show what group commit gains and where the HTTP stack itself stops; (e)/(d) what more nodes on
+PostgreSQL serve against one node on SQLite; (f)/(recorder) the PostgreSQL store against the
+library's PostgreSQL recorder.
 
 Reproduce: ``make bench`` (installs ``.[bench]``, i.e. ``eventsourcing``, into ``.venv`` and runs
-``python bench/append.py``), or ``python bench/append.py --json`` from the repository root.
+``python bench/append.py``), or ``python bench/append.py --json`` from the repository root
+(``--no-postgres`` without a PostgreSQL server; ``--postgres URL`` for another one).
 """
 from __future__ import annotations
 
 import argparse
 import http.client
 import json
+import math
 import os
 import platform
 import sqlite3
@@ -49,14 +74,22 @@ import tempfile
 import threading
 import time
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator, Sequence
+from urllib.parse import urlsplit, urlunsplit
 
 # Run as ``python bench/append.py``, sys.path starts at bench/, not at the repository root.
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
+import psycopg  # noqa: E402
+from psycopg.conninfo import conninfo_to_dict  # noqa: E402
+
 from events.envelope import NewEvent, canonical_json  # noqa: E402
+from events.postgres_store import Pool, PostgresEventStore, upgrade_schema  # noqa: E402
 from events.sqlite_store import COLUMNS, INSERT, SQLiteEventStore, create_schema  # noqa: E402
+from events.store import EventStore  # noqa: E402
 from service.simulator.server_process import free_port, wait_until_ready  # noqa: E402
 
 TOURNAMENT = "bench"
@@ -64,6 +97,10 @@ STREAMS = ("match-m1", "match-m2", "match-m3", "match-m4")
 EVENT_TYPE = "CardsPlayed"
 HTTP_TIMEOUT = 10.0       # seconds, for every request to the server
 SERVER_START_TIMEOUT = 30.0
+DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432"
+PG_NODES = (1, 2, 3)      # the node counts of (e)
+GOAL_E = 1.5              # (e): best of 2 and 3 nodes over (d)
+GOAL_F = 1.0              # (f): the store over the library's recorder
 
 
 class BenchError(Exception):
@@ -116,12 +153,12 @@ def bench_store(path: Path, events: int, batch: int) -> float:
     return rate(events, elapsed)
 
 
-def check_stored(store: SQLiteEventStore, events: int) -> None:
+def check_stored(store: EventStore, events: int, part: str = "(a)") -> None:
     """A fast but wrong store is no result: every event must be there and the chain intact."""
     report = store.verify(TOURNAMENT)
     if not report.ok or report.checked != events:
-        raise BenchError(f"(a) stored {report.checked} of {events} events, chain ok={report.ok}: "
-                         f"{report.problem}")
+        raise BenchError(f"{part} stored {report.checked} of {events} events, "
+                         f"chain ok={report.ok}: {report.problem}")
 
 
 def stored_rows(path: Path) -> list[tuple]:
@@ -198,19 +235,32 @@ def start_server(db: Path, port: int, log_path: Path, max_group: int) -> subproc
     secret, _ = registry.create("admin", name="bench/append.py")
     registry.close()
     AUTH["Authorization"] = f"Bearer {secret}"
-    command = [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1",
-               "--port", str(port), "--db", str(db), "--max-group", str(max_group)]
+    return spawn_serve(["--port", str(port), "--db", str(db), "--max-group", str(max_group)],
+                       REPO_ROOT, log_path)
+
+
+def spawn_serve(options: list[str], cwd: Path, log_path: Path) -> subprocess.Popen:
+    """``python -m service.cli serve --host 127.0.0.1 <options>`` in a process of its own,
+    its output to ``log_path``."""
+    command = [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1", *options]
     # The repository root on the path too, so the module is found without an installed package.
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))}
     with open(log_path, "wb") as log:
-        return subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=log,
+        return subprocess.Popen(command, cwd=cwd, env=env, stdout=log,
                                 stderr=subprocess.STDOUT)
 
 
 def stop_server(server: subprocess.Popen) -> None:
-    if server.poll() is None:
-        server.terminate()
+    stop_servers([server])
+
+
+def stop_servers(servers: Sequence[subprocess.Popen]) -> None:
+    """SIGTERM to all (each finishes its running requests and closes its store), then wait."""
+    for server in servers:
+        if server.poll() is None:
+            server.terminate()
+    for server in servers:
         try:
             server.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -300,12 +350,14 @@ class Client(threading.Thread):
             raise BenchError(f"the server answered {status}: {answer[:300]!r}")
 
 
-def run_clients(port: int, tournament_id: str, events: int, clients: int,
+def run_clients(ports: Sequence[int], tournament_id: str, events: int, clients: int,
                 time_limit: float, health_only: bool) -> dict:
+    """``clients`` threads, client c on ``ports[c % len(ports)]`` (round-robin over the nodes)."""
     shares = [events // clients + (1 if c < events % clients else 0) for c in range(clients)]
     gate = threading.Barrier(clients + 1)
     deadline = time.monotonic() + time_limit
-    threads = [Client(c, port, tournament_id, share, gate, deadline, health_only)
+    threads = [Client(c, ports[c % len(ports)], tournament_id, share, gate, deadline,
+                      health_only)
                for c, share in enumerate(shares)]
     for t in threads:
         t.start()
@@ -334,10 +386,234 @@ def bench_http(workdir: Path, name: str, events: int, clients: int, time_limit: 
     server = start_server(workdir / f"{name}.db", port, log_path, max_group)
     try:
         wait_until_healthy(server, port, log_path)
-        return run_clients(port, create_tournament(port), events, clients, time_limit,
+        return run_clients([port], create_tournament(port), events, clients, time_limit,
                            health_only)
     finally:
         stop_server(server)
+
+
+# --- (e) and (f) on PostgreSQL ----------------------------------------------------------------
+
+class PostgresServer:
+    """The server of ``--postgres``: a fresh database for each run of (e) and (f), dropped after
+    it (named ``paiju_bench_<pid>_<label>``, so that two runs of the bench never meet)."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.prefix = f"paiju_bench_{os.getpid()}_"
+
+    def admin(self) -> psycopg.Connection:
+        return psycopg.connect(self.url, autocommit=True, connect_timeout=5)
+
+    def settings(self) -> dict:
+        """What the figures depend on: the version and the durability of a commit."""
+        with self.admin() as conn:
+            rows = conn.execute(
+                "SELECT name, setting FROM pg_settings WHERE name IN ('server_version', "
+                "'fsync', 'synchronous_commit', 'wal_sync_method', 'commit_delay', "
+                "'max_connections') ORDER BY name").fetchall()
+        return dict(rows)
+
+    def url_of(self, name: str) -> str:
+        """``--postgres`` with its database replaced (user, host, port and query kept)."""
+        return urlunsplit(urlsplit(self.url)._replace(path="/" + name))
+
+    @contextmanager
+    def database(self, label: str) -> Iterator[str]:
+        name = self.prefix + label
+        with self.admin() as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield self.url_of(name)
+        finally:
+            with self.admin() as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def shown_url(url: str) -> str:
+    """``url`` as it may be printed: without its password."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")))
+
+
+# (f) the store, and the eventsourcing library's PostgreSQL recorder
+
+def bench_pg_store(url: str, events: int, batch: int) -> float:
+    """(a) on PostgreSQL: the same batches, one ``append`` (one transaction) each."""
+    batches = store_batches(events, batch)
+    upgrade_schema(url)  # what `paiju db upgrade` does: the schema, its indexes and triggers
+    store = PostgresEventStore(url, pool_size=2)
+    try:
+        started = time.perf_counter()
+        for b in batches:
+            store.append(TOURNAMENT, b)
+        elapsed = time.perf_counter() - started
+        check_stored(store, events, "(f)")
+    finally:
+        store.close()
+    return rate(events, elapsed)
+
+
+def bench_pg_eventsourcing(url: str, events: int, batch: int) -> float:
+    """(c) on PostgreSQL: ``PostgresApplicationRecorder.insert_events`` with (c)'s payloads.
+    Raises ImportError if the library is missing."""
+    from eventsourcing.persistence import StoredEvent
+    from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+
+    batches = eventsourcing_batches(StoredEvent, events, batch)
+    info = conninfo_to_dict(url)
+    datastore = PostgresDatastore(info.get("dbname"), info.get("host"), info.get("port"),
+                                  info.get("user"), info.get("password"))
+    try:
+        recorder = PostgresApplicationRecorder(datastore)
+        recorder.create_table()
+        started = time.perf_counter()
+        for b in batches:
+            recorder.insert_events(b)
+        elapsed = time.perf_counter() - started
+        with datastore.transaction(commit=False) as cursor:
+            cursor.execute("SELECT count(*) AS n FROM stored_events")
+            stored = cursor.fetchone()["n"]
+    finally:
+        datastore.close()
+    if stored != events:
+        raise BenchError(f"(f) the eventsourcing recorder stored {stored} of {events} events")
+    return rate(events, elapsed)
+
+
+def pg_store_and_library(pg: PostgresServer, args: argparse.Namespace,
+                         notes: list[str]) -> tuple[dict, dict]:
+    """(f)'s two in alternating rounds, each on a fresh database, as (a) and (c)."""
+    rounds: dict[str, list[float]] = {"f_pg_store_append": [], "f_eventsourcing_pg_recorder": []}
+    library = True
+    for n in range(1, args.rounds + 1):
+        with pg.database(f"f_store_{n}") as url:
+            rounds["f_pg_store_append"].append(bench_pg_store(url, args.events, args.batch))
+        if library:
+            try:
+                with pg.database(f"f_eventsourcing_{n}") as url:
+                    rounds["f_eventsourcing_pg_recorder"].append(
+                        bench_pg_eventsourcing(url, args.events, args.batch))
+            except ImportError:
+                library = False
+    if not library:
+        notes.append("(f)'s recorder skipped: the eventsourcing library is not installed")
+    notes.append(f"(f): the median of {args.rounds} alternating round(s)")
+    return {key: statistics.median(values) if values else None
+            for key, values in rounds.items()}, rounds
+
+
+# (e) several nodes on one database
+
+def pg_admin_token(url: str) -> str:
+    """An admin token in the database's ``tokens`` table, made before the nodes start (as
+    ``paiju token create --role admin`` does), so that no node makes one of its own."""
+    from service.tokens import PostgresTokenRegistry
+
+    pool = Pool(url, size=2)
+    try:
+        secret, _ = PostgresTokenRegistry(pool).create("admin", name="bench/append.py")
+    finally:
+        pool.close()
+    return secret
+
+
+def free_ports(count: int) -> list[int]:
+    ports: list[int] = []
+    while len(ports) < count:
+        port = free_port()
+        if port not in ports:
+            ports.append(port)
+    return ports
+
+
+def node_threads(clients: int, nodes: int) -> int:
+    """A node's request threads: one for each client it serves (its share of the keep-alive
+    connections), so that no request waits for a thread, and no more (the GIL)."""
+    return max(1, math.ceil(clients / nodes))
+
+
+def bench_pg_http(pg: PostgresServer, workdir: Path, nodes: int, args: argparse.Namespace) -> dict:
+    """``nodes`` ``paiju serve`` processes on one fresh database, the load of (d) over them."""
+    with pg.database(f"e_{nodes}_nodes") as url:
+        upgrade_schema(url)
+        AUTH["Authorization"] = f"Bearer {pg_admin_token(url)}"
+        ports = free_ports(nodes)
+        threads = node_threads(args.clients, nodes)
+        servers: list[tuple[subprocess.Popen, int, Path]] = []
+        try:
+            for k, port in enumerate(ports, 1):
+                # A working directory of its own: a node's files (var/, its checkpoint file)
+                # are its own, as on a machine of its own, and none lands in the repository.
+                node_dir = workdir / f"e-{nodes}-nodes-{k}"
+                node_dir.mkdir()
+                log_path = workdir / f"e-{nodes}-nodes-{k}.log"
+                servers.append((spawn_serve(["--port", str(port), "--db", url,
+                                             "--threads", str(threads)], node_dir, log_path),
+                                port, log_path))
+            for server, port, log_path in servers:
+                wait_until_healthy(server, port, log_path)
+            tournament_id = create_tournament(ports[0])
+            result = run_clients(ports, tournament_id, args.http_events, args.clients,
+                                 args.http_time_limit, health_only=False)
+        finally:
+            stop_servers([server for server, _, _ in servers])
+        check_pg_posts(url, tournament_id, args.http_events, nodes)
+    return {**result, "threads_per_node": threads}
+
+
+def check_pg_posts(url: str, tournament_id: str, posted: int, nodes: int) -> None:
+    """Every 201 is a stored event, and the chain the nodes wrote together is intact."""
+    store = PostgresEventStore(url, pool_size=2)
+    try:
+        report = store.verify(tournament_id)
+        teams = sum(1 for _ in store.read_tournament(tournament_id, type="TeamRegistered"))
+    finally:
+        store.close()
+    if not report.ok or teams != posted:
+        raise BenchError(f"(e) {nodes} node(s) stored {teams} of {posted} posted events, "
+                         f"chain ok={report.ok}: {report.problem}")
+
+
+def run_postgres(args: argparse.Namespace, workdir: Path, rates: dict, latency: dict,
+                 notes: list[str]) -> tuple[dict, dict, bool]:
+    """(e) and (f) into ``rates`` and ``latency``: (settings, (f)'s rounds, whether (e) failed).
+    A server that cannot be reached skips both with a note; a failed part is reported."""
+    keys = [f"e_pg_{n}_nodes" for n in PG_NODES] + ["f_pg_store_append",
+                                                      "f_eventsourcing_pg_recorder"]
+    rates.update(dict.fromkeys(keys))
+    pg = PostgresServer(args.postgres)
+    try:
+        settings = pg.settings()
+    except psycopg.Error as error:
+        notes.append(f"(e) and (f) skipped: cannot reach PostgreSQL at {shown_url(args.postgres)}"
+                     f" ({str(error).strip().splitlines()[0] if str(error).strip() else error!r});"
+                     " --postgres URL names another server, --no-postgres skips them")
+        return {}, {}, False
+    notes.append("(e) and (f) on PostgreSQL " + ", ".join(f"{k}={v}" for k, v in
+                                                            settings.items()))
+    e_failed = False
+    for nodes in PG_NODES:
+        key = f"e_pg_{nodes}_nodes"
+        try:
+            http = bench_pg_http(pg, workdir, nodes, args)
+            rates[key] = http.pop("events_per_s")
+            latency[key] = http
+            notes.append(f"{key}: --threads {http['threads_per_node']} per node, request latency "
+                         f"p50 {http['p50_ms']:.1f} ms, p99 {http['p99_ms']:.1f} ms")
+        except (BenchError, OSError, psycopg.Error) as error:
+            e_failed = True
+            notes.append(f"{key} failed: {error}")
+    f_rounds: dict = {}
+    try:
+        f_rates, f_rounds = pg_store_and_library(pg, args, notes)
+        rates.update(f_rates)
+    except (BenchError, psycopg.Error) as error:
+        notes.append(f"(f) failed: {error}")
+    return settings, f_rounds, e_failed
 
 
 # --- report -----------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ from .store import (
 
 SCHEMA_VERSION = 1
 CONNECT_SECONDS = 5       # to reach the server at start and for each new connection
-POOL_WAIT_SECONDS = 10    # a request waits this long for a free connection, then 503
+POOL_WAIT_SECONDS = 3     # a request waits this long for a connection (a server down), then 503
 LOCK_SPACE = 0x7061696A   # 'paij': the two-key advisory lock space of the seal lock
 SEAL_LOCK = (LOCK_SPACE, 1)
 RETRIES = 3               # an append that met a concurrent insert of the same id or stream
@@ -187,8 +187,9 @@ class Pool:
         return found
 
     def query(self, sql: str, params: Sequence = ()) -> list[tuple]:
-        """One read on a pooled connection, tried again once on a fresh one if the connection
-        was lost (a read changes nothing, so it may be repeated)."""
+        """One read on a pooled connection, tried again once, after the pool has dropped its
+        broken connections, if the connection was lost (a read changes nothing, so it may be
+        repeated)."""
         for attempt in (1, 2):
             try:
                 with self._pool.connection() as conn:
@@ -197,7 +198,13 @@ class Pool:
                 if attempt == 2 or isinstance(error, psycopg_pool.PoolTimeout):
                     raise StoreUnavailable(f"the database is unavailable: "
                                            f"{_first_line(error)}") from None
+                self.drop_broken()
         raise AssertionError("unreachable")
+
+    def drop_broken(self) -> None:
+        """After one lost connection the idle ones may be lost too (a restarted server):
+        the pool checks them and replaces those that are."""
+        self._pool.check()
 
     def execute(self, sql: str, params: Sequence = ()) -> list[tuple]:
         """One statement that writes, in its own transaction; StoreUnavailable if the
@@ -207,6 +214,7 @@ class Pool:
                 cursor = conn.execute(self.sql(sql), params)
                 return cursor.fetchall() if cursor.description else []
         except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as error:
+            self.drop_broken()
             raise StoreUnavailable(f"the database is unavailable: {_first_line(error)}") \
                 from None
 
@@ -239,6 +247,7 @@ class PostgresEventStore(EventStore):
                     raise
                 time.sleep(0.001 * attempt)
             except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as error:
+                self.pool.drop_broken()
                 raise StoreUnavailable(f"the database is unavailable; nothing was appended "
                                        f"unless a retry with the same event ids says so: "
                                        f"{_first_line(error)}") from None

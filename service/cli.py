@@ -30,6 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--db", default=default_db(), help=DB_HELP)
     serve.add_argument("--threads", type=int, default=16, help="request worker threads")
+    serve.add_argument("--key", help="the export signing key (default: paiju-signing.key beside "
+                                     "a SQLite --db, var/paiju-signing.key for PostgreSQL)")
     serve.add_argument("--max-group", type=int, default=512,
                        help="appends that may share one commit (group commit); 1 turns it off")
     serve.add_argument("--no-timer", action="store_true",
@@ -312,7 +314,7 @@ def _serve(args) -> int:
     app = _opened(lambda: create_app({
         "DATABASE": args.db, "SQLITE_MAX_GROUP": args.max_group,
         "SQLITE_SYNCHRONOUS": args.synchronous, "TIMER": not args.no_timer,
-        "PG_POOL_SIZE": args.threads + 4}))
+        "PG_POOL_SIZE": args.threads + 4, "SIGNING_KEY": args.key}))
     if app is None:
         return 2
     signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
@@ -678,10 +680,13 @@ def _token_list(args) -> int:
     registry = _registry(args.db)
     if registry is None:
         return 2
-    for token in registry.all():
-        state = f"revoked {token.revoked_at}" if token.revoked_at else "active"
-        print(f"{token.token_id}  {_scope(token)}  {token.name or '-'}  created "
-              f"{token.created_at}  {state}")
+    try:
+        for token in registry.all():
+            state = f"revoked {token.revoked_at}" if token.revoked_at else "active"
+            print(f"{token.token_id}  {_scope(token)}  {token.name or '-'}  created "
+                  f"{token.created_at}  {state}")
+    finally:
+        registry.close()
     return 0
 
 
@@ -689,7 +694,10 @@ def _token_revoke(args) -> int:
     registry = _registry(args.db)
     if registry is None:
         return 2
-    token = registry.revoke(args.token_id)
+    try:
+        token = registry.revoke(args.token_id)
+    finally:
+        registry.close()
     if token is None:
         print(f"paiju token revoke: no token {args.token_id}", file=sys.stderr)
         return 2

@@ -1,0 +1,74 @@
+"""The API on a PostgreSQL deployment (``DATABASE`` a postgresql:// URL): the same answers as on
+SQLite, tokens kept in the database, and a lost database a 503 problem that writes nothing,
+after which the node reconnects by itself."""
+from __future__ import annotations
+
+import psycopg
+import pytest
+from clients import admin_client, bearer
+
+from service import create_app
+
+TOURNAMENT = {"tournament_id": "pg-cup", "name": "杯", "game": "SJ2", "format": "knockout"}
+
+
+def team(n):
+    return {"type": "TeamRegistered", "stream": "tournament-pg-cup",
+            "data": {"team_id": f"t{n}", "name": f"Team {n}", "players": [f"a{n}", f"b{n}"]}}
+
+
+@pytest.fixture
+def app(postgres_url, tmp_path):
+    app = create_app({"DATABASE": postgres_url, "CHECKPOINTS": str(tmp_path / "checkpoints")})
+    yield app
+    app.extensions["paiju"].store.close()
+    app.extensions["paiju"].cache.close()
+
+
+def connections(url, allowed: bool):
+    name = url.rsplit("/", 1)[-1]
+    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as admin:
+        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {str(allowed).lower()}')
+        if not allowed:
+            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                          "WHERE datname = %s", (name,))
+
+
+def test_a_tournament_on_postgresql_is_created_read_and_verified(app):
+    client = admin_client(app)
+    assert client.post("/v1/tournaments", json=TOURNAMENT).status_code == 201
+    assert client.post("/v1/tournaments/pg-cup/events", json={"events": [team(1), team(2)]}
+                       ).status_code == 201
+    assert client.get("/v1/health").json["store"] == "PostgresEventStore"
+    teams = client.get("/v1/tournaments/pg-cup").json["teams"]
+    assert [t["team_id"] for t in teams] == ["t1", "t2"]
+    assert client.get("/v1/tournaments/pg-cup/verify").json["ok"] is True
+
+
+def test_a_token_made_on_one_node_works_on_another(app, postgres_url, tmp_path):
+    secret, _ = app.extensions["paiju"].tokens.create("admin")
+    other = create_app({"DATABASE": postgres_url, "CHECKPOINTS": False})
+    try:
+        response = other.test_client().post("/v1/tournaments", json=TOURNAMENT,
+                                            headers=bearer(secret))
+        assert response.status_code == 201
+    finally:
+        other.extensions["paiju"].store.close()
+
+
+def test_a_lost_database_is_a_503_that_writes_nothing_and_the_node_reconnects(app, postgres_url):
+    client = admin_client(app)
+    client.post("/v1/tournaments", json=TOURNAMENT)
+    connections(postgres_url, allowed=False)
+    try:
+        response = client.post("/v1/tournaments/pg-cup/events", json=team(1))
+        assert response.status_code == 503
+        assert response.mimetype == "application/problem+json"
+        assert response.json["type"] == "urn:paiju:problem:store-unavailable"
+        assert response.headers["Retry-After"] == "1"
+    finally:
+        connections(postgres_url, allowed=True)
+    response = client.post("/v1/tournaments/pg-cup/events", json=team(2))
+    assert response.status_code == 201, response.json
+    teams = client.get("/v1/tournaments/pg-cup").json["teams"]
+    assert [t["team_id"] for t in teams] == ["t2"]  # nothing of the refused request

@@ -1,0 +1,177 @@
+"""What the PostgreSQL store adds to the contract (tests/contract/test_store_contract.py runs
+on it too): append-only in the database itself, a schema made and checked by ``paiju db
+upgrade``, tournaments that do not wait for each other's decisions, positions in commit order,
+and a lost connection that leaves nothing half-written."""
+from __future__ import annotations
+
+import threading
+
+import postgres
+import psycopg
+import pytest
+
+from events.envelope import NewEvent
+from events.postgres_store import PostgresEventStore, SchemaNotCurrent, upgrade_schema
+from events.store import StoreUnavailable
+
+
+def ev(stream="match-m1", n=0, **kw):
+    return NewEvent(type="CardsPlayed", stream=stream, data={"seat": n % 4, "cards": ["QH"]}, **kw)
+
+
+@pytest.fixture
+def pg(postgres_url):
+    store = PostgresEventStore(postgres_url)
+    yield store
+    store.close()
+
+
+def raw(url) -> psycopg.Connection:
+    return psycopg.connect(url, autocommit=True)
+
+
+@pytest.mark.parametrize("sql", ["UPDATE events SET data = '{}' WHERE position = 1",
+                                 "DELETE FROM events WHERE position = 1",
+                                 "TRUNCATE events"])
+def test_the_database_refuses_to_change_or_remove_an_event(pg, postgres_url, sql):
+    pg.append("t1", [ev(), ev()])
+    with raw(postgres_url) as conn, pytest.raises(psycopg.errors.RaiseException,
+                                                  match="append-only"):
+        conn.execute(sql)
+    assert [r.position for r in pg.read_tournament("t1")] == [1, 2]
+    assert pg.verify("t1").ok
+
+
+def test_a_database_without_the_schema_is_refused_until_db_upgrade(postgres_template):
+    url = postgres.create(None)
+    try:
+        with pytest.raises(SchemaNotCurrent, match="paiju db upgrade"):
+            PostgresEventStore(url)
+        assert upgrade_schema(url) == (0, 1)
+        assert upgrade_schema(url) == (1, 1)  # a second run changes nothing
+        PostgresEventStore(url).close()
+    finally:
+        postgres.drop(url)
+
+
+def test_an_older_or_newer_schema_is_refused(postgres_url):
+    for version, words in ((0, "paiju db upgrade"), (99, "newer paiju")):
+        with raw(postgres_url) as conn:
+            conn.execute("UPDATE paiju_schema SET version = %s", (version,))
+        with pytest.raises(SchemaNotCurrent, match=words):
+            PostgresEventStore(postgres_url)
+
+
+def test_an_unreachable_server_is_a_clear_error():
+    with pytest.raises(StoreUnavailable, match="cannot reach the PostgreSQL database"):
+        PostgresEventStore("postgresql://postgres@127.0.0.1:1/nowhere")
+
+
+def test_a_tournament_never_waits_for_another_tournaments_decision(pg):
+    """A decision of tournament A is held open (as a slow fold would be); B's appends go
+    through meanwhile, and a second append of A waits for the first."""
+    deciding, release = threading.Event(), threading.Event()
+
+    def slow_decision(tail, recorded_at):
+        deciding.set()
+        assert release.wait(10)
+
+    first_of_a = threading.Thread(target=pg.append, args=("A", [ev("match-a")], slow_decision))
+    first_of_a.start()
+    assert deciding.wait(10)
+    try:
+        for n in range(3):
+            pg.append("B", [ev("match-b", n)])
+        second_of_a = threading.Thread(target=pg.append, args=("A", [ev("match-a", 1)]))
+        second_of_a.start()
+        second_of_a.join(0.5)
+        assert second_of_a.is_alive()  # serialised behind A's open decision
+        assert [r.version for r in pg.read_stream("match-b")] == [1, 2, 3]
+    finally:
+        release.set()
+    first_of_a.join(10)
+    second_of_a.join(10)
+    assert [r.version for r in pg.read_stream("match-a")] == [1, 2]
+    # B took positions 1-3 while A decided; A sealed after them, in commit order
+    assert [r.position for r in pg.read_stream("match-a")] == [4, 5]
+    assert pg.verify("A").ok and pg.verify("B").ok
+
+
+def test_concurrent_appends_of_many_tournaments_get_gapless_positions_in_commit_order(pg):
+    """Whoever follows the log after a position (the timer, a subscriber) sees every event:
+    no position is ever committed after a higher one."""
+    seen_by_follower: list[int] = []
+    stop = threading.Event()
+
+    def follow():
+        after = 0
+        while not stop.is_set() or after < pg.last_position():
+            for record in pg.read_all(after=after):
+                seen_by_follower.append(record.position)
+                after = record.position
+
+    def write(t):
+        for n in range(15):
+            pg.append(f"t{t}", [ev(f"match-{t}", n), ev(f"match-{t}x", n)])
+
+    follower = threading.Thread(target=follow)
+    follower.start()
+    writers = [threading.Thread(target=write, args=(t,)) for t in range(8)]
+    for w in writers:
+        w.start()
+    for w in writers:
+        w.join()
+    stop.set()
+    follower.join(30)
+    assert [r.position for r in pg.read_all()] == list(range(1, 241))
+    assert seen_by_follower == list(range(1, 241))  # nothing skipped, nothing twice
+    assert all(report.ok for report in pg.verify_all())
+
+
+def test_a_connection_lost_mid_append_writes_nothing_and_the_store_reconnects(pg, postgres_url):
+    pg.append("t1", [ev()])
+
+    def killed_mid_decision(tail, recorded_at):
+        pid = tail.conn.info.backend_pid
+        with raw(postgres_url) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+
+    with pytest.raises(StoreUnavailable, match="nothing was appended"):
+        pg.append("t1", [ev(n=1), ev(n=2)], killed_mid_decision)
+    assert pg.stream_head("match-m1") == ("t1", 1)
+    pg.append("t1", [ev(n=3)])  # a fresh connection
+    assert [r.version for r in pg.read_stream("match-m1")] == [1, 2]
+    assert pg.verify("t1").ok
+
+
+def test_reads_survive_the_servers_connections_being_cut(pg, postgres_url):
+    pg.append("t1", [ev(), ev()])
+    with raw(postgres_url) as admin:
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                      "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+    assert [r.position for r in pg.read_tournament("t1")] == [1, 2]  # retried on a new one
+
+
+def test_the_same_new_event_id_posted_to_two_tournaments_at_once_is_stored_once(pg):
+    """Two tournaments' appends do not serialise, so the id's uniqueness is the database's:
+    the loser is judged again and told the id is taken."""
+    from events.store import IdempotencyConflict
+
+    barrier, outcomes = threading.Barrier(2), []
+    event_id = "5b0d3f44-8a50-4f0b-9d63-0e7b8f3c7a11"
+
+    def write(t):
+        barrier.wait()
+        try:
+            pg.append(t, [ev(f"match-{t}", id=event_id)])
+            outcomes.append("stored")
+        except IdempotencyConflict:
+            outcomes.append("conflict")
+
+    threads = [threading.Thread(target=write, args=(t,)) for t in ("ta", "tb")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["conflict", "stored"]
+    assert pg.last_position() == 1

@@ -72,3 +72,23 @@ def test_a_lost_database_is_a_503_that_writes_nothing_and_the_node_reconnects(ap
     assert response.status_code == 201, response.json
     teams = client.get("/v1/tournaments/pg-cup").json["teams"]
     assert [t["team_id"] for t in teams] == ["t2"]  # nothing of the refused request
+
+
+def test_a_node_never_judges_on_the_state_it_cached_before_another_node_wrote(app, postgres_url):
+    """Node A folds the tournament (and keeps it cached); node B registers t2; A, asked to
+    register t2 again, checks its cached state against the stream's stored version and folds
+    B's event first: T-1.3 refuses the duplicate."""
+    node_a = admin_client(app)
+    node_a.post("/v1/tournaments", json=TOURNAMENT)
+    assert node_a.post("/v1/tournaments/pg-cup/events", json=team(1)).status_code == 201
+    assert node_a.get("/v1/tournaments/pg-cup").json["teams"][0]["team_id"] == "t1"
+    other = create_app({"DATABASE": postgres_url, "CHECKPOINTS": False})
+    try:
+        assert admin_client(other).post("/v1/tournaments/pg-cup/events",
+                                        json=team(2)).status_code == 201
+    finally:
+        other.extensions["paiju"].store.close()
+    refused = node_a.post("/v1/tournaments/pg-cup/events", json=team(2))
+    assert refused.status_code == 422 and refused.json["rule"] == "T-1.3"
+    assert [t["team_id"] for t in node_a.get("/v1/tournaments/pg-cup").json["teams"]] == \
+        ["t1", "t2"]

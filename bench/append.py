@@ -23,12 +23,13 @@ temporary directory (``--dir`` picks the disk), all with ``journal_mode=WAL`` an
     would manage if every request paid for its own fsync.
 (e) The load of (d) (``--http-events`` single-event posts from ``--clients`` threads) against 1, 2
     and 3 ``paiju serve`` nodes on ONE PostgreSQL database (``--postgres``): each node a process
-    of its own (its own port and working directory, ``--threads`` = its share of the clients,
-    the timer on as in (d): one node holds the timer's lease), the clients spread round-robin
-    over the nodes. Each node count on a fresh database, made by ``upgrade_schema`` (what
-    ``paiju db upgrade`` runs) with an admin token made before the nodes start; every answer must
-    be 201, and the chain is verified after. Beside it, (d): the same load on one SQLite node.
-    The figure judged is the best of 2 and 3 nodes over (d) (the goal: at least 1.5x).
+    of its own (its own port and working directory, ``--threads`` its share of the clients
+    unless ``--pg-threads``; the timer on as in (d): one node holds the timer's lease), the
+    clients spread round-robin over the nodes. Each node count on a fresh database, made by
+    ``upgrade_schema`` (what ``paiju db upgrade`` runs) with an admin token made before the
+    nodes start; every answer must be 201, and the chain is verified after. Beside it, (d): the
+    same load on one SQLite node. The figure judged is the best of 2 and 3 nodes over (d) (the
+    goal: at least 1.5x).
 (f) ``PostgresEventStore.append`` as (a) does it (``--events`` events, batches of ``--batch``,
     one transaction each, with the store's two advisory locks, look-ups and hash chain), beside
     the ``eventsourcing`` library's PostgreSQL recorder (``PostgresDatastore`` and
@@ -530,10 +531,10 @@ def free_ports(count: int) -> list[int]:
     return ports
 
 
-def node_threads(clients: int, nodes: int) -> int:
-    """A node's request threads: one for each client it serves (its share of the keep-alive
-    connections), so that no request waits for a thread, and no more (the GIL)."""
-    return max(1, math.ceil(clients / nodes))
+def node_threads(clients: int, nodes: int, threads: int | None = None) -> int:
+    """A node's request threads (``--pg-threads``, else one for each client it serves: its
+    share of the keep-alive connections, so that no request waits for a thread)."""
+    return threads or max(1, math.ceil(clients / nodes))
 
 
 def bench_pg_http(pg: PostgresServer, workdir: Path, nodes: int, args: argparse.Namespace) -> dict:
@@ -542,7 +543,7 @@ def bench_pg_http(pg: PostgresServer, workdir: Path, nodes: int, args: argparse.
         upgrade_schema(url)
         AUTH["Authorization"] = f"Bearer {pg_admin_token(url)}"
         ports = free_ports(nodes)
-        threads = node_threads(args.clients, nodes)
+        threads = node_threads(args.clients, nodes, args.pg_threads)
         servers: list[tuple[subprocess.Popen, int, Path]] = []
         try:
             for k, port in enumerate(ports, 1):
@@ -580,8 +581,9 @@ def check_pg_posts(url: str, tournament_id: str, posted: int, nodes: int) -> Non
 
 def run_postgres(args: argparse.Namespace, workdir: Path, rates: dict, latency: dict,
                  notes: list[str]) -> tuple[dict, dict, bool]:
-    """(e) and (f) into ``rates`` and ``latency``: (settings, (f)'s rounds, whether (e) failed).
-    A server that cannot be reached skips both with a note; a failed part is reported."""
+    """(e) and (f) into ``rates`` and ``latency``: (settings, (f)'s rounds, whether a part
+    failed). A server that cannot be reached skips both with a note; a part that fails is
+    reported (and fails the run, as (d) does)."""
     keys = [f"e_pg_{n}_nodes" for n in PG_NODES] + ["f_pg_store_append",
                                                       "f_eventsourcing_pg_recorder"]
     rates.update(dict.fromkeys(keys))
@@ -595,7 +597,7 @@ def run_postgres(args: argparse.Namespace, workdir: Path, rates: dict, latency: 
         return {}, {}, False
     notes.append("(e) and (f) on PostgreSQL " + ", ".join(f"{k}={v}" for k, v in
                                                             settings.items()))
-    e_failed = False
+    failed = False
     for nodes in PG_NODES:
         key = f"e_pg_{nodes}_nodes"
         try:
@@ -605,15 +607,16 @@ def run_postgres(args: argparse.Namespace, workdir: Path, rates: dict, latency: 
             notes.append(f"{key}: --threads {http['threads_per_node']} per node, request latency "
                          f"p50 {http['p50_ms']:.1f} ms, p99 {http['p99_ms']:.1f} ms")
         except (BenchError, OSError, psycopg.Error) as error:
-            e_failed = True
+            failed = True
             notes.append(f"{key} failed: {error}")
     f_rounds: dict = {}
     try:
         f_rates, f_rounds = pg_store_and_library(pg, args, notes)
         rates.update(f_rates)
     except (BenchError, psycopg.Error) as error:
+        failed = True
         notes.append(f"(f) failed: {error}")
-    return settings, f_rounds, e_failed
+    return settings, f_rounds, failed
 
 
 # --- report -----------------------------------------------------------------------------------
@@ -623,6 +626,8 @@ def environment(workdir: Path) -> dict:
             "sqlite": sqlite3.sqlite_version,
             "platform": platform.platform(),
             "cpus": os.cpu_count(),
+            # the machine may be shared: how busy it was when the bench started (1, 5, 15 min)
+            "load_average": " ".join(f"{x:.2f}" for x in os.getloadavg()),
             "disk_path": str(workdir)}
 
 
@@ -630,24 +635,36 @@ def ratio(numerator: float | None, denominator: float | None) -> float | None:
     return numerator / denominator if numerator and denominator else None
 
 
-def ratios(rates: dict, rounds: dict) -> dict:
-    return {"a_over_c": round_by_round(rounds),
-            "a_over_b": ratio(rates["a_store_append"], rates["b_sqlite_one_transaction"]),
-            "d_over_commit_per_row": ratio(rates["d_http"], rates["sqlite_commit_per_row"]),
-            "d_over_health": ratio(rates["d_http"], rates["http_health"]),
-            "d_over_no_group_commit": ratio(rates["d_http"], rates["d_http_no_group_commit"])}
+def ratios(rates: dict, rounds: dict, f_rounds: dict | None) -> dict:
+    """The ratios; (e)'s and (f)'s only when they were asked for (``f_rounds`` not None)."""
+    found = {"a_over_c": round_by_round(rounds, "a_store_append", "c_eventsourcing_recorder"),
+             "a_over_b": ratio(rates["a_store_append"], rates["b_sqlite_one_transaction"]),
+             "d_over_commit_per_row": ratio(rates["d_http"], rates["sqlite_commit_per_row"]),
+             "d_over_health": ratio(rates["d_http"], rates["http_health"]),
+             "d_over_no_group_commit": ratio(rates["d_http"], rates["d_http_no_group_commit"])}
+    if f_rounds is None:
+        return found
+    for nodes in PG_NODES:
+        found[f"e_{nodes}_over_d"] = ratio(rates[f"e_pg_{nodes}_nodes"], rates["d_http"])
+    several = [rates[f"e_pg_{n}_nodes"] for n in PG_NODES if n > 1 and rates[f"e_pg_{n}_nodes"]]
+    found["e_best_over_d"] = ratio(max(several), rates["d_http"]) if several else None
+    found["f_over_recorder"] = round_by_round(f_rounds, "f_pg_store_append",
+                                              "f_eventsourcing_pg_recorder")
+    return found
 
 
-def round_by_round(rounds: dict) -> float | None:
-    """(a)/(c): the median of each round's (a) over the (c) run right after it. A ratio of
-    neighbours: the fsync time drifts between rounds far more than within one pair of runs."""
-    pairs = zip(rounds["a_store_append"], rounds["c_eventsourcing_recorder"])
+def round_by_round(rounds: dict, a_key: str, c_key: str) -> float | None:
+    """(a)/(c), or (f)'s: the median of each round's first figure over the second's run right
+    after it. A ratio of neighbours: the fsync time drifts between rounds far more than within
+    one pair of runs."""
+    pairs = zip(rounds.get(a_key, ()), rounds.get(c_key, ()))
     per_round = [ratio(a, c) for a, c in pairs]
+    per_round = [r for r in per_round if r is not None]
     return statistics.median(per_round) if per_round else None
 
 
 def rate_labels(args: argparse.Namespace) -> dict:
-    return {
+    labels = {
         "a_store_append":
             f"(a) SQLiteEventStore.append, {args.events:,} events, batches of {args.batch}",
         "b_sqlite_one_transaction":
@@ -664,7 +681,21 @@ def rate_labels(args: argparse.Namespace) -> dict:
         "http_health":
             f"    beside (d): GET /v1/health, {args.http_events:,} requests, the HTTP stack alone",
     }
+    if args.no_postgres:
+        return labels
+    for nodes in PG_NODES:
+        labels[f"e_pg_{nodes}_nodes"] = (
+            f"(e) the same posts on PostgreSQL, {nodes} node{'s' if nodes > 1 else ''}, "
+            f"{args.clients} clients round-robin")
+    labels["e_beside_d"] = "    beside (e): (d), the same load on one SQLite node"
+    labels["f_pg_store_append"] = (f"(f) PostgresEventStore.append, {args.events:,} events, "
+                                   f"batches of {args.batch}")
+    labels["f_eventsourcing_pg_recorder"] = (
+        f"    beside (f): eventsourcing PostgresApplicationRecorder, batches of {args.batch}")
+    return labels
 
+
+SAME_AS = {"e_beside_d": "d_http"}  # a reference line that repeats another part's figure
 
 RATIO_LABELS = {
     "a_over_c": "(a)/(c) store vs eventsourcing recorder",
@@ -672,30 +703,55 @@ RATIO_LABELS = {
     "d_over_commit_per_row": "(d)/(per-row commit) HTTP with group commit vs a fsync per row",
     "d_over_health": "(d)/(health) a durable append vs a request that does nothing",
     "d_over_no_group_commit": "(d)/(no group commit) the gain of group commit",
+    "e_best_over_d": "(e)/(d) best of 2 and 3 PostgreSQL nodes vs one SQLite node",
+    "f_over_recorder": "(f)/(recorder) PostgreSQL store vs eventsourcing's recorder",
 }
+
+GOALS = {"e_best_over_d": GOAL_E, "f_over_recorder": GOAL_F}
+
+# The lines that also show the ratio they are judged by: (ratio key, how it is named).
+BESIDE = {"a_store_append": ("a_over_c", "(a)/(c)"),
+          **{f"e_pg_{n}_nodes": (f"e_{n}_over_d", "(e)/(d)") for n in PG_NODES},
+          "f_pg_store_append": ("f_over_recorder", "(f)/(recorder)")}
 
 
 def beside(key: str, ratios_: dict) -> str:
-    """(a)'s line also shows the figure the store is judged by: (a) over (c)."""
-    if key != "a_store_append":
+    """(a)'s line also shows the figure the store is judged by, (a) over (c); (e)'s each its
+    own over (d); (f)'s the store over the library's recorder."""
+    if key not in BESIDE or BESIDE[key][0] not in ratios_:
         return ""
-    value = ratios_["a_over_c"]
-    return f"   (a)/(c) = {value:.3g}x" if value is not None else "   (a)/(c) = n/a"
+    ratio_key, name = BESIDE[key]
+    value = ratios_[ratio_key]
+    return f"   {name} = {value:.3g}x" if value is not None else f"   {name} = n/a"
+
+
+def goal(key: str, value: float | None) -> str:
+    if key not in GOALS:
+        return ""
+    wanted = GOALS[key]
+    verdict = "n/a" if value is None else "met" if value >= wanted else "NOT met"
+    return f"   goal >= {wanted:g}x: {verdict}"
 
 
 def print_report(report: dict, args: argparse.Namespace) -> None:
-    for key in ("python", "sqlite", "platform", "cpus", "disk_path"):
-        print(f"{key:<10} {report[key]}")
+    for key in ("python", "sqlite", "platform", "cpus", "load_average", "disk_path"):
+        print(f"{key:<12} {report[key]}")
+    if report.get("postgres"):
+        settings = report["postgres"]["settings"]
+        print(f"{'postgres':<12} {settings.get('server_version', '?')} at "
+              f"{report['postgres']['url']}")
     print()
     for key, label in rate_labels(args).items():
-        value = report["events_per_s"][key]
+        value = report["events_per_s"][SAME_AS.get(key, key)]
         shown = f"{value:>10,.0f} events/s" if value is not None else f"{'n/a':>10}"
         print(f"{label:<80}{shown}{beside(key, report['ratios'])}")
     print()
     for key, label in RATIO_LABELS.items():
+        if key not in report["ratios"]:
+            continue
         value = report["ratios"][key]
         shown = f"{value:>10.3g}x" if value is not None else f"{'n/a':>10}"
-        print(f"{label:<80}{shown}")
+        print(f"{label:<80}{shown}{goal(key, value)}")
     for note in report["notes"]:
         print(f"note: {note}")
 
@@ -716,12 +772,22 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--dir", help="directory (disk) for the databases; default: system temp")
     parser.add_argument("--json", action="store_true",
                         help="also print the figures as one JSON object")
+    parser.add_argument("--postgres", default=DEFAULT_POSTGRES, metavar="URL",
+                        help="the PostgreSQL server of (e) and (f), where they make (and drop) "
+                             f"databases paiju_bench_*; default {DEFAULT_POSTGRES}")
+    parser.add_argument("--no-postgres", action="store_true",
+                        help="skip (e) and (f), the parts on PostgreSQL")
+    parser.add_argument("--pg-threads", type=int, metavar="N",
+                        help="--threads of each node in (e); default: the node's share of "
+                             "--clients (one thread per keep-alive connection)")
     args = parser.parse_args()
     if min(args.events, args.batch, args.http_events, args.clients, args.commit_rows,
-           args.http_time_limit, args.rounds) < 1:
+           args.http_time_limit, args.rounds, args.pg_threads or 1) < 1:
         parser.error("every count must be at least 1")
     if args.commit_rows > args.events:
         parser.error("--commit-rows takes its rows from (a), so it cannot exceed --events")
+    if not args.no_postgres and not args.postgres.startswith(("postgresql://", "postgres://")):
+        parser.error("--postgres takes a postgresql:// URL")
     return args
 
 
@@ -753,6 +819,7 @@ def store_and_library(workdir: Path, args: argparse.Namespace,
 
 
 def run_all(args: argparse.Namespace, workdir: Path) -> dict:
+    machine = environment(workdir)  # before the bench itself loads the machine
     notes: list[str] = []
     rates, rounds = store_and_library(workdir, args, notes)
     rows = stored_rows(workdir / "store-1.db")
@@ -773,13 +840,22 @@ def run_all(args: argparse.Namespace, workdir: Path) -> dict:
         except (BenchError, OSError) as error:  # OSError: the server refused or dropped a connection
             rates[key] = None
             notes.append(f"{key} failed: {error}")
-    return {**environment(workdir),
+    postgres, f_rounds, failed = None, None, False
+    if args.no_postgres:
+        notes.append("(e) and (f) skipped: --no-postgres")
+    else:
+        settings, f_rounds, failed = run_postgres(args, workdir, rates, latency, notes)
+        postgres = {"url": shown_url(args.postgres), "settings": settings} if settings else None
+    return {**machine,
+            "postgres": postgres,
             "counts": {"events": args.events, "batch": args.batch,
                        "http_events": args.http_events, "clients": args.clients,
                        "http_time_limit_s": args.http_time_limit,
-                       "commit_rows": args.commit_rows, "rounds": args.rounds},
-            "events_per_s": rates, "ratios": ratios(rates, rounds), "http_latency_ms": latency,
-            "a_c_rounds": rounds, "notes": notes}
+                       "commit_rows": args.commit_rows, "rounds": args.rounds,
+                       "postgres_nodes": [] if args.no_postgres else list(PG_NODES)},
+            "events_per_s": rates, "ratios": ratios(rates, rounds, f_rounds),
+            "http_latency_ms": latency, "a_c_rounds": rounds, "f_rounds": f_rounds or {},
+            "failed": failed or rates["d_http"] is None, "notes": notes}
 
 
 def main() -> int:
@@ -789,7 +865,7 @@ def main() -> int:
     print_report(report, args)
     if args.json:
         print(json.dumps(report))
-    return 0 if report["events_per_s"]["d_http"] is not None else 1
+    return 1 if report["failed"] else 0
 
 
 if __name__ == "__main__":

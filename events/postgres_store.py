@@ -3,7 +3,9 @@
 Same contract as the SQLite store (tests/contract runs against both); the same ``events`` table
 and reads (events/sql_reads.py), through a psycopg 3 connection pool.
 
-**An append is one transaction** that takes two transaction-scoped advisory locks:
+**An append is one transaction** — with the appends of its tournament that wait beside it in
+this node, judged one after another (group commit, events/postgres_writer.py) — that takes two
+transaction-scoped advisory locks:
 
 1. the *tournament's* lock, first: appends of one tournament (its hash chain) are serialised,
    and the decision (``decide``: the fold and the rules, the slow part) runs under it, on the
@@ -34,8 +36,16 @@ import psycopg_pool
 from psycopg import errors
 
 from .envelope import NewEvent, Record
+from .postgres_writer import (
+    LOCK_SPACE,
+    RETRIES,
+    SEAL_LOCK,
+    Job,
+    TournamentGroups,
+    commit_group,
+    insert,
+)
 from .sql_reads import (
-    COLUMNS,
     INDEXES,
     SELECT,
     first_positions,
@@ -53,16 +63,11 @@ from .store import (
     RestoreConflict,
     StoreClosed,
     StoreUnavailable,
-    plan_append,
 )
 
 SCHEMA_VERSION = 1
 CONNECT_SECONDS = 5       # to reach the server at start and for each new connection
 POOL_WAIT_SECONDS = 3     # a request waits this long for a connection (a server down), then 503
-LOCK_SPACE = 0x7061696A   # 'paij': the two-key advisory lock space of the seal lock
-SEAL_LOCK = (LOCK_SPACE, 1)
-RETRIES = 3               # an append that met a concurrent insert of the same id or stream
-COPY_FROM = 8             # batches of at least this many events go in by COPY
 
 # Each migration takes the schema from the version before it to its own (index + 1).
 MIGRATIONS = (
@@ -229,6 +234,7 @@ class PostgresEventStore(EventStore):
         check_schema(url)
         self.url = url
         self.pool = Pool(url, pool_size)  # the node's connections (tokens and lease share it)
+        self._groups = TournamentGroups(self._commit)
         self._closed = False
         self._closing = threading.Lock()
 
@@ -237,32 +243,29 @@ class PostgresEventStore(EventStore):
                decide: Decide | None = None) -> AppendResult:
         if self._closed:
             raise StoreClosed("the event store is closed")
+        return self._groups.submit(Job(tournament_id, list(events), decide))
+
+    def _commit(self, jobs: list[Job]) -> None:
+        """One group of a tournament's appends (events/postgres_writer.py); every job leaves
+        with its result or its error, and no job has a result unless the commit was made."""
         for attempt in range(1, RETRIES + 1):
             try:
-                return self._append_once(tournament_id, list(events), decide)
-            except errors.UniqueViolation:
-                # another tournament's append stored the same event id or stream meanwhile:
-                # judged again, the batch now meets it (an idempotent retry, or a refusal)
+                with self.pool.connection() as conn:
+                    commit_group(conn, self.pool.sql, jobs, self.clock())
+                return
+            except errors.UniqueViolation as error:
+                # a lone append met another tournament's insert of the same event id or
+                # stream: judged again, it now meets it (a retry, or a refusal)
                 if attempt == RETRIES:
-                    raise
+                    return _failed(jobs, error)
                 time.sleep(0.001 * attempt)
             except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as error:
                 self.pool.drop_broken()
-                raise StoreUnavailable(f"the database is unavailable; nothing was appended "
-                                       f"unless a retry with the same event ids says so: "
-                                       f"{_first_line(error)}") from None
-        raise AssertionError("unreachable")
-
-    def _append_once(self, tournament_id: str, events: list[NewEvent],
-                     decide: Decide | None) -> AppendResult:
-        with self.pool.connection() as conn, conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                         (tournament_id,))
-            result = plan_append(tournament_id, events, _Tail(conn, self.pool), self.clock(),
-                                 decide)
-            if result.created:
-                _insert(conn, result.records)
-            return result
+                return _failed(jobs, StoreUnavailable(
+                    f"the database is unavailable; nothing was appended unless a retry with "
+                    f"the same event ids says so: {_first_line(error)}"))
+            except Exception as error:  # a lone append refused, or the commit itself failed
+                return _failed(jobs, error)
 
     def restore(self, records: Iterable[Record]) -> int:
         """One transaction under the seal lock (no append interleaves its positions)."""
@@ -313,16 +316,11 @@ class PostgresEventStore(EventStore):
         self.pool.close()
 
 
-def _insert(conn: psycopg.Connection, records: list[Record]) -> None:
-    columns = ", ".join(COLUMNS)
-    if len(records) >= COPY_FROM:
-        with conn.cursor().copy(f"COPY events ({columns}) FROM STDIN") as copy:
-            for record in records:
-                copy.write_row(record)
-    else:
-        conn.cursor().executemany(
-            f"INSERT INTO events ({columns}) VALUES ({', '.join(['%s'] * len(COLUMNS))})",
-            [tuple(r) for r in records])
+def _failed(jobs: list[Job], error: BaseException) -> None:
+    """Nothing of the group was committed: a job refused alone keeps its own error."""
+    for job in jobs:
+        if job.error is None or len(jobs) == 1:
+            job.result, job.error = None, error
 
 
 def _restore(conn: psycopg.Connection, pool: Pool, records: Iterable[Record]) -> int:
@@ -338,46 +336,8 @@ def _restore(conn: psycopg.Connection, pool: Pool, records: Iterable[Record]) ->
                                       f"{record.tournament_id!r}")
         batch.append(record)
         if len(batch) >= 5000:
-            _insert(conn, batch)
+            insert(conn, batch)
             count, batch = count + len(batch), []
     if batch:
-        _insert(conn, batch)
+        insert(conn, batch)
     return count + len(batch)
-
-
-class _Tail:
-    """The :class:`events.store.Tail` of an append's open transaction."""
-
-    ID_CHUNK = 500
-
-    def __init__(self, conn: psycopg.Connection, pool: Pool):
-        self.conn, self.pool = conn, pool
-        self.sealing = False
-
-    def query(self, sql: str, params: Sequence = ()) -> list[tuple]:
-        return self.conn.execute(self.pool.sql(sql), params).fetchall()
-
-    def records_by_id(self, ids):
-        found = {}
-        for i in range(0, len(ids), self.ID_CHUNK):
-            chunk = list(ids[i:i + self.ID_CHUNK])
-            rows = self.query(SELECT + "WHERE id = ANY(?)", (chunk,))
-            found.update((row[1], Record(*row)) for row in rows)
-        return found
-
-    def stream_head(self, stream):
-        return stream_head_row(self.query, stream)
-
-    def tournament_head(self, tournament_id):
-        return tournament_head_row(self.query, tournament_id)
-
-    def last_position(self):
-        """The log's last position, under the seal lock (taken once, held to the commit): the
-        positions an append takes after it are its own, and are committed in order."""
-        if not self.sealing:
-            self.conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", SEAL_LOCK)
-            self.sealing = True
-        return last_position_row(self.query)
-
-    def read_stream(self, stream, from_version=1, limit=None, until_position=None):
-        return read_stream_rows(self.query, stream, from_version, limit, until_position)

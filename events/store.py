@@ -143,9 +143,9 @@ def _sealed(tournament_id: str, events: Sequence[NewEvent], ids: list[str],
             texts: list[tuple[str, str]], recorded_at: str, tail: Tail) -> list[Record]:
     """The batch's records: positions after the log's last, each stream's next versions
     (checked against what each event expects), and each hash chained to the one before."""
-    position = tail.last_position()
     head = tail.tournament_head(tournament_id)
     prev_hash = head[1] if head else GENESIS_HASH
+    position = tail.last_position()  # last: a store may lock the log's end here (PostgreSQL)
     versions: dict[str, int] = {}
     middles: dict[tuple, str] = {}  # the envelope's shared middle, per stream, type and schema
     records = []

@@ -175,3 +175,40 @@ def test_the_same_new_event_id_posted_to_two_tournaments_at_once_is_stored_once(
         t.join()
     assert sorted(outcomes) == ["conflict", "stored"]
     assert pg.last_position() == 1
+
+
+def test_appends_of_one_tournament_share_commits_and_a_refused_one_rolls_back_alone(pg):
+    """Group commit (events/postgres_writer.py): sixteen writers on one tournament; every
+    third append's decision refuses it. Every other append is stored, in a chain that verifies,
+    and appends waiting together were committed together (one recorded_at for a group)."""
+    from events.store import StoreError
+
+    class Refused(StoreError):
+        pass
+
+    def refuse(tail, recorded_at):
+        raise Refused("no")
+
+    barrier, stored, refused = threading.Barrier(16), [], []
+
+    def write(t):
+        barrier.wait()
+        for n in range(12):
+            try:
+                decide = refuse if n % 3 == 2 else None
+                [record] = pg.append("t1", [ev(f"match-{t}", n)], decide).records
+                stored.append(record.id)
+            except Refused:
+                refused.append((t, n))
+
+    threads = [threading.Thread(target=write, args=(t,)) for t in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    log = list(pg.read_tournament("t1"))
+    assert sorted(r.id for r in log) == sorted(stored) and len(stored) == 16 * 8
+    assert len(refused) == 16 * 4
+    assert [r.position for r in log] == list(range(1, 16 * 8 + 1))
+    assert pg.verify("t1").ok
+    assert len({r.recorded_at for r in log}) < len(log)  # some appends shared a commit

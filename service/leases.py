@@ -26,6 +26,29 @@ class Lease(ABC):
         """Take or renew the lease at ``now``; whether this process holds it."""
 
 
+class RenewedLease(Lease):
+    """A lease kept in a database, written only when it is half spent: the timer asks at every
+    tick and after every append here (a nudge), and a write each time would be a durable commit
+    per request. Until ``held_until`` no other process can take it, so not writing is safe."""
+
+    seconds: float
+
+    def hold(self, now: datetime) -> bool:
+        held_until = getattr(self, "_held_until", None)
+        if held_until is not None and now < held_until - timedelta(seconds=self.seconds / 2):
+            return True
+        mine = self._take(now, now + timedelta(seconds=self.seconds))
+        self._held_until = now + timedelta(seconds=self.seconds) if mine else None
+        return mine
+
+    @abstractmethod
+    def _take(self, now: datetime, until: datetime) -> bool:
+        """Take or renew the lease until ``until`` in one write transaction."""
+
+    def forget(self) -> None:
+        self._held_until = None
+
+
 class SoleLease(Lease):
     """A deployment with one process (an in-memory store): always the leader."""
 
@@ -33,7 +56,7 @@ class SoleLease(Lease):
         return True
 
 
-class SQLiteLease(Lease):
+class SQLiteLease(RenewedLease):
     """The lease as a row of the deployment's SQLite file (table ``timer_lease``)."""
 
     def __init__(self, path: str | Path, holder: str | None = None,
@@ -48,8 +71,8 @@ class SQLiteLease(Lease):
     def _connect(self) -> sqlite3.Connection:
         return sqlite3.connect(self.path, timeout=30, isolation_level=None)
 
-    def hold(self, now: datetime) -> bool:
-        until = timestamp(now + timedelta(seconds=self.seconds))
+    def _take(self, now: datetime, until_time: datetime) -> bool:
+        until = timestamp(until_time)
         with self._lock:
             conn = self._connect()
             try:
@@ -72,12 +95,13 @@ class SQLiteLease(Lease):
 
     def release(self) -> None:
         """Give the lease up at a clean stop, so another process takes over at once."""
+        self.forget()
         with self._lock, self._connect() as conn:
             conn.execute("DELETE FROM timer_lease WHERE name = 'timer' AND holder = ?",
                          (self.holder,))
 
 
-class PostgresLease(Lease):
+class PostgresLease(RenewedLease):
     """The lease as a row of the deployment's PostgreSQL database (table ``timer_lease``, made
     by ``paiju db upgrade``): one statement takes it when it is free, expired or already ours."""
 
@@ -85,8 +109,8 @@ class PostgresLease(Lease):
         self.pool, self.seconds = pool, seconds  # events.postgres_store.Pool
         self.holder = holder or f"timer-{uuid.uuid4()}"
 
-    def hold(self, now: datetime) -> bool:
-        until = timestamp(now + timedelta(seconds=self.seconds))
+    def _take(self, now: datetime, until_time: datetime) -> bool:
+        until = timestamp(until_time)
         rows = self.pool.execute(
             "INSERT INTO timer_lease (name, holder, expires_at) VALUES ('timer', ?, ?) "
             "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
@@ -96,5 +120,6 @@ class PostgresLease(Lease):
         return bool(rows)
 
     def release(self) -> None:
+        self.forget()
         self.pool.execute("DELETE FROM timer_lease WHERE name = 'timer' AND holder = ?",
                           (self.holder,))

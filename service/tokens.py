@@ -9,6 +9,7 @@ SQLite file, or in the same PostgreSQL database), never in it, and revoking one 
 from __future__ import annotations
 
 import hashlib
+import queue
 import re
 import secrets
 import sqlite3
@@ -185,6 +186,8 @@ class SQLiteTokenRegistry(TokenRegistry):
                                      timeout=30)
         self._conn.execute(f"PRAGMA mmap_size={MMAP_BYTES}")  # as the store's readers
         self._lock = threading.Lock()
+        self._path, self._opened = str(path), []
+        self._idle: queue.LifoQueue[sqlite3.Connection] = queue.LifoQueue()
         db = sqlite_utils.Database(self._conn)
         if "tokens" not in db.table_names():
             db["tokens"].create({"digest": str, **{f: str for f in _FIELDS}, "seat": int},
@@ -192,9 +195,23 @@ class SQLiteTokenRegistry(TokenRegistry):
             db["tokens"].create_index(["token_id"], unique=True)
 
     def _rows(self, where: str, params: Iterable) -> list[Token]:
-        with self._lock:
-            rows = self._conn.execute(f"SELECT {', '.join(_FIELDS)} FROM tokens {where}",
-                                      tuple(params)).fetchall()
+        """A look-up on an idle reading connection of the registry's own (made when none is
+        idle, so there are never more than the look-ups ever made at once). One connection
+        behind a lock made every request's look-up a queue: its holder lets go of the GIL
+        inside SQLite, then waits to get it back while the others wait for the lock."""
+        try:
+            conn = self._idle.get_nowait()
+        except queue.Empty:
+            conn = sqlite3.connect(self._path, check_same_thread=False, timeout=30,
+                                   isolation_level=None)
+            conn.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
+            with self._lock:
+                self._opened.append(conn)
+        try:
+            rows = conn.execute(f"SELECT {', '.join(_FIELDS)} FROM tokens {where}",
+                                tuple(params)).fetchall()
+        finally:
+            self._idle.put(conn)
         return [Token(*row) for row in rows]
 
     def _insert(self, token_digest: str, token: Token) -> None:
@@ -228,6 +245,10 @@ class SQLiteTokenRegistry(TokenRegistry):
 
     def close(self) -> None:
         self._conn.close()
+        with self._lock:
+            for conn in self._opened:
+                conn.close()
+            self._opened.clear()
 
 
 class PostgresTokenRegistry(TokenRegistry):

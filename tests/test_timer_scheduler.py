@@ -63,3 +63,22 @@ def test_one_process_holds_the_lease_until_it_lapses_or_is_given_up(tmp_path):
     assert not first.hold(T0 + timedelta(seconds=21))
     second.release()
     assert first.hold(T0 + timedelta(seconds=22))
+
+
+def test_the_holder_writes_the_lease_only_once_half_of_it_is_spent(tmp_path):
+    """The timer asks for the lease at every tick and every nudge; a write each time would be
+    a durable commit per request."""
+    import sqlite3
+
+    path = tmp_path / "lease.db"
+    lease = SQLiteLease(path, "first")
+
+    def expiry():
+        with sqlite3.connect(path) as conn:
+            return conn.execute("SELECT expires_at FROM timer_lease").fetchone()[0]
+
+    assert lease.hold(T0)
+    written = expiry()
+    assert lease.hold(T0 + timedelta(seconds=4)) and expiry() == written
+    assert lease.hold(T0 + timedelta(seconds=6)) and expiry() > written  # renewed
+    assert not SQLiteLease(path, "second").hold(T0 + timedelta(seconds=15))

@@ -92,3 +92,24 @@ def test_a_node_never_judges_on_the_state_it_cached_before_another_node_wrote(ap
     assert refused.status_code == 422 and refused.json["rule"] == "T-1.3"
     assert [t["team_id"] for t in node_a.get("/v1/tournaments/pg-cup").json["teams"]] == \
         ["t1", "t2"]
+
+
+def test_the_timer_lease_in_postgresql_passes_on_when_its_holder_stops_renewing(postgres_url):
+    from datetime import datetime, timedelta, timezone
+
+    from events.postgres_store import Pool
+    from service.leases import PostgresLease
+
+    pool = Pool(postgres_url, 2)
+    try:
+        t0 = datetime(2026, 12, 1, 12, tzinfo=timezone.utc)
+        first, second = PostgresLease(pool, "first"), PostgresLease(pool, "second")
+        assert first.hold(t0) and not second.hold(t0 + timedelta(seconds=1))
+        assert first.hold(t0 + timedelta(seconds=6))  # renewed: good until 16 s
+        assert not second.hold(t0 + timedelta(seconds=15))
+        assert second.hold(t0 + timedelta(seconds=17))  # the first stopped renewing
+        assert not first.hold(t0 + timedelta(seconds=18))
+        second.release()
+        assert first.hold(t0 + timedelta(seconds=19))
+    finally:
+        pool.close()

@@ -29,6 +29,7 @@ from psycopg import errors
 from .envelope import NewEvent, Record
 from .sql_reads import (
     COLUMNS,
+    LAST_POSITION,
     SELECT,
     last_position_row,
     read_stream_rows,
@@ -116,6 +117,7 @@ def commit_group(conn: psycopg.Connection, sql: Callable[[str], str], jobs: list
         conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
                      (jobs[0].tournament_id,))
         tail = Tail(conn, sql)
+        tail.read_heads({e.stream for job in jobs for e in job.events})
         for job in jobs:
             if len(jobs) == 1:
                 _plan_and_insert(conn, tail, job, recorded_at)
@@ -212,6 +214,17 @@ class Tail:
             found.update((row[1], Record(*row)) for row in rows)
         return found
 
+    def read_heads(self, streams: set[str]) -> None:
+        """The heads of ``streams`` in one query (a batch touches several; a group more)."""
+        # each head is the last entry of the (stream, version) index: one probe per stream,
+        # however long the streams are
+        rows = self.query("SELECT s, h.tournament_id, h.version FROM unnest(?::text[]) AS s "
+                          "CROSS JOIN LATERAL (SELECT tournament_id, version FROM events "
+                          "WHERE stream = s ORDER BY version DESC LIMIT 1) AS h",
+                          (list(streams),))
+        self._streams.update({stream: None for stream in streams})
+        self._streams.update({stream: (owner, version) for stream, owner, version in rows})
+
     def stream_head(self, stream):
         if stream not in self._streams:
             self._streams[stream] = stream_head_row(self.query, stream)
@@ -226,9 +239,13 @@ class Tail:
         """The log's last position, under the seal lock (taken once, held to the commit): the
         positions an append takes after it are its own, and are committed in order."""
         if not self.sealing:
-            self.conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", SEAL_LOCK)
+            # one round trip: the statements run in order, the second (with a snapshot of its
+            # own) once the lock is granted
+            with self.conn.pipeline():
+                self.conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", SEAL_LOCK)
+                last = self.conn.execute(self.sql(LAST_POSITION))
             self.sealing = True
-            self._last = None
+            self._last = last.fetchone()[0]
         if self._last is None:
             self._last = last_position_row(self.query)
         return self._last

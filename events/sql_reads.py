@@ -14,6 +14,7 @@ COLUMNS = ("position", "id", "tournament_id", "stream", "version", "type", "sche
 SELECT = "SELECT " + ", ".join(COLUMNS) + " FROM events "
 INSERT = f"INSERT INTO events ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
 PAGE = 500
+LAST_POSITION = "SELECT coalesce(max(position), 0) FROM events"
 
 # One index per read path (and the two uniqueness guarantees).
 INDEXES = (
@@ -63,7 +64,7 @@ def tournament_head_row(query: Query, tournament_id: str) -> tuple[int, str] | N
 
 
 def last_position_row(query: Query) -> int:
-    return query("SELECT coalesce(max(position), 0) FROM events", ())[0][0]
+    return query(LAST_POSITION, ())[0][0]
 
 
 def tournament_rows(query: Query, tournament_id: str, after: int, limit: int | None,

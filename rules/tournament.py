@@ -99,6 +99,7 @@ def create(data: dict) -> Tournament:
         raise RuleViolation("T-1.1", f"{data['game']} cannot be played in format "
                                      f"{data['format']}: a {data['game']} tournament is "
                                      f"{allowed} (groups of four are mahjong tables)")
+    _check_known_keys(data["format"], data.get("settings", {}))
     _check_settings(data.get("settings", {}))
     _check_match_settings(data["game"], data.get("settings", {}))
     if data["format"] == "groups":
@@ -120,6 +121,24 @@ _CHOICES = MappingProxyType({
     "byePolicy": ("T-2.2", knockout.BYE_POLICIES, knockout.BYE_POLICIES[0]),
     "thirdPlace": ("T-2.3", knockout.THIRD_PLACE, knockout.THIRD_PLACE[0]),
 })
+
+
+# The tournament settings each format reads (T-1.3); any other key is refused, as a match
+# setting's is: a misspelt one (``thirdplace``) must not pass as stored and silently do nothing.
+# The team event (swiss) checks its own (T-6).
+_KNOWN_SETTINGS = MappingProxyType({
+    "knockout": ("match", *_CHOICES),
+    "groups": ("match", *groups.SETTINGS, *groups.CHOICES),
+})
+
+
+def _check_known_keys(format_: str, settings: Mapping) -> None:
+    known = _KNOWN_SETTINGS.get(format_)
+    unknown = sorted(set(settings) - set(known)) if known is not None else []
+    if unknown:
+        raise RuleViolation("T-1.3", f"unknown setting{'s' if len(unknown) > 1 else ''} "
+                                     f"{', '.join(map(repr, unknown))} of a {format_} "
+                                     f"tournament; its settings are {', '.join(known)}")
 
 
 def _check_settings(settings: Mapping) -> None:

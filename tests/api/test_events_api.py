@@ -2,6 +2,7 @@
 import json
 import threading
 
+import pytest
 from clients import admin_client
 
 from events.envelope import GENESIS_HASH, canonical_json, chain_hash
@@ -253,3 +254,23 @@ def test_export_is_the_log_as_it_stood_when_asked_and_names_its_last_event(app, 
     assert len(lines) == 3 and json.loads(manifest)["manifest"]["last_hash"] == last["hash"]
     assert (response.headers["X-Paiju-Last-Position"], response.headers["X-Paiju-Last-Hash"]) == (
         str(last["position"]), last["hash"])
+
+
+@pytest.mark.parametrize("game, format_, settings, known", [
+    ("SJ2", "knockout", {"thirdplace": "shared"}, "match, byePolicy, thirdPlace"),
+    ("go", "knockout", {"thirdPlace": "shared", "rounds": 3}, "match, byePolicy, thirdPlace"),
+    ("MJO", "groups", {"advance": 2, "stagecoins": "reset"},
+     "match, advance, prizePlaces, stageCoins"),
+])
+def test_an_unknown_tournament_setting_is_refused_like_a_match_setting(client, game, format_,
+                                                                       settings, known):
+    """T-1.3: a misspelt setting (``thirdplace``) would be stored and silently do nothing."""
+    response = client.post("/v1/tournaments", json={
+        "tournament_id": "typo", "name": "t", "game": game, "format": format_,
+        "settings": settings})
+    assert response.status_code == 422, response.json
+    assert response.json["rule"] == "T-1.3"
+    [typo] = [k for k in settings if k not in known.split(", ")]
+    assert f"unknown setting '{typo}' of a {format_} tournament" in response.json["detail"]
+    assert f"its settings are {known}" in response.json["detail"]
+    assert client.get("/v1/tournaments/typo").status_code == 404

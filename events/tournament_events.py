@@ -76,6 +76,10 @@ class TeamWithdrawnData(DataSchema):
     reason = _optional(fields.String(validate=validate.Length(min=1, max=2000)))
 
 
+class TournamentArchivedData(DataSchema):
+    reason = _optional(fields.String(validate=validate.Length(min=1, max=2000)))
+
+
 class RulingRecordedData(DataSchema):
     """RulingRecorded (T-1.5): the committee's words; ``effect``, the single effect some engines
     read (a disqualification, ``winValid``); ``effects``, structured effects the folds apply
@@ -177,4 +181,6 @@ TOURNAMENT_EVENTS = (
     EventType("RulingRecorded", RulingRecordedData, ("tournament", "match")),
     EventType("LotsDrawn", LotsDrawnData, ("tournament", "match")),
     EventType("ResultRecorded", ResultRecordedData, ("tournament",)),
+    # Leaves the tournament list; the log stays whole (T-1.3).
+    EventType("TournamentArchived", TournamentArchivedData, ("tournament",)),
 )

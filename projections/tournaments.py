@@ -25,11 +25,19 @@ def tournament_view(store: EventStore, catalogue: Catalogue, tournament_id: str,
     return {**folded.state.to_dict(), "version": folded.version, "position": folded.position}
 
 
-def tournament_summaries(store: EventStore, catalogue: Catalogue, after: int,
-                         limit: int) -> Iterator[dict]:
-    """Tournaments in order of creation, from the ``TournamentCreated`` events alone."""
-    for record in store.read_type("TournamentCreated", after=after, limit=limit):
+def tournament_summaries(store: EventStore, catalogue: Catalogue, after: int, limit: int,
+                         archived: bool = False) -> Iterator[dict]:
+    """Tournaments in order of creation, from the ``TournamentCreated`` events alone; those
+    archived (``TournamentArchived``) only when ``archived``, marked so."""
+    hidden = {r.tournament_id for r in store.read_type("TournamentArchived")}
+    listed = 0
+    for record in store.read_type("TournamentCreated", after=after):
+        if listed == limit:
+            return
         data = catalogue.upcast(record)
+        if data["tournament_id"] in hidden and not archived:
+            continue
+        listed += 1
         yield {"id": data["tournament_id"], "name": data["name"], "game": data["game"],
                "format": data["format"], "created_at": record.recorded_at,
-               "position": record.position}
+               "position": record.position, "archived": data["tournament_id"] in hidden}

@@ -69,6 +69,9 @@ class Tournament:
     # ("withdrawn", team id), ("result", ResultRecorded data). Checked against the bracket —
     # which needs the match streams too — by the guards of projections/brackets.py.
     bracket_facts: tuple[tuple[str, Mapping], ...] = ()
+    # TournamentArchived: left out of the tournament list (and the home page); its log stays
+    # whole, readable and verifiable
+    archived: bool = False
 
     @property
     def drawn(self) -> bool:
@@ -85,7 +88,7 @@ class Tournament:
         return {"id": self.tournament_id, "name": self.name, "game": self.game,
                 "format": self.format, "settings": dict(self.settings), "date": self.date,
                 "venue": self.venue, "teams": [t.to_dict() for t in self.teams.values()],
-                "rulings": [r.to_dict() for r in self.rulings]}
+                "rulings": [r.to_dict() for r in self.rulings], "archived": self.archived}
 
 
 def create(data: dict) -> Tournament:
@@ -187,6 +190,14 @@ def withdraw_team(t: Tournament, data: dict) -> Tournament:
                    bracket_facts=t.bracket_facts + (("withdrawn", team.team_id),))
 
 
+def archive(t: Tournament, data: dict) -> Tournament:
+    """``TournamentArchived`` (T-1.3): the tournament leaves the list of tournaments, once. It
+    is a fact like any other: nothing is removed, and a ruling may still be recorded."""
+    if t.archived:
+        raise RuleViolation("T-1.3", f"tournament {t.tournament_id!r} is already archived")
+    return replace(t, archived=True)
+
+
 # LotsDrawn purposes of a groups tournament -> the kind of fact recorded (T-8.1, T-7.2, T-8.3)
 _GROUP_LOTS = {"tables": "tables", "standingsTie": "tie"}
 
@@ -276,6 +287,7 @@ _TRANSITIONS = {
     "ResultRecorded": record_result,
     "RoundPaired": pair_round,
     "TeamEventClosed": close_team_event,
+    "TournamentArchived": archive,
 }
 
 

@@ -38,6 +38,7 @@ FAMILIES: Mapping[str, str | Mapping[str, str]] = MappingProxyType({
     "TournamentCreated": "organisation",
     "TeamRegistered": "organisation",
     "TeamWithdrawn": "organisation",
+    "TournamentArchived": "organisation",
     "LotsDrawn": MappingProxyType({"tournament": "organisation", "match": "officiating"}),
     "ResultRecorded": "officiating",
     "RulingRecorded": "ruling",

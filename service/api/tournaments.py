@@ -14,7 +14,7 @@ from .. import permissions
 from ..appending import append_events
 from ..auth import allows, current_token, forbidden
 from ..problems import Problem, field_errors, validation_failed
-from ..requests import int_arg, json_body
+from ..requests import int_arg, json_body, str_arg
 from ..schemas import META
 from .common import (
     DEFAULT_LIMIT,
@@ -72,9 +72,11 @@ def create_tournament():
 def list_tournaments():
     after = int_arg("after", 0, 0)
     limit = int_arg("limit", DEFAULT_LIMIT, 1, max_limit())
+    archived = str_arg("archived", ("true", "false"), "false") == "true"
     s = services()
-    summaries = tournament_summaries(s.store, s.catalogue, after, limit + 1)
-    items, next_url = page(".list_tournaments", summaries, limit, lambda t: t["position"], "after")
+    summaries = tournament_summaries(s.store, s.catalogue, after, limit + 1, archived)
+    items, next_url = page(".list_tournaments", summaries, limit, lambda t: t["position"], "after",
+                           archived="true" if archived else None)
     return paged_response("tournaments", items, next_url)
 
 

@@ -274,3 +274,37 @@ def test_an_unknown_tournament_setting_is_refused_like_a_match_setting(client, g
     assert f"unknown setting '{typo}' of a {format_} tournament" in response.json["detail"]
     assert f"its settings are {known}" in response.json["detail"]
     assert client.get("/v1/tournaments/typo").status_code == 404
+
+
+def test_an_archived_tournament_leaves_the_list_and_keeps_its_whole_log(app, client, tournament):
+    from clients import client_as
+
+    other = client.post("/v1/tournaments", json={"name": "second", "game": "GD",
+                                                 "format": "knockout"}).json["id"]
+    referee = client_as(app, "referee", tournament)
+    archive = {"type": "TournamentArchived", "stream": f"tournament-{tournament}",
+               "data": {"reason": "the 2006 event is over"}}
+    assert referee.post(f"/v1/tournaments/{tournament}/events", json=archive).status_code == 403
+    assert client.post(f"/v1/tournaments/{tournament}/events", json=archive).status_code == 201
+    listed = client.get("/v1/tournaments").json["tournaments"]
+    assert [t["id"] for t in listed] == [other]
+    every = client.get("/v1/tournaments?archived=true").json["tournaments"]
+    assert [(t["id"], t["archived"]) for t in every] == [(tournament, True), (other, False)]
+    assert client.get(f"/v1/tournaments/{tournament}").json["archived"] is True
+    assert client.get(f"/v1/tournaments/{tournament}/verify").json["ok"] is True
+    again = client.post(f"/v1/tournaments/{tournament}/events", json=archive)
+    assert again.status_code == 422 and again.json["rule"] == "T-1.3"
+    assert "already archived" in again.json["detail"]
+
+
+def test_the_list_pages_past_archived_tournaments(client):
+    ids = [client.post("/v1/tournaments", json={"name": f"t{n}", "game": "GD",
+                                                "format": "knockout"}).json["id"]
+           for n in range(5)]
+    for tid in ids[1:4]:
+        client.post(f"/v1/tournaments/{tid}/events", json={
+            "type": "TournamentArchived", "stream": f"tournament-{tid}", "data": {}})
+    first = client.get("/v1/tournaments?limit=1").json
+    assert [t["id"] for t in first["tournaments"]] == [ids[0]] and first["next"]
+    second = client.get(first["next"]).json
+    assert [t["id"] for t in second["tournaments"]] == [ids[4]] and second["next"] is None

@@ -4,25 +4,28 @@ Same contract as the SQLite store (tests/contract runs against both); the same `
 and reads (events/sql_reads.py), through a psycopg 3 connection pool.
 
 **An append is one transaction** — with the appends of its tournament that wait beside it in
-this node, judged one after another (group commit, events/postgres_writer.py) — that takes two
-transaction-scoped advisory locks:
+this node (group commit, events/postgres_writer.py) — that takes two transaction-scoped
+advisory locks:
 
 1. the *tournament's* lock, first: appends of one tournament (its hash chain) are serialised,
-   and the decision (``decide``: the fold and the rules, the slow part) runs under it, on the
-   log exactly as the batch will follow it. Appends of other tournaments do not wait for it.
-2. the *seal* lock, last, when the batch's positions are taken (:meth:`_Tail.last_position`),
-   held to the commit. Positions are so given in commit order, without gaps: a reader that
-   follows the log after a position (the timer; a subscription) can never see position p+1
-   before p commits and then miss p. Only the seal (hashing, the insert and the commit, a few
+   and their decisions (``decide``: the fold and the rules, the slow part) run under it, each
+   on the log exactly as its batch will follow it. Appends of other tournaments do not wait.
+2. the *seal* lock, last, once every append of the group has been judged, held to the commit:
+   the group's positions are taken under it (numbered again if the log moved on while it was
+   judged), so positions are given in commit order, without gaps: a reader that follows the
+   log after a position (the timer; a subscription) can never see position p+1 before p
+   commits and then miss p. Only the seal (the numbering, the insert and the commit, a few
    milliseconds) is serialised across tournaments, as the ``eventsourcing`` library's recorder
-   does with its table lock.
+   does with its table lock. (A decision that needs exact positions — a ruling reaching back
+   — takes it before it decides.)
 
 Append-only is enforced by the database: triggers refuse UPDATE, DELETE and TRUNCATE of
 ``events``. The schema is made and migrated by ``paiju db upgrade`` (:func:`upgrade_schema`);
 a store opened on a database whose schema is missing or older refuses to start.
 
-A lost connection is :class:`events.store.StoreUnavailable` (503 at the API): the transaction
-was not committed, or, if the commit itself was cut, a retry with the same event ids is taken
+A lost connection is :class:`events.store.StoreUnavailable` (503 at the API) for every append of
+the group: the transaction was not committed, or, if the commit itself was cut, a retry with the
+same event ids is taken
 as a retry. Reads are retried once on a fresh connection; the pool replaces broken ones.
 """
 from __future__ import annotations
@@ -67,6 +70,12 @@ from .store import (
 
 SCHEMA_VERSION = 1
 CONNECT_SECONDS = 5       # to reach the server at start and for each new connection
+# A node that stops mid-transaction (paused, cut off) must not hold a lock for ever: its
+# session is ended after 30 s idle in a transaction, and no statement waits more than 10 s for a
+# lock (the waiting append gets 503); a peer that vanished is noticed within about 11 s.
+SESSION_OPTIONS = "-c lock_timeout=10s -c idle_in_transaction_session_timeout=30s"
+KEEPALIVES = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
+              "keepalives_count": 3}
 POOL_WAIT_SECONDS = 3     # a request waits this long for a connection (a server down), then 503
 
 # Each migration takes the schema from the version before it to its own (index + 1).
@@ -178,7 +187,8 @@ class Pool:
         self.url = url
         self._pool = psycopg_pool.ConnectionPool(
             url, min_size=2, max_size=size, timeout=POOL_WAIT_SECONDS, open=True,
-            kwargs={"autocommit": True, "connect_timeout": CONNECT_SECONDS},
+            kwargs={"autocommit": True, "connect_timeout": CONNECT_SECONDS,
+                    "options": SESSION_OPTIONS, **KEEPALIVES},
             name="paiju")
         self._sql: dict[str, str] = {}
 
@@ -246,29 +256,35 @@ class PostgresEventStore(EventStore):
         return self._groups.submit(Job(tournament_id, list(events), decide))
 
     def _commit(self, jobs: list[Job]) -> None:
-        """One group of a tournament's appends (events/postgres_writer.py); every job leaves
-        with its result or its error, and no job has a result unless the commit was made."""
+        """One group of a tournament's appends (events/postgres_writer.py). Every job leaves
+        with its result or its refusal; if the group fails, with the group's error: a refusal
+        judged on appends that were then not committed does not count either."""
         for attempt in range(1, RETRIES + 1):
             try:
                 with self.pool.connection() as conn:
                     commit_group(conn, self.pool.sql, jobs, self.clock())
                 return
             except errors.UniqueViolation as error:
-                # a lone append met another tournament's insert of the same event id or
-                # stream: judged again, it now meets it (a retry, or a refusal)
+                # another tournament's append took an event id or a stream of the group
+                # meanwhile: judged again, the group meets it (a retry, or a refusal)
                 if attempt == RETRIES:
-                    return _failed(jobs, error)
+                    return _failed(jobs, StoreUnavailable(
+                        f"appends at the same moment kept taking the same event ids or "
+                        f"streams; retry: {_first_line(error)}"))
+                _failed(jobs, None)
                 time.sleep(0.001 * attempt)
             except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as error:
                 self.pool.drop_broken()
                 return _failed(jobs, StoreUnavailable(
                     f"the database is unavailable; nothing was appended unless a retry with "
                     f"the same event ids says so: {_first_line(error)}"))
-            except Exception as error:  # a lone append refused, or the commit itself failed
+            except Exception as error:  # the insert or the commit failed otherwise
                 return _failed(jobs, error)
 
     def restore(self, records: Iterable[Record]) -> int:
-        """One transaction under the seal lock (no append interleaves its positions)."""
+        """One transaction under the seal lock (no append interleaves its positions) and the
+        lock of each tournament it writes: every append of the deployment waits for an import
+        (it is an administrator's step, not one of play)."""
         try:
             with self.pool.connection() as conn, conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", SEAL_LOCK)
@@ -316,11 +332,10 @@ class PostgresEventStore(EventStore):
         self.pool.close()
 
 
-def _failed(jobs: list[Job], error: BaseException) -> None:
-    """Nothing of the group was committed: a job refused alone keeps its own error."""
+def _failed(jobs: list[Job], error: BaseException | None) -> None:
+    """Nothing of the group was committed: every job gets ``error`` (None: judged again)."""
     for job in jobs:
-        if job.error is None or len(jobs) == 1:
-            job.result, job.error = None, error
+        job.result, job.error = None, error
 
 
 def _restore(conn: psycopg.Connection, pool: Pool, records: Iterable[Record]) -> int:
@@ -331,6 +346,13 @@ def _restore(conn: psycopg.Connection, pool: Pool, records: Iterable[Record]) ->
     for record in records:
         if record.tournament_id not in seen:
             seen.add(record.tournament_id)
+            # the tournament's lock too, so that no append of it is between its head and
+            # its seal; never waited for (the seal is held: waiting could deadlock)
+            locked = conn.execute("SELECT pg_try_advisory_xact_lock(hashtextextended(%s, 0))",
+                                  (record.tournament_id,)).fetchone()[0]
+            if not locked:
+                raise RestoreConflict(f"tournament {record.tournament_id!r} is being written "
+                                      f"to at this moment")
             if tournament_head_row(query, record.tournament_id):
                 raise RestoreConflict(f"the database already holds tournament "
                                       f"{record.tournament_id!r}")

@@ -9,10 +9,17 @@ committed together, in arrival order, each judged on the log its predecessors le
 - the first append of a tournament to arrive *leads*: it commits a group of itself and every
   append of the tournament queued behind it by then, then hands the lead to the next one
   queued (which leads the next group, with whatever queued meanwhile) and returns;
-- a group is one transaction: the tournament's lock once, each append after the first in its
-  own SAVEPOINT (a refused one rolls back alone), the seal and one commit for all;
+- a group is one transaction: the tournament's lock, then every append **judged** in turn on
+  the log as the appends before it in the group leave it (:class:`GroupTail` shows them, not
+  yet written, to the reads of a decision); a refused one simply adds nothing. Only then is the
+  *seal* taken — the global lock that gives positions in commit order — for the positions, the
+  insert of the whole group and the commit: no tournament waits for another's decisions;
+- the positions a decision sees are a guess (the log's end when the group began); if another
+  tournament committed meanwhile, the group's records are numbered again, and their hashes
+  chained again, before the insert. A decision that needs exact positions (a ruling reaching
+  back, which names the positions it recomputes) takes the seal first;
 - appends of other tournaments form groups of their own, on other connections, at the same
-  time: no tournament waits for another's decisions.
+  time.
 
 There are no writer threads: whichever request thread leads does the work, as a request would
 have done its own.
@@ -20,28 +27,25 @@ have done its own.
 from __future__ import annotations
 
 import threading
-import time
 from typing import Callable, Sequence
 
 import psycopg
-from psycopg import errors
 
-from .envelope import NewEvent, Record
+from .envelope import NewEvent, Record, record_hash
 from .sql_reads import (
     COLUMNS,
     LAST_POSITION,
     SELECT,
-    last_position_row,
     read_stream_rows,
     stream_head_row,
     tournament_head_row,
 )
-from .store import AppendResult, Decide, plan_append
+from .store import AppendResult, Decide, StoreUnavailable, plan_append
 
 LOCK_SPACE = 0x7061696A   # 'paij': the two-key advisory lock space of the seal lock
 SEAL_LOCK = (LOCK_SPACE, 1)
-RETRIES = 3               # an append that met a concurrent insert of the same id or stream
-COPY_FROM = 8             # batches of at least this many events go in by COPY
+RETRIES = 3               # a group that met another tournament's insert of an id or a stream
+COPY_FROM = 8             # groups of at least this many events go in by COPY
 
 
 class Job:
@@ -80,20 +84,41 @@ class TournamentGroups:
             else:
                 queue.append(job)
         if not job.leads:
-            job.wake.wait()
+            self._wait(job)
         if not job.finished:
             self._lead(job)
         return job.outcome()
+
+    def _wait(self, job: Job) -> None:
+        """Wait to be finished or to lead. A waiter that is interrupted (KeyboardInterrupt in
+        the thread) leaves the queue, or, if the lead has just come to it, passes it on: no
+        append of the tournament may be left waiting for it."""
+        try:
+            job.wake.wait()
+        except BaseException:
+            with self._lock:
+                queue = self._queued.get(job.tournament_id, [])
+                if job in queue:
+                    queue.remove(job)
+                    raise
+            if job.leads and not job.finished:
+                self._hand_on(job.tournament_id)
+            raise
 
     def _lead(self, job: Job) -> None:
         with self._lock:
             queue = self._queued[job.tournament_id]
             group = [job, *queue[:self.max_group - 1]]
             del queue[:self.max_group - 1]
+        done = False
         try:
             self._commit(group)
+            done = True
         finally:
             for member in group:
+                if not done:  # cut short (an exception through the commit): nothing counts
+                    member.result, member.error = None, StoreUnavailable(
+                        "the append was interrupted; nothing of it was committed")
                 member.finished = True
                 member.wake.set()
             self._hand_on(job.tournament_id)
@@ -111,49 +136,20 @@ class TournamentGroups:
 
 def commit_group(conn: psycopg.Connection, sql: Callable[[str], str], jobs: list[Job],
                  recorded_at: str) -> None:
-    """``jobs`` (one tournament's) in one transaction on ``conn``; each job gets its result or
-    its error. Raises what fails the whole transaction (a lost connection, the commit)."""
+    """``jobs`` (one tournament's) in one transaction on ``conn``: each judged in turn, then
+    the accepted ones sealed, inserted and committed together. Each job leaves with its result
+    or its refusal; raises what fails the whole group (a lost connection, the insert, the
+    commit), and then no job's result or refusal counts."""
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
                      (jobs[0].tournament_id,))
-        tail = Tail(conn, sql)
-        tail.read_heads({e.stream for job in jobs for e in job.events})
+        tail = GroupTail(conn, sql, {e.stream for job in jobs for e in job.events})
         for job in jobs:
-            if len(jobs) == 1:
-                _plan_and_insert(conn, tail, job, recorded_at)
-            else:
-                _beside_others(conn, tail, job, recorded_at)
-
-
-def _plan_and_insert(conn: psycopg.Connection, tail: Tail, job: Job, recorded_at: str) -> None:
-    job.result = plan_append(job.tournament_id, job.events, tail, recorded_at, job.decide)
-    if job.result.created:
-        insert(conn, job.result.records)
-        tail.inserted(job.result.records)
-
-
-def _beside_others(conn: psycopg.Connection, tail: Tail, job: Job, recorded_at: str) -> None:
-    """One job of a group, in a savepoint: its refusal, or a unique index that another
-    tournament's append beat it to (judged again: the refusal a serial order gives), leaves the
-    others' rows."""
-    for attempt in range(1, RETRIES + 1):
-        mark = tail.mark()
-        try:
-            with conn.transaction():
-                _plan_and_insert(conn, tail, job, recorded_at)
-            return
-        except errors.UniqueViolation as error:
-            tail.back_to(mark)
-            if attempt == RETRIES:
-                job.result, job.error = None, error
-                return
-            time.sleep(0.001 * attempt)
-        except psycopg.OperationalError:
-            raise  # the connection is lost: the whole group fails
-        except Exception as error:  # refused (rules, versions, idempotency): this job only
-            tail.back_to(mark)
-            job.result, job.error = None, error
-            return
+            tail.judge(job, recorded_at)
+        if tail.pending:
+            tail.seal()
+            insert(conn, tail.pending)
+        tail.finish()
 
 
 def insert(conn: psycopg.Connection, records: list[Record]) -> None:
@@ -168,42 +164,79 @@ def insert(conn: psycopg.Connection, records: list[Record]) -> None:
             [tuple(r) for r in records])
 
 
-class Tail:
-    """The :class:`events.store.Tail` of a group's open transaction. What it has read of the
-    heads (of streams, of the tournament, of the log) it remembers, and moves on with each
-    insert of the group: the tournament's lock (and, once taken, the seal lock) keeps them true
-    to the end of the transaction. A stream of another tournament may gain a row meanwhile;
-    its unique (stream, version) index then refuses the insert, and the append is judged
-    again."""
+class GroupTail:
+    """The :class:`events.store.Tail` of a group's open transaction: the log as stored, and
+    after it the records of the group's appends judged so far (``pending``, not yet written).
+
+    The heads it reads from the database it remembers: the tournament's lock keeps its own
+    streams as they are to the commit. (A stream or event id that another tournament's
+    append takes meanwhile is met by the unique indexes at the insert; the whole group is then
+    judged again, and meets it.)"""
 
     ID_CHUNK = 500
 
-    def __init__(self, conn: psycopg.Connection, sql: Callable[[str], str]):
+    def __init__(self, conn: psycopg.Connection, sql: Callable[[str], str], streams: set[str]):
         self.conn, self.sql = conn, sql
-        self.sealing = False
+        self.pending: list[Record] = []
+        self._accepted: list[tuple[Job, int, int]] = []  # (job, its first, past its last)
         self._streams: dict[str, tuple[str, int] | None] = {}
         self._tournaments: dict[str, tuple[int, str] | None] = {}
-        self._last: int | None = None
+        self._deciding = False
+        self.sealed = False
+        self._read_heads(streams)
+        self._base = self.query(LAST_POSITION)[0][0]  # the log's end: a guess until sealed
 
     def query(self, sql: str, params: Sequence = ()) -> list[tuple]:
         return self.conn.execute(self.sql(sql), params).fetchall()
 
-    # --- memory across a savepoint --------------------------------------------------------
-    def mark(self) -> tuple:
-        return (self.sealing, dict(self._streams), dict(self._tournaments), self._last)
+    # --- judging, sealing ---------------------------------------------------------------------
+    def judge(self, job: Job, recorded_at: str) -> None:
+        """``job`` judged on the log and the group's appends before it; its records join
+        ``pending``, or it keeps its refusal."""
+        try:
+            job.result = plan_append(job.tournament_id, job.events, self, recorded_at,
+                                     self._decision(job.decide))
+        except psycopg.Error:
+            raise  # the database failed, not the append: the whole group fails
+        except Exception as refusal:
+            job.result, job.error = None, refusal
+            return
+        if job.result.created:
+            first = len(self.pending)
+            self.pending.extend(job.result.records)
+            self._accepted.append((job, first, len(self.pending)))
 
-    def back_to(self, mark: tuple) -> None:
-        """After a rollback to the savepoint taken at ``mark``: what the job read or wrote is
-        forgotten, and a seal lock it took was released with its savepoint."""
-        self.sealing, self._streams, self._tournaments, self._last = \
-            mark[0], dict(mark[1]), dict(mark[2]), mark[3]
+    def _decision(self, decide: Decide | None) -> Decide | None:
+        if decide is None:
+            return None
 
-    def inserted(self, records: list[Record]) -> None:
-        for r in records:
-            self._streams[r.stream] = (r.tournament_id, r.version)
-        last = records[-1]
-        self._tournaments[last.tournament_id] = (last.position, last.hash)
-        self._last = last.position
+        def deciding(tail, recorded_at: str) -> None:
+            self._deciding = True
+            try:
+                decide(tail, recorded_at)
+            finally:
+                self._deciding = False
+        return deciding
+
+    def seal(self) -> None:
+        """Take the seal (held to the commit) and the log's true end with it, in one round
+        trip; number the pending records after that end, chaining their hashes again, unless
+        the guess was right."""
+        if self.sealed:
+            return
+        with self.conn.pipeline():
+            self.conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", SEAL_LOCK)
+            end = self.conn.execute(self.sql(LAST_POSITION))
+        true_end = end.fetchone()[0]
+        self.sealed = True
+        if true_end != self._base and self.pending:
+            self.pending = _renumbered(self.pending, true_end + 1)
+        self._base = true_end
+
+    def finish(self) -> None:
+        """Each accepted job's result: its records as they are inserted."""
+        for job, first, past in self._accepted:
+            job.result = AppendResult(self.pending[first:past], created=True)
 
     # --- the Tail protocol ------------------------------------------------------------------
     def records_by_id(self, ids):
@@ -212,12 +245,47 @@ class Tail:
             chunk = list(ids[i:i + self.ID_CHUNK])
             rows = self.query(SELECT + "WHERE id = ANY(?)", (chunk,))
             found.update((row[1], Record(*row)) for row in rows)
+        wanted = set(ids)
+        found.update((r.id, r) for r in self.pending if r.id in wanted)
         return found
 
-    def read_heads(self, streams: set[str]) -> None:
-        """The heads of ``streams`` in one query (a batch touches several; a group more)."""
-        # each head is the last entry of the (stream, version) index: one probe per stream,
-        # however long the streams are
+    def stream_head(self, stream):
+        for r in reversed(self.pending):
+            if r.stream == stream:
+                return (r.tournament_id, r.version)
+        if stream not in self._streams:
+            self._streams[stream] = stream_head_row(self.query, stream)
+        return self._streams[stream]
+
+    def tournament_head(self, tournament_id):
+        for r in reversed(self.pending):
+            if r.tournament_id == tournament_id:
+                return (r.position, r.hash)
+        if tournament_id not in self._tournaments:
+            self._tournaments[tournament_id] = tournament_head_row(self.query, tournament_id)
+        return self._tournaments[tournament_id]
+
+    def last_position(self):
+        """The log's end, as the group has it: a decision asking for it needs exact positions,
+        and seals the group first."""
+        if self._deciding and not self.sealed:
+            self.seal()
+        return self._base + len(self.pending)
+
+    def read_stream(self, stream, from_version=1, limit=None, until_position=None):
+        stored = read_stream_rows(self.query, stream, from_version, limit, until_position)
+        pending = (r for r in self.pending if r.stream == stream and r.version >= from_version
+                   and (until_position is None or r.position <= until_position))
+        count = 0
+        for record in (*stored, *pending):
+            if limit is not None and count >= limit:
+                return
+            count += 1
+            yield record
+
+    def _read_heads(self, streams: set[str]) -> None:
+        """The heads of ``streams`` in one query: each the last entry of the (stream, version)
+        index, one probe per stream however long it is."""
         rows = self.query("SELECT s, h.tournament_id, h.version FROM unnest(?::text[]) AS s "
                           "CROSS JOIN LATERAL (SELECT tournament_id, version FROM events "
                           "WHERE stream = s ORDER BY version DESC LIMIT 1) AS h",
@@ -225,30 +293,14 @@ class Tail:
         self._streams.update({stream: None for stream in streams})
         self._streams.update({stream: (owner, version) for stream, owner, version in rows})
 
-    def stream_head(self, stream):
-        if stream not in self._streams:
-            self._streams[stream] = stream_head_row(self.query, stream)
-        return self._streams[stream]
 
-    def tournament_head(self, tournament_id):
-        if tournament_id not in self._tournaments:
-            self._tournaments[tournament_id] = tournament_head_row(self.query, tournament_id)
-        return self._tournaments[tournament_id]
-
-    def last_position(self):
-        """The log's last position, under the seal lock (taken once, held to the commit): the
-        positions an append takes after it are its own, and are committed in order."""
-        if not self.sealing:
-            # one round trip: the statements run in order, the second (with a snapshot of its
-            # own) once the lock is granted
-            with self.conn.pipeline():
-                self.conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", SEAL_LOCK)
-                last = self.conn.execute(self.sql(LAST_POSITION))
-            self.sealing = True
-            self._last = last.fetchone()[0]
-        if self._last is None:
-            self._last = last_position_row(self.query)
-        return self._last
-
-    def read_stream(self, stream, from_version=1, limit=None, until_position=None):
-        return read_stream_rows(self.query, stream, from_version, limit, until_position)
+def _renumbered(records: list[Record], first_position: int) -> list[Record]:
+    """``records`` at positions from ``first_position`` on, each hash chained again (the
+    first keeps its link to the tournament's head)."""
+    out, prev_hash = [], records[0].prev_hash
+    for offset, record in enumerate(records):
+        moved = record._replace(position=first_position + offset, prev_hash=prev_hash)
+        moved = moved._replace(hash=record_hash(moved))
+        out.append(moved)
+        prev_hash = moved.hash
+    return out

@@ -590,7 +590,7 @@ def _import(args) -> int:
     if not report.signature_checked:
         print("paiju: warning: the signature was not checked (--unsigned)", file=sys.stderr)
     print(f"paiju: imported {count} events of {report.manifest['tournament_id']} into "
-          f"{args.db} (chain verified)")
+          f"{_shown(args.db)} (chain verified)")
     return 0
 
 
@@ -638,7 +638,7 @@ def _token_create(args) -> int:
         print(f"paiju token create: {error}", file=sys.stderr)
         return 2
     if args.tournament and args.role != "organiser" and not _tournament_exists(args):
-        print(f"paiju token create: no tournament {args.tournament!r} in {args.db} (only an "
+        print(f"paiju token create: no tournament {args.tournament!r} in {_shown(args.db)} (only an "
               "organiser token may name a tournament it is yet to create)", file=sys.stderr)
         return 2
     expires = (utc_timestamp(datetime.now(timezone.utc) + args.expires_in)

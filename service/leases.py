@@ -32,9 +32,10 @@ class RenewedLease(Lease):
     per request. Until ``held_until`` no other process can take it, so not writing is safe."""
 
     seconds: float
+    _held_until: datetime | None = None  # this process's write of the lease lasts until then
 
     def hold(self, now: datetime) -> bool:
-        held_until = getattr(self, "_held_until", None)
+        held_until = self._held_until
         if held_until is not None and now < held_until - timedelta(seconds=self.seconds / 2):
             return True
         mine = self._take(now, now + timedelta(seconds=self.seconds))

@@ -31,19 +31,21 @@ class MigrationReport:
 
 def migrate(source: Deployment, target: Deployment,
             progress: Callable[[int], None] | None = None) -> MigrationReport:
-    if target.store.last_position() or target.tokens.all():
-        raise MigrationRefused("the target database already holds events or tokens: migrate "
-                               "into an empty database")
+    if target.store.last_position():
+        raise MigrationRefused("the target database already holds events: migrate into a "
+                               "database without any (its tokens, if any, are kept)")
     reports = source.store.verify_all()
     broken = [r for r in reports if not r.ok]
     if broken:
         raise MigrationRefused(f"the chain of {broken[0].tournament_id} is broken at position "
                                f"{broken[0].first_bad_position}: {broken[0].problem}")
     count = target.store.restore(_counted(source.store.read_all(), progress))
-    for token_digest, token in source.tokens.with_digests():
+    kept = {token.token_id for token in target.tokens.all()}
+    moved = [(d, t) for d, t in source.tokens.with_digests() if t.token_id not in kept]
+    for token_digest, token in moved:
         target.tokens.adopt(token_digest, token)
     _check_identical(source, target, reports)
-    return MigrationReport(len(reports), count, len(source.tokens.all()))
+    return MigrationReport(len(reports), count, len(moved))
 
 
 def _counted(records: Iterator[Record], progress: Callable[[int], None] | None):

@@ -57,7 +57,7 @@ def test_a_target_that_holds_events_gets_nothing(simulated, postgres_url, capsys
     _, db, _ = simulated
     assert main(["migrate", "--from", db, "--to", postgres_url]) == 0
     assert main(["migrate", "--from", db, "--to", postgres_url]) == 1
-    assert "empty database" in capsys.readouterr().err
+    assert "already holds events" in capsys.readouterr().err
 
 
 def test_a_broken_chain_is_not_moved(simulated, postgres_url, tmp_path, capsys):
@@ -79,3 +79,21 @@ def test_an_unreachable_target_is_a_message_not_a_traceback(simulated, capsys):
     assert main(["migrate", "--from", db, "--to", "postgresql://postgres@127.0.0.1:1/x"]) == 2
     err = capsys.readouterr().err
     assert "cannot reach the PostgreSQL database" in err and "Traceback" not in err
+
+
+def test_db_upgrade_then_migrate_as_the_readme_says(simulated, postgres_template, capsys):
+    """A new PostgreSQL database: `paiju db upgrade` (which makes its first admin token), then
+    `paiju migrate`: the source's tokens join that one."""
+    import postgres
+
+    _, db, token = simulated
+    url = postgres.create(None)
+    try:
+        assert main(["db", "upgrade", "--db", url]) == 0
+        assert main(["migrate", "--from", db, "--to", url]) == 0
+        assert "every chain verified" in capsys.readouterr().out
+        assert main(["token", "list", "--db", url]) == 0
+        listed = capsys.readouterr().out
+        assert "first admin" in listed and "paiju simulate" in listed
+    finally:
+        postgres.drop(url)

@@ -48,7 +48,7 @@ def test_serve_on_an_unreachable_database_says_so_and_exits(postgres_template):
     done = paiju("serve", "--db", "postgresql://postgres:secret@127.0.0.1:1/nowhere")
     assert done.returncode == 2
     assert "cannot reach the PostgreSQL database" in done.stderr
-    assert "Traceback" not in done.stderr
+    assert "Traceback" not in done.stderr and "secret" not in done.stderr
 
 
 def test_upgrade_wants_a_postgresql_url(capsys):
@@ -66,8 +66,13 @@ def test_tokens_and_verify_on_a_url(postgres_url, capsys):
     assert main(["verify", "--db", postgres_url]) == 0  # an empty log: nothing to report
 
 
-def test_database_url_is_the_default_db(postgres_url):
+def test_database_url_is_the_default_db(postgres_url, capsys):
+    import os
+
+    assert main(["token", "create", "--role", "admin", "--name", "in-postgres", "--db",
+                 postgres_url]) == 0
     done = subprocess.run([sys.executable, "-m", "service.cli", "token", "list"], cwd=REPO,
                           capture_output=True, text=True, timeout=30,
-                          env={**__import__("os").environ, "DATABASE_URL": postgres_url})
+                          env={**os.environ, "DATABASE_URL": postgres_url})
     assert done.returncode == 0, done.stderr
+    assert "in-postgres" in done.stdout

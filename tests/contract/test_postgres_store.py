@@ -5,6 +5,7 @@ and a lost connection that leaves nothing half-written."""
 from __future__ import annotations
 
 import threading
+import time
 
 import postgres
 import psycopg
@@ -212,3 +213,108 @@ def test_appends_of_one_tournament_share_commits_and_a_refused_one_rolls_back_al
     assert [r.position for r in log] == list(range(1, 16 * 8 + 1))
     assert pg.verify("t1").ok
     assert len({r.recorded_at for r in log}) < len(log)  # some appends shared a commit
+
+
+def test_a_group_decides_before_it_seals_so_other_tournaments_never_wait(pg):
+    """The second group of tournament A: its first append plain, its second still deciding. No
+    seal is held while it decides: tournament B appends meanwhile."""
+    gates = {n: threading.Event() for n in ("a1", "a3")}
+    entered = {n: threading.Event() for n in ("a1", "a3")}
+
+    def held(name):
+        def decide(tail, recorded_at):
+            entered[name].set()
+            assert gates[name].wait(10)
+        return decide
+
+    a1 = threading.Thread(target=pg.append, args=("A", [ev("match-a", 1)], held("a1")))
+    a1.start()
+    assert entered["a1"].wait(10)  # A's first group: a1 alone, deciding
+    a2 = threading.Thread(target=pg.append, args=("A", [ev("match-a", 2)]))
+    a3 = threading.Thread(target=pg.append, args=("A", [ev("match-a", 3)], held("a3")))
+    a2.start()
+    time.sleep(0.2)  # a2 queued before a3: they make A's next group, in that order
+    a3.start()
+    time.sleep(0.2)
+    gates["a1"].set()
+    assert entered["a3"].wait(10)  # the next group: a2 judged, a3 deciding
+    try:
+        started = time.monotonic()
+        pg.append("B", [ev("match-b")])
+        assert time.monotonic() - started < 2
+    finally:
+        gates["a3"].set()
+    for t in (a1, a2, a3):
+        t.join(10)
+    assert [r.data_dict["seat"] for r in pg.read_stream("match-a")] == [1, 2, 3]
+    assert [r.position for r in pg.read_all()] == [1, 2, 3, 4]
+    assert pg.verify("A").ok and pg.verify("B").ok
+
+
+def test_a_group_numbered_again_when_another_tournament_committed_first(pg):
+    """A group's decisions see a guess of the log's end; B commits in between, so A's records
+    are numbered after B's and their hashes chained again."""
+    deciding, go_on = threading.Event(), threading.Event()
+
+    def slow(tail, recorded_at):
+        deciding.set()
+        assert go_on.wait(10)
+
+    a = threading.Thread(target=pg.append, args=("A", [ev("match-a"), ev("match-a", 1)], slow))
+    a.start()
+    assert deciding.wait(10)
+    pg.append("B", [ev("match-b")])  # position 1, while A decides with a guess of 0
+    go_on.set()
+    a.join(10)
+    assert [(r.tournament_id, r.position) for r in pg.read_all()] == [("B", 1), ("A", 2), ("A", 3)]
+    assert pg.verify("A").ok and pg.verify("B").ok
+
+
+def test_a_restore_never_writes_a_tournament_an_append_is_writing(pg, postgres_url):
+    """An append of X holds X's lock while it decides; a restore of X then refuses at once
+    (waiting, holding the seal, could deadlock) instead of forking X's chain."""
+    from events.store import RestoreConflict
+
+    source = PostgresEventStore(postgres_url)
+    deciding, go_on = threading.Event(), threading.Event()
+
+    def slow(tail, recorded_at):
+        deciding.set()
+        assert go_on.wait(10)
+
+    records = [r._replace(position=100 + n) for n, r in
+               enumerate(pg.append("X", [ev("match-x"), ev("match-x", 1)]).records)]
+    writer = threading.Thread(target=pg.append, args=("Y", [ev("match-y")], slow))
+    writer.start()
+    assert deciding.wait(10)
+    try:
+        with pytest.raises(RestoreConflict, match="being written"):
+            source.restore([r._replace(tournament_id="Y") for r in records])
+    finally:
+        go_on.set()
+        writer.join(10)
+        source.close()
+    assert pg.verify("Y").ok
+
+
+def test_an_interrupted_group_leaves_no_one_waiting_and_claims_nothing():
+    """TournamentGroups (events/postgres_writer.py): a commit cut by an exception gives every
+    member of the group an error (none a result), and the tournament's next appends still run."""
+    from events.postgres_writer import Job, TournamentGroups
+
+    calls = []
+
+    def commit(jobs):
+        calls.append(len(jobs))
+        if len(calls) == 1:
+            for job in jobs:
+                job.result = "provisional"
+            raise KeyboardInterrupt
+        for job in jobs:
+            job.result = "stored"
+
+    groups = TournamentGroups(commit)
+    with pytest.raises(KeyboardInterrupt):
+        groups.submit(Job("t", [], None))
+    assert groups.submit(Job("t", [], None)) == "stored"
+    assert calls == [1, 1]

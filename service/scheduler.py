@@ -103,4 +103,8 @@ class TimerService:
         self.timekeeper.wait_idle()
         release = getattr(self.timekeeper.lease, "release", None)
         if release is not None:
-            release()
+            try:
+                release()
+            except Exception as error:  # the database is gone: the lease lapses by itself
+                log.warning("the timer's lease was not given up (%s); another process takes "
+                            "it over when it expires", error)

@@ -140,10 +140,19 @@ def main(argv: list[str] | None = None) -> int:
                           help="sj2: match setting targetLevel")
     simulate.add_argument("--seconds-per-move", type=float,
                           help="guandan: the temporary server records every event this many "
-                               "simulated seconds after the one before, the clock on which the "
-                               "60- and 90-minute limits pass (default 9). With --url the "
-                               "server's time is real: a limit is reached only after 60 real "
-                               "minutes, so matches are decided by play (not with --url)")
+                               "simulated seconds after the one before, the clock on which its "
+                               "timer passes the 60- and 90-minute limits (default 9; from 10 "
+                               "on, the timer also reports overruns of GD-9's 20-second move "
+                               "limits). With --url the server's time is real: a limit is "
+                               "reached only after 60 real minutes (--match-minutes), so "
+                               "matches are decided by play (not with --url)")
+    simulate.add_argument("--match-minutes", type=_at_least(1),
+                          help="guandan: match setting matchMinutes, the time limit at which "
+                               "the levels decide (GD-11.2; default 60); with --url the "
+                               "minutes are real")
+    simulate.add_argument("--overtime-minutes", type=_at_least(1),
+                          help="guandan: match setting overtimeMinutes, the overtime after equal "
+                               "levels at the limit (GD-11.2; default 30)")
     simulate.add_argument("--third-place", choices=["playoff", "shared"], default="playoff")
     simulate.add_argument("--players", type=_at_least(4), default=16,
                           help="mjo, mjs: players in the groups of four (default 16: 4 tables, "
@@ -153,6 +162,11 @@ def main(argv: list[str] | None = None) -> int:
                                "mjo, the seed's four rounds for mjs)")
     simulate.add_argument("--rounds", type=_at_least(1), default=4,
                           help="sj3-swiss: rounds of the team event (default 4, T-6.1)")
+    simulate.add_argument("--alert-at-minute", type=_at_least(1),
+                          help="sj3-swiss: match setting alertAtMinute, the minute of a "
+                               "round's alert, after which the hand in play is the last "
+                               "(SJ3-12.1; default 80, before the round's 90 minutes). With "
+                               "--url the minutes are real: 1 ends a round in about a minute")
     simulate.set_defaults(run=_simulate, parser=simulate)
 
     args = parser.parse_args(argv)
@@ -174,6 +188,13 @@ _DEFAULT_TEAMS = {"sj2": 8, "guandan": 16}  # guandan: seed 001 expects 16-20 te
 def _simulate(args) -> int:
     from .simulator.runner import report, simulate
 
+    if args.alert_at_minute is not None and args.game != "sj3-swiss":
+        args.parser.error("--alert-at-minute is a setting of sj3-swiss tables")
+    timed = {key: value for key, value in (("matchMinutes", args.match_minutes),
+                                           ("overtimeMinutes", args.overtime_minutes)) if value}
+    if timed and args.game != "guandan":
+        args.parser.error("--match-minutes and --overtime-minutes are settings of guandan "
+                          "matches")
     if args.game == "mjo":
         return _simulate_mjo(args)
     if args.game == "mjs":
@@ -185,6 +206,7 @@ def _simulate(args) -> int:
                                            ("targetLevel", args.target_level)) if value}
     if match and args.game != "sj2":
         args.parser.error("--max-hands and --target-level are settings of sj2 matches")
+    match.update(timed)
     if args.seconds_per_move is not None and args.game != "guandan":
         args.parser.error("--seconds-per-move is the clock of guandan matches")
     if args.seconds_per_move is not None and args.seconds_per_move <= 0:
@@ -194,7 +216,7 @@ def _simulate(args) -> int:
                           "server at --url keeps real time")
     teams = args.teams or _DEFAULT_TEAMS[args.game]
     clock, options = _simulated_clock(args)
-    if args.url and args.game == "guandan":  # real time: a limit is posted once really passed
+    if args.url and args.game == "guandan":  # real time: the limits pass in real minutes
         options = {"seconds_per_move": 0}
     run = lambda url, token, at_once: simulate(  # noqa: E731
         url, teams, args.seed, match, {"thirdPlace": args.third_place}, game=args.game,
@@ -205,12 +227,13 @@ def _simulate(args) -> int:
 TABLES_AT_ONCE = 4  # the tables (matches) of a stage (round) played at the same time
 
 
-def _run_simulation(args, run, report, succeeded, clock=None) -> int:
+def _run_simulation(args, run, report, succeeded, clock=None, timer=True) -> int:
     """``run(url, token, tables at once)`` against the server at --url, or a temporary one of
     its own: in a process of its own, the tables of a stage playing at the same time — or, when
     ``clock`` gives the times it records, in this process, one table after another (a shared
-    simulated clock would move faster at each of several tables). Prints the report; 0 if
-    ``succeeded(outcome)``."""
+    simulated clock would move faster at each of several tables). Its own servers run their
+    timer — the one in this process if ``timer`` — and the bots leave the timer's events to it.
+    Prints the report; 0 if ``succeeded(outcome)``."""
     from .simulator.runner import ApiError, temporary_server
     from .simulator.server_process import server_process
 
@@ -221,7 +244,7 @@ def _run_simulation(args, run, report, succeeded, clock=None) -> int:
             with server_process() as (url, token):
                 outcome = run(url, token, TABLES_AT_ONCE)
         else:
-            with temporary_server(clock=clock) as server:
+            with temporary_server(clock=clock, timer=timer) as server:
                 outcome = run(server.url, server.token, 1)
     except (ApiError, OSError, RuntimeError) as error:
         print(f"paiju simulate: {error}", file=sys.stderr)
@@ -238,7 +261,8 @@ def _url_token(args) -> str:
 
 def _simulated_clock(args):
     """Guandan (T-5.4): the temporary server's clock moves ``--seconds-per-move`` per recorded
-    event, and the referee bots time the limits by that step; other games keep real time."""
+    event, and its timer appends the limits on that clock (the bots, knowing the step, wait for
+    a limit that their next move would pass); other games keep real time."""
     from .simulator.guandan_bots import SECONDS_PER_MOVE
     from .simulator.runner import SimulatedClock
 
@@ -280,18 +304,25 @@ def _simulate_sj3_swiss(args) -> int:
     """Seed 004's team event (T-6): 8 teams of two pairs, 4 rounds of SJ3 by default; odd
     ``--teams`` gives a bye each round. The temporary server's clock moves
     ``--seconds-per-move`` (default 3) per recorded event, so each 80-minute alert comes after
-    a few hands; with ``--url`` the server's time is real."""
+    a few hands; that server runs no timer (swiss.py: the shared clock would overrun SJ3's move
+    limits), and when every table waits for the dealer's pause its clock is moved on. With
+    ``--url`` the server's time is real, and its timer ends each pause."""
     from .simulator.runner import SimulatedClock
     from .simulator.swiss import SECONDS_PER_MOVE, report, simulate
 
     teams = args.teams or 8
     if args.seconds_per_move is not None and (args.url or args.seconds_per_move <= 0):
         args.parser.error("--seconds-per-move: more than 0, for the temporary server only")
-    run = lambda url, token, at_once: simulate(url, teams, args.rounds,  # noqa: E731
-                                               args.seed, token=token)
+    if args.alert_at_minute is not None and args.alert_at_minute >= 90:
+        args.parser.error("--alert-at-minute: before the round's 90 minutes (SJ3-12.1)")
+    match = {"alertAtMinute": args.alert_at_minute} if args.alert_at_minute else None
     clock = SimulatedClock(args.seconds_per_move or SECONDS_PER_MOVE)
+    idle = None if args.url else (lambda: clock.advance(seconds=clock.step.total_seconds()))
+    run = lambda url, token, at_once: simulate(  # noqa: E731
+        url, teams, args.rounds, args.seed, token=token, timer=bool(args.url), idle=idle,
+        match_settings=match)
     return _run_simulation(args, run, report, lambda outcome: outcome.standings.get("final"),
-                           clock)
+                           clock, timer=False)
 
 
 def _log_to_stderr() -> None:

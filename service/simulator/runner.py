@@ -6,11 +6,25 @@ from the referee's view of a match to its next event), the match settings the si
 
 Against ``--url`` it uses a running server; without it, it starts a server of its own on a
 temporary database, on a free local port, and stops it at the end.
+
+**The timer's events are the timer's.** A server runs its timer (``paiju serve`` but
+``--no-timer``; :func:`temporary_server` as it is told): at each deadline it appends the window
+closed or the limit passed (rules/*/deadlines.py). A bot whose next event is one of those
+(``TIMER_EVENTS``) does not post it — it would race the timer, and lose with a 422 once the
+timer's came first — but waits for the timer's, reading the table again (a conditional GET: a
+304 costs little) until the table has moved on, bounded by ``WAIT_SECONDS``. A move the rules
+make wait is held back the same way: SJ3's kitty is taken only once the dealer's 5-second pause
+has ended (SJ3-3.6), which the timer's DeclarationWindowClosed ends. And a move refused because
+the table moved on between the bot's read and its post (the timer was first) is decided again
+on the new read. Against a server without a timer the bots post the timer's events themselves,
+as a referee would. Every ``timer`` argument below: True or False, or None (the default) — the
+temporary server's own if ``url`` is one in this process (:func:`runs_timer`), else True.
 """
 from __future__ import annotations
 
 import http.client
 import json
+import logging
 import random
 import tempfile
 import threading
@@ -35,6 +49,14 @@ Action = tuple[str, dict]
 T = TypeVar("T")
 HELD_ANSWERS = 16  # the answers the client keeps for conditional reads
 
+# What the timer appends at a deadline (the event types of rules/shengji, guandan and mahjong
+# deadlines.py): against a server running its timer, never a bot's to post.
+TIMER_EVENTS = frozenset({"DeclarationWindowClosed", "ClaimWindowClosed", "TimeLimitReached",
+                          "TimeLimitExceeded", "GDTimeLimitExceeded", "SJ3TimeLimitExceeded",
+                          "LatenessLimitReached"})
+WAIT_SECONDS = 30.0  # a table waiting longer for the timer (or a pause) has a server without one
+POLL_SECONDS = (0.005, 0.1)  # the first and the longest sleep between two reads while waiting
+
 
 @dataclass(frozen=True)
 class GameSetup:
@@ -48,7 +70,8 @@ class GameSetup:
 
 
 GAMES: Mapping[str, GameSetup] = {
-    # SJ2: the bots bid while the cards are drawn, so the declaration window is not waited out
+    # SJ2: the bots bid while the cards are drawn, so the declaration window is not waited out:
+    # the timer closes it at DealCompleted
     "sj2": GameSetup("SJ2", sj2_bots.next_action,
                      {"declarationWindowSeconds": 0}),
     # 掼蛋 of seed 001: rounds drawn with matching playing cards (T-5.5)
@@ -79,10 +102,13 @@ class Api:
         # path -> (ETag, the answer), the paths read last: a table's reads, not every page
         self._held: OrderedDict[str, tuple[str, object]] = OrderedDict()
 
-    def call(self, method: str, path: str, body: object | None = None) -> dict:
+    def call(self, method: str, path: str, body: object | None = None,
+             conditional: bool = True) -> dict:
+        """``conditional=False``: a GET without ``If-None-Match`` (a clock read, whose ETag
+        leaves out the countdown, is read afresh for the server's present)."""
         payload = None if body is None else json.dumps(body, ensure_ascii=False).encode()
         headers = {**self.auth, **({"Content-Type": "application/json"} if payload else {})}
-        held = self._held.get(path) if method == "GET" else None
+        held = self._held.get(path) if method == "GET" and conditional else None
         if held is not None:
             headers["If-None-Match"] = held[0]
         response, data = self._send(method, path, payload, headers)
@@ -170,11 +196,13 @@ Observer = Callable[[str, str, dict], None]
 def simulate(url: str, teams: int = 8, seed: int = 1, match_settings: dict | None = None,
              tournament_settings: dict | None = None, observe: Observer | None = None,
              game: str = "sj2", bot_options: Mapping | None = None,
-             token: str | None = None, matches_at_once: int = 1) -> Outcome:
+             token: str | None = None, matches_at_once: int = 1,
+             timer: bool | None = None) -> Outcome:
     """Plays a knockout of ``teams`` pairs of ``game`` (a key of ``GAMES``) to its end; returns
     what happened. ``observe(tournament, match, view)`` sees the referee's view before every
     move; ``bot_options`` go to the game's bots (e.g. Guandan's ``seconds_per_move``);
-    ``matches_at_once``: the matches of a round played at the same time."""
+    ``matches_at_once``: the matches of a round played at the same time; ``timer``: the server
+    runs its timer, which closes SJ2's declaration windows and posts Guandan's time limits."""
     setup = GAMES[game]
     started = time.perf_counter()
     with Api(url, token) as api:
@@ -190,7 +218,8 @@ def simulate(url: str, teams: int = 8, seed: int = 1, match_settings: dict | Non
                 continue
             for hands, tributes in play_tables(api, [m["match_id"] for m in pending],
                                                partial(_knockout_match, tid=tid, setup=setup,
-                                                       observe=observe, options=bot_options),
+                                                       observe=observe, options=bot_options,
+                                                       timer=timer),
                                                seed, matches_at_once):
                 outcome.hands += hands
                 outcome.tributes.update(tributes)
@@ -205,9 +234,11 @@ def simulate(url: str, teams: int = 8, seed: int = 1, match_settings: dict | Non
 
 
 def _knockout_match(api: Api, match_id: str, rng: random.Random, tid: str, setup: GameSetup,
-                    observe: Observer | None, options: Mapping | None) -> tuple[int, Counter]:
+                    observe: Observer | None, options: Mapping | None,
+                    timer: bool | None = None) -> tuple[int, Counter]:
     """Plays one match of the knockout; its hands and (Guandan) its hands by tribute case."""
-    last = play_match(api, tid, match_id, setup.next_action, rng, observe, options)
+    last = play_match(api, tid, match_id, setup.next_action, rng, observe, options,
+                      timer=timer)
     return last["hands_played"], _tribute_cases(api.pages(last["hand_results"], "hands"))
 
 
@@ -230,23 +261,125 @@ def _create(api: Api, setup: GameSetup, game: str, teams: int, seed: int,
 def play_match(api: Api, tid: str, match_id: str,
                next_action: Callable[..., Action | list[Action] | None],
                rng: random.Random, observe: Observer | None = None,
-               bot_options: Mapping | None = None, max_moves: int | None = None) -> dict:
+               bot_options: Mapping | None = None, max_moves: int | None = None,
+               timer: bool | None = None) -> dict:
     """Starts the match and lets the bots (``next_action``, from the referee's view) play it
     out; returns its last referee view. Every game's simulation plays its matches here. A move
-    is one event or a batch of them (a list), posted in one request."""
+    is one event or a batch of them (a list), posted in one request. ``timer``: the server runs
+    its timer, whose events the bots leave to it (:func:`held_back`); ``observe`` sees each
+    view the bots decide on once."""
     started = api.call("POST", f"/v1/tournaments/{tid}/matches", {"match_id": match_id})
     stream, path = started["stream"], f"/v1/tournaments/{tid}/matches/{match_id}?as=referee"
-    moves = 0
+    timer = runs_timer(api.url) if timer is None else timer
+    waiting = Waiting(api, tid, match_id)
+    moves, observed = 0, None
     while max_moves is None or moves < max_moves:
         view = api.call("GET", path)
-        if observe is not None:
+        if observe is not None and view is not observed:
             observe(tid, match_id, view)
+        observed = view
         action = next_action(view, rng, **(bot_options or {}))
         if action is None:
             return view
-        api.call("POST", f"/v1/tournaments/{tid}/events", _body(action, stream))
-        moves += 1
+        reason = held_back(view, action, timer, waiting.clock)
+        if reason is not None:
+            waiting.hold(reason)
+            waiting.sleep()
+            continue
+        waiting.clear()
+        if post_move(api, tid, _body(action, stream), path, view):
+            moves += 1
     raise RuntimeError(f"match {match_id} did not end in {max_moves} moves")
+
+
+def runs_timer(url: str) -> bool:
+    """Whether the server at ``url`` runs its timer: a :func:`temporary_server` of this process
+    as it was started, any other server as ``paiju serve`` starts it (with its timer)."""
+    return _TEMPORARY_TIMERS.get(url.rstrip("/"), True)
+
+
+def held_back(view: Mapping, move: Action | list[Action], timer: bool,
+              clock: Callable[[], dict] | None = None) -> str | None:
+    """What the table waits for before ``move`` (a bot's next, at the table ``view`` shows),
+    or None: post it now. Against a server running its ``timer``: an event of the timer's
+    (``TIMER_EVENTS``), or SJ3's kitty in the dealer's pause — both come from the timer, the
+    pause ending with its DeclarationWindowClosed (SJ3-3.6). Without a timer the bots post
+    every event themselves, and take the kitty once the pause has passed on the server's clock:
+    ``clock()``, the match's clock read (its ``now`` is the time a post would be recorded at)."""
+    moves = move if isinstance(move, list) else [move]
+    owned = next((event_type for event_type, _ in moves if event_type in TIMER_EVENTS), None)
+    if owned is not None:
+        return f"the server's timer to post {owned}" if timer else None
+    if not _in_the_pause(view, moves):
+        return None
+    if timer:
+        return "the end of the dealer's pause (SJ3-3.6): the timer's DeclarationWindowClosed"
+    if clock is None:
+        return None
+    read = clock()
+    ends = [c["deadline"] for c in read["clocks"] if c["event_type"] == "DeclarationWindowClosed"]
+    if ends and _moment(read["now"]) < _moment(ends[0]):
+        return f"the end of the dealer's pause (SJ3-3.6) at {ends[0]}"
+    return None
+
+
+def _in_the_pause(view: Mapping, moves: list[Action]) -> bool:
+    """SJ3-3.6: ``moves`` take the kitty while the hand is still declaring — after
+    DrawingEnded, before the pause has been closed."""
+    hand = view.get("current_hand")
+    return (hand is not None and hand["phase"] == "declaring"
+            and any(event_type == "KittyTaken" for event_type, _ in moves))
+
+
+def _moment(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+class Waiting:
+    """How long one table has been held back (:func:`held_back`): at most ``WAIT_SECONDS`` on
+    end, then a RuntimeError that says what it waited for."""
+
+    def __init__(self, api: Api, tid: str, match_id: str):
+        self.api, self.match_id = api, match_id
+        self.clock_path = f"/v1/tournaments/{tid}/matches/{match_id}/clock"
+        self.since: float | None = None
+        self.sleeps = 0
+
+    def clock(self) -> dict:
+        """The match's clocks read now (not a held answer: ``now`` is the server's present)."""
+        return self.api.call("GET", self.clock_path, conditional=False)
+
+    def hold(self, reason: str) -> None:
+        now = time.monotonic()
+        if self.since is None:
+            self.since, self.sleeps = now, 0
+        elif now - self.since > WAIT_SECONDS:
+            raise RuntimeError(
+                f"match {self.match_id}: waited {WAIT_SECONDS:.0f} s for {reason}, in vain; "
+                f"does the server at {self.api.url} run its timer (paiju serve without "
+                f"--no-timer)?")
+
+    def sleep(self) -> None:
+        """A short sleep before the next read, longer as the wait goes on."""
+        first, longest = POLL_SECONDS
+        time.sleep(min(first * 2 ** self.sleeps, longest))
+        self.sleeps += 1
+
+    def clear(self) -> None:
+        self.since = None
+
+
+def post_move(api: Api, tid: str, body: dict, path: str, view: Mapping) -> bool:
+    """Posts a bot's move, decided on ``view`` (read from ``path``); False if it was refused
+    because the table moved on meanwhile — the timer's event came first — so that the bots
+    decide again on the new read. Any other refusal is the rules disagreeing: ApiError."""
+    try:
+        api.call("POST", f"/v1/tournaments/{tid}/events", body)
+    except ApiError as error:
+        if error.status != 422 or api.call("GET", path)["version"] == view["version"]:
+            raise
+        return False
+    return True
 
 
 def play_tables(api: Api, match_ids: list[str], play: Callable[[Api, str, random.Random], T],
@@ -315,19 +448,27 @@ def count_events(api: Api, tid: str) -> Counter:
         after = page["events"][-1]["position"]
 
 
+_TEMPORARY_TIMERS: dict[str, bool] = {}  # the temporary servers running: url -> timer
+
+
 @dataclass(frozen=True)
 class Served:
     url: str
     database: str
     app: object  # the Flask app being served
     token: str   # an admin token of the temporary deployment
+    timer: bool = True  # whether its timer runs
 
 
 @contextmanager
-def temporary_server(threads: int = 4, clock: "SimulatedClock | None" = None) -> Iterator[Served]:
+def temporary_server(threads: int = 4, clock: "SimulatedClock | None" = None,
+                     timer: bool | None = None) -> Iterator[Served]:
     """A paiju server (waitress, in this process) on a temporary database and a free local
     port, for the duration; ``clock`` gives the times it records and the timer's present
-    (default: the system's)."""
+    (default: the system's). ``timer``: the deployment's timer runs, driven by the requests
+    (:class:`RequestDrivenTimer`) — by default on the system's clock, not on a simulated one:
+    that clock moves with the events of every table, so a table's move limits would pass at
+    the pace of the whole room (``timer=True`` where one table plays at a time: Guandan)."""
     from waitress.server import create_server
 
     from service import create_app
@@ -340,21 +481,64 @@ def temporary_server(threads: int = 4, clock: "SimulatedClock | None" = None) ->
         # checkpoints for the next start, buys nothing
         app = create_app({"DATABASE": database, "CLOCK": clock, "NOW": now,
                           "SQLITE_SYNCHRONOUS": "OFF", "CHECKPOINTS": False})
+        timer = clock is None if timer is None else timer
+        if timer:
+            app.wsgi_app = RequestDrivenTimer(app.wsgi_app, app.extensions["paiju"].timekeeper)
         token, _ = app.extensions["paiju"].tokens.create("admin", name="paiju simulate")
         server = create_server(app, host="127.0.0.1", port=0, threads=threads)
         stopping = threading.Event()
         worker = threading.Thread(target=_serve_until_closed, args=(server, stopping),
                                   daemon=True)
         worker.start()
+        url = f"http://127.0.0.1:{server.effective_port}"
+        _TEMPORARY_TIMERS[url] = timer
         try:
-            yield Served(f"http://127.0.0.1:{server.effective_port}", database, app, token)
+            yield Served(url, database, app, token, timer)
         finally:
+            _TEMPORARY_TIMERS.pop(url, None)
             server.task_dispatcher.shutdown()  # let running requests finish, then stop
             stopping.set()
             server.close()
             worker.join(timeout=5)
             app.extensions["paiju"].store.close()
             app.extensions["paiju"].cache.close()
+
+
+class RequestDrivenTimer:
+    """The temporary server's timer (service/timekeeping.py): the timekeeper follows the log
+    after every write the server answers and fires what is due then and before every read, in
+    the request, before its answer — ``paiju serve``'s nudge after each POST, made synchronous.
+
+    On a simulated clock time moves only when an event is recorded, so every deadline fires at
+    the first write that reaches it, before the answer to that write: exactly where it falls,
+    the same on every run (a scheduler in the background would fire it a little earlier or
+    later among the bots' moves). On the system's clock a deadline fires at the first request
+    after it, e.g. the read of a table waiting for it. Nothing runs between requests, and the
+    lease is this process's own (a throw-away deployment has one): a test may open the same
+    database afterwards with an app and timer of its own."""
+
+    def __init__(self, wsgi_app, timekeeper):
+        from service.leases import SoleLease
+
+        self.wsgi_app, self.timekeeper = wsgi_app, timekeeper
+        timekeeper.lease = SoleLease()
+        timekeeper.start()
+
+    def __call__(self, environ, start_response):
+        method = environ.get("REQUEST_METHOD")
+        if method == "GET":  # only this server writes here: the log is followed after writes
+            self._tick(self.timekeeper.fire_due)
+        answer = self.wsgi_app(environ, start_response)
+        if method == "POST":
+            self._tick(self.timekeeper.tick)
+        return answer
+
+    @staticmethod
+    def _tick(tick) -> None:
+        try:
+            tick()
+        except Exception:  # as the scheduler's job: one bad tick is logged, the next tries again
+            logging.getLogger("paiju.timer").exception("timer tick failed")
 
 
 def _serve_until_closed(server, stopping: threading.Event) -> None:

@@ -24,14 +24,15 @@ READY_SECONDS = 60  # a server not answering /v1/health by then has failed to st
 @contextmanager
 def server_process() -> Iterator[tuple[str, str]]:
     """``(url, admin token)`` of a ``paiju serve`` on a temporary database and a free local
-    port (no timer: the bots play every move, as on the in-process server), stopped at the
-    end like an operator stops it (SIGTERM: running requests finish)."""
+    port, its timer running as ``make run`` runs it (the bots leave the timer's events to it),
+    stopped at the end like an operator stops it (SIGTERM: running requests finish, the timer
+    stops)."""
     with tempfile.TemporaryDirectory(prefix="paiju-simulate-") as folder:
         database = str(Path(folder) / "paiju.db")
         token = _admin_token(database)
         port = free_port()
         command = [sys.executable, "-c", "from service.cli import main; raise SystemExit(main())",
-                   "serve", "--db", database, "--port", str(port), "--no-timer",
+                   "serve", "--db", database, "--port", str(port),
                    "--synchronous", "OFF", "--threads", "8"]
         log = open(Path(folder) / "serve.log", "wb")
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)

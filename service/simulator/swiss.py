@@ -8,18 +8,29 @@ the remaining ties drawn by lots (T-6.8), and the final standings printed.
 The tables of a round are played side by side, one move at each in turn, as at the venue: the
 alert then finds every table in its own hand. On a temporary server the clock moves
 ``seconds_per_move`` per recorded event, so an 80-minute round passes in a few thousand events;
-against ``--url`` the server's time is real.
+against ``--url`` the server's time is real, and its timer calls each table's alert.
+
+**The dealer's pause (SJ3-3.6).** The kitty is taken only once the 5 seconds after DrawingEnded
+have passed. A server running its timer ends the pause with its DeclarationWindowClosed, which
+the bots wait for (runner.held_back), the other tables playing on meanwhile. The temporary
+server on a simulated clock runs no timer (runner.temporary_server): that clock moves for all
+tables at once, so each table's next move comes ``seconds_per_move`` × tables later (24 s with
+8 tables) — past SJ3's 10-second follow limit, which a timer would report at nearly every move
+(SJ3-11.8) — and the bots take the kitty themselves once the pause has passed on that clock.
 """
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import bots
-from .runner import Api, ApiError, EventOutcome, cost, events_line, finished
+from .runner import (Api, ApiError, EventOutcome, Waiting, cost, events_line, finished,
+                     held_back, post_move, runs_timer)
 
 SECONDS_PER_MOVE = 3.0  # 8 tables: a table moves every 24 s (the 5-s kitty pause, SJ3-3.6)
+IDLE_SECONDS = 0.02     # real time: the sleep when every table is waiting (for the pause)
 
 
 @dataclass
@@ -30,11 +41,18 @@ class SwissOutcome(EventOutcome):
 
 
 def simulate(url: str, teams: int = 8, rounds: int = 4, seed: int = 1,
-             token: str | None = None) -> SwissOutcome:
-    """Plays a team event of ``teams`` teams over ``rounds`` rounds to its final standings."""
+             token: str | None = None, timer: bool | None = None,
+             idle: Callable[[], None] | None = None,
+             match_settings: dict | None = None) -> SwissOutcome:
+    """Plays a team event of ``teams`` teams over ``rounds`` rounds to its final standings.
+    ``timer``: the server runs its timer (it ends each dealer's pause and calls each table's
+    alert; default: runner.runs_timer); ``idle()`` lets time pass when every table is waiting
+    (default: a short sleep; on a simulated clock, move it); ``match_settings``: the tables'
+    (e.g. ``alertAtMinute``)."""
     rng, started = random.Random(seed), time.perf_counter()
+    timer = runs_timer(url) if timer is None else timer
     with Api(url, token) as api:
-        tid = _create(api, teams, rounds, seed)
+        tid = _create(api, teams, rounds, seed, match_settings)
         outcome = SwissOutcome(tid)
         late_team = None  # drawn among the teams playing round 2
         lateness = {2: ("a", 12), 3: ("b", 25)}  # T-6.6: −30 in hand 1; the round forfeited
@@ -51,7 +69,7 @@ def simulate(url: str, teams: int = 8, rounds: int = 4, seed: int = 1,
                 api.call("POST", f"/v1/tournaments/{tid}/rounds/{number}/lateness",
                          {"team": late_team, "pair": pair, "minutes": minutes})
                 outcome.late.append((number, late_team, pair, minutes))
-            outcome.hands += play_round(api, tid, number, tables, rng)
+            outcome.hands += play_round(api, tid, number, tables, rng, timer, idle)
             outcome.tables += len(tables)
         standings = api.call("GET", f"/v1/tournaments/{tid}/standings")
         if not standings["final"]:  # T-6.8: lots decide the places still shared
@@ -61,10 +79,12 @@ def simulate(url: str, teams: int = 8, rounds: int = 4, seed: int = 1,
         return finished(outcome, api, started)
 
 
-def _create(api: Api, teams: int, rounds: int, seed: int) -> str:
+def _create(api: Api, teams: int, rounds: int, seed: int,
+            match_settings: dict | None = None) -> str:
+    settings = {"rounds": rounds, **({"match": match_settings} if match_settings else {})}
     created = api.call("POST", "/v1/tournaments", {
         "name": f"paiju simulate sj3-swiss (seed {seed})", "game": "SJ3",
-        "format": "swiss-teams", "settings": {"rounds": rounds}})
+        "format": "swiss-teams", "settings": settings})
     tid = created["id"]
     api.call("POST", f"/v1/tournaments/{tid}/events", {"events": [
         {"type": "TeamRegistered", "stream": f"tournament-{tid}",
@@ -88,27 +108,46 @@ def _pair(api: Api, tid: str, number: int, outcome: SwissOutcome) -> dict:
                                                 "with the fewest rematches"})["round"]
 
 
-def play_round(api: Api, tid: str, number: int, tables: list[str], rng: random.Random) -> int:
+def play_round(api: Api, tid: str, number: int, tables: list[str], rng: random.Random,
+               timer: bool = True, idle: Callable[[], None] | None = None) -> int:
     """Plays the round's tables side by side until every match is over: one move at each table
-    in turn; after each turn of moves the chief referee tries the alert (SJ3-12.1), which the
-    server accepts once its minute has passed since the tables started. Returns the hands
-    played."""
+    in turn — a table held back (the dealer's pause, runner.held_back) is passed over in that
+    turn, and when no table could move, ``idle()`` lets time pass; after each turn with moves
+    the chief referee tries the alert (SJ3-12.1), which the server accepts once its minute has
+    passed since the tables started — unless the server runs its ``timer``, which calls each
+    table's alert at that minute of its start (the tables start together: the round's minute)
+    and would race the referee's. Returns the hands played."""
     live, called, hands = list(tables), False, 0
+    waiting = {table: Waiting(api, tid, table) for table in tables}
     while live:
+        moved = False
         for table in list(live):
-            view = api.call("GET", f"/v1/tournaments/{tid}/matches/{table}?as=referee")
+            path = f"/v1/tournaments/{tid}/matches/{table}?as=referee"
+            view = api.call("GET", path)
             action = bots.next_action(view, rng)
             if action is None:
                 live.remove(table)
                 hands += view["hands_played"]
                 continue
+            reason = held_back(view, action, timer, waiting[table].clock)
+            if reason is not None:
+                waiting[table].hold(reason)
+                continue
+            waiting[table].clear()
             event_type, data = action
-            api.call("POST", f"/v1/tournaments/{tid}/events", {
-                "type": event_type, "stream": f"match-{tid}:{table}", "data": data,
-                "meta": {"source": "paiju simulate"}})
-        if not called and live:
+            post_move(api, tid, {"type": event_type, "stream": f"match-{tid}:{table}",
+                                 "data": data, "meta": {"source": "paiju simulate"}},
+                      path, view)
+            moved = True  # posted, or overtaken by the timer: the table has moved on
+        if not called and live and moved and not timer:
             called = _alert(api, tid, number)
+        if live and not moved:  # every table waits for the pause: let time pass
+            (idle or _sleep)()
     return hands
+
+
+def _sleep() -> None:
+    time.sleep(IDLE_SECONDS)
 
 
 def _alert(api: Api, tid: str, number: int) -> bool:

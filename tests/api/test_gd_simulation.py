@@ -1,9 +1,9 @@
 """A 掼蛋 knockout played by ``paiju simulate guandan``'s bots through real HTTP (a waitress
-server in this process), with the rounds drawn by matching cards (T-5.5) and the referee posting
-the time limits by a simulated clock (T-5.4): it ends with a podium and a consistent bracket;
-every hand keeps the 108 cards and ends with a full finishing order; every state read at a past
-position equals what was live then; rebuilding every projection from the log gives the same
-bytes as the live reads; and the reads match the API spec."""
+server in this process), with the rounds drawn by matching cards (T-5.5) and the server's timer
+posting the time limits on a simulated clock (T-5.4): it ends with a podium and a consistent
+bracket; every hand keeps the 108 cards and ends with a full finishing order; every state read
+at a past position equals what was live then; rebuilding every projection from the log gives
+the same bytes as the live reads; and the reads match the API spec."""
 from collections import Counter
 from datetime import datetime, timedelta
 
@@ -18,14 +18,19 @@ from rules.guandan.seats import team_of
 from service.simulator.runner import SimulatedClock, report, simulate, temporary_server
 
 TEAMS = 4
-SECONDS_PER_MOVE = 20  # 60 simulated minutes ≈ 180 events: about two hands a match
+# 9 simulated seconds an event, below GD-9's limits (20 s a play, and two payers' tributes within
+# the 20 s after the deal), so the timer reports no overrun; 30 + 15 simulated minutes ≈ 200 +
+# 100 events: about two hands a match
+SECONDS_PER_MOVE = 9
+MATCH = {"matchMinutes": 30, "overtimeMinutes": 15}
 
 
 @pytest.fixture(scope="module")
 def played():
     seen = []
-    with temporary_server(clock=SimulatedClock(SECONDS_PER_MOVE)) as server:
+    with temporary_server(clock=SimulatedClock(SECONDS_PER_MOVE), timer=True) as server:
         outcome = simulate(server.url, token=server.token, teams=TEAMS, seed=3, game="guandan",
+                           match_settings=MATCH,
                            bot_options={"seconds_per_move": SECONDS_PER_MOVE},
                            observe=lambda tid, mid, view: seen.append((mid, view)))
         yield outcome, server.app, server.database, seen
@@ -130,9 +135,9 @@ def test_paiju_simulate_guandan_prints_the_podium(capsys):
     assert "podium:" in out and "1. team-" in out and "matches decided: time 1" in out
 
 
-def test_the_referee_posts_a_limit_only_once_the_recorded_time_has_passed_it(played):
-    """T-5.4 on the server's clock: every TimeLimitReached is recorded at or after the match's
-    start plus its minutes (the server refuses it otherwise, so the run would have failed)."""
+def test_the_timer_posts_a_limit_only_once_the_recorded_time_has_passed_it(played):
+    """T-5.4 on the server's clock: every TimeLimitReached is the timer's, recorded at or after
+    the match's start plus its minutes (the server refuses it otherwise)."""
     outcome, app, _, _ = played
     client = admin_client(app)
     tid = outcome.tournament_id
@@ -142,6 +147,7 @@ def test_the_referee_posts_a_limit_only_once_the_recorded_time_has_passed_it(pla
         started = client.get(f"/v1/tournaments/{tid}/streams/{event['stream']}?limit=1").json
         start = datetime.fromisoformat(started["events"][0]["recorded_at"])
         minutes = event["data"]["limit_minutes"]
+        assert event["meta"]["actor"] == "timer"
         assert datetime.fromisoformat(event["recorded_at"]) >= start + timedelta(minutes=minutes)
 
 
@@ -149,7 +155,11 @@ def test_the_referee_posts_a_limit_only_once_the_recorded_time_has_passed_it(pla
                                   ["simulate", "sj2", "--seconds-per-move", "5"],
                                   ["simulate", "guandan", "--seconds-per-move", "0"],
                                   ["simulate", "guandan", "--seconds-per-move", "5", "--url",
-                                   "http://127.0.0.1:1"]])
+                                   "http://127.0.0.1:1"],
+                                  ["simulate", "sj2", "--match-minutes", "5"],
+                                  ["simulate", "mjo", "--overtime-minutes", "5"],
+                                  ["simulate", "guandan", "--alert-at-minute", "5"],
+                                  ["simulate", "sj3-swiss", "--alert-at-minute", "90"]])
 def test_paiju_simulate_refuses_options_of_the_other_game(argv, capsys):
     from service.cli import main
 

@@ -46,6 +46,17 @@ def test_an_eight_team_knockout_ends_with_a_champion_and_a_consistent_bracket(pl
     assert outcome.event_counts["HandDealt"] >= 16
 
 
+def test_the_timer_closes_every_declaration_window(played):
+    """The bots leave the window to the server's timer (declarationWindowSeconds 0: it closes
+    at DealCompleted): every DeclarationWindowClosed is the timer's, one a deal."""
+    outcome, app, _, _ = played
+    client = admin_client(app)
+    closed = client.get(f"/v1/tournaments/{outcome.tournament_id}/events"
+                        "?type=DeclarationWindowClosed&limit=1000").json["events"]
+    assert len(closed) == outcome.event_counts["DealCompleted"] == outcome.hands
+    assert {(e["meta"]["actor"], e["meta"]["role"]) for e in closed} == {("timer", "system")}
+
+
 def test_every_past_state_read_with_at_equals_what_was_live_then(played):
     outcome, app, _, seen = played
     assert_past_reads_equal_live(admin_client(app), outcome.tournament_id, seen, 60, seed=1)

@@ -26,6 +26,7 @@ have done its own.
 """
 from __future__ import annotations
 
+import itertools
 import threading
 from typing import Callable, Sequence
 
@@ -277,7 +278,7 @@ class GroupTail:
         pending = (r for r in self.pending if r.stream == stream and r.version >= from_version
                    and (until_position is None or r.position <= until_position))
         count = 0
-        for record in (*stored, *pending):
+        for record in itertools.chain(stored, pending):  # page by page, as the store reads
             if limit is not None and count >= limit:
                 return
             count += 1

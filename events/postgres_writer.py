@@ -150,7 +150,7 @@ def commit_group(conn: psycopg.Connection, sql: Callable[[str], str], jobs: list
         if tail.pending:
             tail.seal()
             insert(conn, tail.pending)
-        tail.finish()
+        tail.finish(jobs)
 
 
 def insert(conn: psycopg.Connection, records: list[Record]) -> None:
@@ -234,10 +234,16 @@ class GroupTail:
             self.pending = _renumbered(self.pending, true_end + 1)
         self._base = true_end
 
-    def finish(self) -> None:
-        """Each accepted job's result: its records as they are inserted."""
+    def finish(self, jobs: list[Job]) -> None:
+        """Each job's result as inserted: an accepted job's records, and a retry's of a batch
+        accepted earlier in the same group (it was answered with that batch's records)."""
         for job, first, past in self._accepted:
             job.result = AppendResult(self.pending[first:past], created=True)
+        final = {r.id: r for r in self.pending}
+        for job in jobs:
+            if job.result is not None and not job.result.created:
+                job.result = AppendResult([final.get(r.id, r) for r in job.result.records],
+                                          created=False)
 
     # --- the Tail protocol ------------------------------------------------------------------
     def records_by_id(self, ids):

@@ -318,3 +318,44 @@ def test_an_interrupted_group_leaves_no_one_waiting_and_claims_nothing():
         groups.submit(Job("t", [], None))
     assert groups.submit(Job("t", [], None)) == "stored"
     assert calls == [1, 1]
+
+
+def test_a_retry_in_the_same_group_as_its_batch_gets_the_records_as_stored(pg):
+    """A client's retry queued behind the batch it repeats (same ids, same group), while B
+    commits first: it is told the batch's records as inserted, numbered after B's."""
+    gates = {n: threading.Event() for n in ("leader", "batch")}
+    entered = {n: threading.Event() for n in ("leader", "batch")}
+
+    def held(name):
+        def decide(tail, recorded_at):
+            entered[name].set()
+            assert gates[name].wait(10)
+        return decide
+
+    event_id = "7d1c1f4e-3b0e-4b8a-9a55-3f5b8e0c2d10"
+    results = {}
+
+    def append(name, events, decide=None):
+        results[name] = pg.append("A", events, decide)
+
+    threads = [threading.Thread(target=append, args=("leader", [ev("match-a", 9)],
+                                                     held("leader")))]
+    threads[0].start()
+    assert entered["leader"].wait(10)  # A's first group decides; the next two queue behind
+    threads.append(threading.Thread(target=append, args=(
+        "batch", [ev("match-a", 1, id=event_id)], held("batch"))))
+    threads[-1].start()
+    time.sleep(0.2)
+    threads.append(threading.Thread(target=append, args=(
+        "retry", [ev("match-a", 1, id=event_id)])))
+    threads[-1].start()
+    time.sleep(0.2)
+    gates["leader"].set()
+    assert entered["batch"].wait(10)  # the second group: the batch deciding, its retry next
+    pg.append("B", [ev("match-b")])  # commits first: the group is numbered after it
+    gates["batch"].set()
+    for t in threads:
+        t.join(10)
+    assert results["batch"].created and not results["retry"].created
+    assert results["retry"].records == results["batch"].records == [pg.get(event_id)]
+    assert pg.get(event_id).position == 3

@@ -633,29 +633,16 @@ def _duration(text: str) -> timedelta:
     return timedelta(**{units[text[-1]]: int(text[:-1])})
 
 
-def _registry(db: str, create: bool = False):
-    """The token registry of the database at ``db``; None (and why, on stderr) if there is no
-    database there, unless a token is being created (which may make the deployment's file)."""
+def _deployment(db: str, create: bool = False):
+    """The deployment at ``db`` (its ``tokens`` for the token commands); None (and why, on
+    stderr) if there is no database there, unless a token is being created (which may make the
+    deployment's file)."""
     from .deployment import exists, open_deployment
 
     if not create and not exists(db):
         print(f"paiju: no database at {db}", file=sys.stderr)
         return None
-    deployment = _opened(lambda: open_deployment(db))
-    return None if deployment is None else _ClosingRegistry(deployment)
-
-
-class _ClosingRegistry:
-    """A deployment's token registry that closes the deployment with it."""
-
-    def __init__(self, deployment):
-        self._deployment = deployment
-
-    def __getattr__(self, name):
-        return getattr(self._deployment.tokens, name)
-
-    def close(self) -> None:
-        self._deployment.close()
+    return _opened(lambda: open_deployment(db))
 
 
 def _token_create(args) -> int:
@@ -674,12 +661,14 @@ def _token_create(args) -> int:
         return 2
     expires = (utc_timestamp(datetime.now(timezone.utc) + args.expires_in)
                if args.expires_in else None)
-    registry = _registry(args.db, create=True)
-    if registry is None:
+    deployment = _deployment(args.db, create=True)
+    if deployment is None:
         return 2
-    secret, token = registry.create(args.role, args.tournament, args.match, args.seat, args.name,
-                                    expires)
-    registry.close()
+    try:
+        secret, token = deployment.tokens.create(args.role, args.tournament, args.match,
+                                                 args.seat, args.name, expires)
+    finally:
+        deployment.close()
     print(secret)
     print(f"paiju: token {token.token_id} ({_scope(token)}) — shown this once; keep it secret",
           file=sys.stderr)
@@ -708,27 +697,27 @@ def _scope(token) -> str:
 
 
 def _token_list(args) -> int:
-    registry = _registry(args.db)
-    if registry is None:
+    deployment = _deployment(args.db)
+    if deployment is None:
         return 2
     try:
-        for token in registry.all():
+        for token in deployment.tokens.all():
             state = f"revoked {token.revoked_at}" if token.revoked_at else "active"
             print(f"{token.token_id}  {_scope(token)}  {token.name or '-'}  created "
                   f"{token.created_at}  {state}")
     finally:
-        registry.close()
+        deployment.close()
     return 0
 
 
 def _token_revoke(args) -> int:
-    registry = _registry(args.db)
-    if registry is None:
+    deployment = _deployment(args.db)
+    if deployment is None:
         return 2
     try:
-        token = registry.revoke(args.token_id)
+        token = deployment.tokens.revoke(args.token_id)
     finally:
-        registry.close()
+        deployment.close()
     if token is None:
         print(f"paiju token revoke: no token {args.token_id}", file=sys.stderr)
         return 2

@@ -174,8 +174,6 @@ class GroupTail:
     append takes meanwhile is met by the unique indexes at the insert; the whole group is then
     judged again, and meets it.)"""
 
-    ID_CHUNK = 500
-
     def __init__(self, conn: psycopg.Connection, sql: Callable[[str], str], streams: set[str]):
         self.conn, self.sql = conn, sql
         self.pending: list[Record] = []
@@ -247,11 +245,9 @@ class GroupTail:
 
     # --- the Tail protocol ------------------------------------------------------------------
     def records_by_id(self, ids):
-        found = {}
-        for i in range(0, len(ids), self.ID_CHUNK):
-            chunk = list(ids[i:i + self.ID_CHUNK])
-            rows = self.query(SELECT + "WHERE id = ANY(?)", (chunk,))
-            found.update((row[1], Record(*row)) for row in rows)
+        # one array parameter, however many ids (SQLite's IN (…) is bounded by its variables)
+        rows = self.query(SELECT + "WHERE id = ANY(?)", (list(ids),))
+        found = {row[1]: Record(*row) for row in rows}
         wanted = set(ids)
         found.update((r.id, r) for r in self.pending if r.id in wanted)
         return found

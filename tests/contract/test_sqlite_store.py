@@ -285,11 +285,3 @@ def test_reads_from_many_short_lived_threads_reuse_a_few_connections(sqlite_stor
         t.start()
         t.join()
     assert len(sqlite_store._opened) <= 2
-
-
-def test_a_batch_of_more_ids_than_one_sql_statement_may_bind(sqlite_store):
-    import uuid
-    events = [NewEvent("X", "match-many", {"i": i}, id=str(uuid.uuid4())) for i in range(1200)]
-    first = sqlite_store.append("t1", events)
-    again = sqlite_store.append("t1", events)
-    assert again.created is False and again.records == first.records

@@ -220,3 +220,11 @@ def test_two_writers_with_the_same_expected_version_exactly_one_wins(store):
     assert sorted(outcomes, key=str) == [3, "ok"]  # the loser learns the version the winner made
     assert store.stream_head("match-m1") == ("t1", 3)  # one batch of two, nothing partial
     assert store.verify("t1").ok
+
+
+def test_a_batch_of_more_ids_than_one_sql_statement_may_bind(store):
+    import uuid
+    events = [NewEvent("X", "match-many", {"i": i}, id=str(uuid.uuid4())) for i in range(1200)]
+    first = store.append("t1", events)
+    again = store.append("t1", events)
+    assert again.created is False and again.records == first.records

@@ -781,7 +781,7 @@ def _migrate(args) -> int:
             source.close()
         return 2
     try:
-        report = migrate(source, target, _progress("migrated"))
+        report = migrate(source, target, lambda records: _counted(records, "migrated"))
     except (MigrationRefused, RestoreConflict) as error:
         print(f"paiju migrate: {error}", file=sys.stderr)
         return 1

@@ -15,9 +15,6 @@ from events.envelope import Record
 
 from .deployment import Deployment
 
-PROGRESS_EVERY = 10_000
-
-
 class MigrationRefused(Exception):
     pass
 
@@ -30,7 +27,8 @@ class MigrationReport:
 
 
 def migrate(source: Deployment, target: Deployment,
-            progress: Callable[[int], None] | None = None) -> MigrationReport:
+            counted: Callable[[Iterator[Record]], Iterator[Record]] = iter) -> MigrationReport:
+    """``counted`` passes the records through as they are copied (the command's progress)."""
     if target.store.last_position():
         raise MigrationRefused("the target database already holds events: migrate into a "
                                "database without any (its tokens, if any, are kept)")
@@ -39,20 +37,13 @@ def migrate(source: Deployment, target: Deployment,
     if broken:
         raise MigrationRefused(f"the chain of {broken[0].tournament_id} is broken at position "
                                f"{broken[0].first_bad_position}: {broken[0].problem}")
-    count = target.store.restore(_counted(source.store.read_all(), progress))
+    count = target.store.restore(counted(source.store.read_all()))
     kept = {token.token_id for token in target.tokens.all()}
     moved = [(d, t) for d, t in source.tokens.with_digests() if t.token_id not in kept]
     for token_digest, token in moved:
         target.tokens.adopt(token_digest, token)
     _check_identical(source, target, reports)
     return MigrationReport(len(reports), count, len(moved))
-
-
-def _counted(records: Iterator[Record], progress: Callable[[int], None] | None):
-    for count, record in enumerate(records, 1):
-        if progress is not None and count % PROGRESS_EVERY == 0:
-            progress(count)
-        yield record
 
 
 def _check_identical(source: Deployment, target: Deployment, reports) -> None:

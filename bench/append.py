@@ -88,9 +88,10 @@ import psycopg  # noqa: E402
 from psycopg.conninfo import conninfo_to_dict  # noqa: E402
 
 from events.envelope import NewEvent, canonical_json  # noqa: E402
-from events.postgres_store import Pool, PostgresEventStore, upgrade_schema  # noqa: E402
+from events.postgres_store import PostgresEventStore, upgrade_schema  # noqa: E402
 from events.sqlite_store import COLUMNS, INSERT, SQLiteEventStore, create_schema  # noqa: E402
 from events.store import EventStore  # noqa: E402
+from service.deployment import admin_token  # noqa: E402
 from service.simulator.server_process import free_port, wait_until_ready  # noqa: E402
 
 TOURNAMENT = "bench"
@@ -230,12 +231,7 @@ AUTH: dict[str, str] = {}
 
 
 def start_server(db: Path, port: int, log_path: Path, max_group: int) -> subprocess.Popen:
-    from service.tokens import SQLiteTokenRegistry
-
-    registry = SQLiteTokenRegistry(db)
-    secret, _ = registry.create("admin", name="bench/append.py")
-    registry.close()
-    AUTH["Authorization"] = f"Bearer {secret}"
+    AUTH["Authorization"] = f"Bearer {admin_token(str(db), 'bench/append.py')}"
     return spawn_serve(["--port", str(port), "--db", str(db), "--max-group", str(max_group)],
                        REPO_ROOT, log_path)
 
@@ -509,19 +505,6 @@ def pg_store_and_library(pg: PostgresServer, args: argparse.Namespace,
 
 # (e) several nodes on one database
 
-def pg_admin_token(url: str) -> str:
-    """An admin token in the database's ``tokens`` table, made before the nodes start (as
-    ``paiju token create --role admin`` does), so that no node makes one of its own."""
-    from service.tokens import PostgresTokenRegistry
-
-    pool = Pool(url, size=2)
-    try:
-        secret, _ = PostgresTokenRegistry(pool).create("admin", name="bench/append.py")
-    finally:
-        pool.close()
-    return secret
-
-
 def free_ports(count: int) -> list[int]:
     ports: list[int] = []
     while len(ports) < count:
@@ -541,7 +524,7 @@ def bench_pg_http(pg: PostgresServer, workdir: Path, nodes: int, args: argparse.
     """``nodes`` ``paiju serve`` processes on one fresh database, the load of (d) over them."""
     with pg.database(f"e_{nodes}_nodes") as url:
         upgrade_schema(url)
-        AUTH["Authorization"] = f"Bearer {pg_admin_token(url)}"
+        AUTH["Authorization"] = f"Bearer {admin_token(url, 'bench/append.py')}"
         ports = free_ports(nodes)
         threads = node_threads(args.clients, nodes, args.pg_threads)
         servers: list[tuple[subprocess.Popen, int, Path]] = []

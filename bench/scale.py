@@ -123,11 +123,9 @@ class Server:
     """``paiju serve`` in a process of its own; an admin token for it."""
 
     def __init__(self, db: Path, timer: bool = True):
-        from service.tokens import SQLiteTokenRegistry
+        from service.deployment import admin_token
 
-        registry = SQLiteTokenRegistry(db)
-        self.token, _ = registry.create("admin", name="bench/scale.py")
-        registry.close()
+        self.token = admin_token(str(db), "bench/scale.py")
         self.port = free_port()
         command = [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port),
                    "--db", str(db)] + ([] if timer else ["--no-timer"])

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from events.postgres_store import PostgresEventStore, is_postgres_url
+from events.postgres_store import Pool, PostgresEventStore, is_postgres_url
 from events.sqlite_store import SQLiteEventStore
 from events.store import EventStore
 
@@ -60,6 +60,22 @@ def open_deployment(db: str, config: dict | None = None,
 def open_store(db: str) -> EventStore:
     """The log alone (the commands that read or verify it)."""
     return PostgresEventStore(db, 4) if is_postgres_url(db) else SQLiteEventStore(db)
+
+
+def admin_token(db: str, name: str) -> str:
+    """A new admin token's secret, made in the deployment's database before a server starts on
+    it (so that the server prints none of its own), as ``paiju token create --role admin``."""
+    if is_postgres_url(db):
+        pool = Pool(db, 2)
+        try:
+            return PostgresTokenRegistry(pool).create("admin", name=name)[0]
+        finally:
+            pool.close()
+    registry = SQLiteTokenRegistry(db)
+    try:
+        return registry.create("admin", name=name)[0]
+    finally:
+        registry.close()
 
 
 def exists(db: str) -> bool:

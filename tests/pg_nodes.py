@@ -22,10 +22,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from events.postgres_store import Pool
-from service.deployment import node_file
+from service.deployment import admin_token as deployment_admin_token, node_file
 from service.simulator.server_process import free_port, wait_until_ready
-from service.tokens import PostgresTokenRegistry
 
 ROOT = Path(__file__).resolve().parent.parent  # the nodes' working directory (var/ beneath)
 READY_SECONDS = 30
@@ -33,12 +31,7 @@ READY_SECONDS = 30
 
 def admin_token(url: str) -> str:
     """An admin token made in the database before any node starts (so none prints its own)."""
-    pool = Pool(url, size=2)
-    try:
-        secret, _ = PostgresTokenRegistry(pool).create("admin", name="test_postgres_nodes")
-    finally:
-        pool.close()
-    return secret
+    return deployment_admin_token(url, "test_postgres_nodes")
 
 
 def query(url: str, sql: str, params: tuple = ()) -> list[tuple]:

@@ -55,18 +55,9 @@ def server_process() -> Iterator[tuple[str, str]]:
 
 
 def _admin_token(database: str) -> str:
-    """An admin token made in the new database before the server starts (so the server does
-    not print one of its own)."""
-    from service.tokens import SQLiteTokenRegistry
+    from service.deployment import admin_token
 
-    registry = SQLiteTokenRegistry(database)
-    try:
-        secret, _ = registry.create("admin", name="paiju simulate")
-    finally:
-        close = getattr(registry, "close", None)
-        if close is not None:
-            close()
-    return secret
+    return admin_token(database, "paiju simulate")
 
 
 def free_port() -> int:

@@ -69,6 +69,10 @@ class TeamRegisteredData(DataSchema):
     organisation = _optional(fields.String(validate=_name))
     # the team's leader (领队, T-6.2): named by every team of the team event (swiss-teams)
     leader = _optional(fields.String(validate=validate.Length(min=1, max=100)))
+    # T-1.6: the players' stable ids, one per player in order (default <team_id>.<n>): what
+    # tells namesakes apart
+    player_ids = _optional(fields.List(fields.String(validate=IDENTIFIER),
+                                       validate=validate.Length(min=1, max=8)))
 
 
 class TeamWithdrawnData(DataSchema):

@@ -36,11 +36,15 @@ class Team:
     organisation: str | None = None
     withdrawn: bool = False
     leader: str | None = None  # 领队 of a team of the team event (T-6.2)
+    # T-1.6: each player's stable id — given at registration (player_ids), else <team_id>.<n>
+    player_ids: tuple[str, ...] = ()
+    checked_in: bool = False  # T-2.6: TeamCheckedIn before the first draw
 
     def to_dict(self) -> dict:
         return {"team_id": self.team_id, "name": self.name, "players": list(self.players),
-                "organisation": self.organisation, "withdrawn": self.withdrawn,
-                "leader": self.leader}
+                "player_ids": list(self.player_ids), "organisation": self.organisation,
+                "withdrawn": self.withdrawn, "leader": self.leader,
+                "checked_in": self.checked_in}
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,11 @@ class Tournament:
     # team_id -> Team, in order of registration. Never mutated: each change makes a new dict
     # (one C-level copy, where a scan of a tuple per event cost a Python loop over every team).
     teams: Mapping[str, Team] = field(default_factory=dict)
+    # T-1.6: who is entered — a name -> its entries, each (team id, the id given or None),
+    # and a given player id -> its team; copied on each change like teams. A derived id
+    # (<team_id>.<n>) is found from its team.
+    entered: Mapping[str, tuple[tuple[str, str | None], ...]] = field(default_factory=dict)
+    given_ids: Mapping[str, str] = field(default_factory=dict)
     rulings: tuple[Ruling, ...] = ()
     # The facts a bracket is folded from, in log order: ("draw", LotsDrawn data),
     # ("withdrawn", team id), ("result", ResultRecorded data). Checked against the bracket —
@@ -157,8 +166,75 @@ def _check_match_settings(game: str, settings: Mapping) -> None:
         engine.check_settings(settings["match"])
 
 
+# T-1.6 (interpretation: the seeds say nothing of it) — a player is entered once in a
+# tournament. Each player of a registration has a stable id: the one given in ``player_ids``
+# (one per player, in order), else ``<team_id>.<n>`` (n from 1, in the order of ``players``).
+# Two entries are the same player when they have the same id, or the same name unless both
+# were given (different) ids: namesakes — 王伟 is common — are told apart by their ids. The
+# players of a withdrawn team may enter again, in another team.
+PLAYER_ONCE = "T-1.6"
+
+
+def player_ids(team_id: str, players: tuple[str, ...], given: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """T-1.6: the players' stable ids — those given, else ``<team_id>.<n>``."""
+    return given or tuple(f"{team_id}.{n}" for n in range(1, len(players) + 1))
+
+
+def player_conflict(t: Tournament, data: Mapping) -> tuple[int, RuleViolation] | None:
+    """The first player of the registration ``data`` already entered — in it (T-1.2) or in
+    another team still entered (T-1.6) — as (its index in ``players``, the violation); None if
+    there is none."""
+    players = tuple(data["players"])
+    given = tuple(data.get("player_ids") or ())
+    if given and len(given) != len(players):
+        return (min(len(given), len(players) - 1),
+                RuleViolation(PLAYER_ONCE, f"player_ids names one id per player: {len(players)} "
+                                           f"player(s), {len(given)} id(s)"))
+    ids = player_ids(data["team_id"], players, given)
+    for i, (name, pid) in enumerate(zip(players, ids)):
+        if pid in ids[:i]:
+            return i, RuleViolation("T-1.2", f"an entrant names the same player id {pid!r} twice")
+        if name in players[:i] and not given:
+            return i, RuleViolation("T-1.2", "an entrant names the same player twice")
+        owner = _id_owner(t, pid)
+        if owner is not None and not t.teams[owner].withdrawn:
+            return i, RuleViolation(PLAYER_ONCE, f"player id {pid!r} is already entered, for "
+                                                 f"team {owner!r}; a player is entered once")
+        namesakes = [(team, known) for team, known in t.entered.get(name, ())
+                     if not t.teams[team].withdrawn]
+        if namesakes and (not given or any(known is None for _, known in namesakes)):
+            return i, RuleViolation(PLAYER_ONCE, f"player {name!r} is already entered, for team "
+                                                 f"{namesakes[0][0]!r}; a player is entered once "
+                                                 "(namesakes are told apart by player_ids)")
+    return None
+
+
+def _id_owner(t: Tournament, pid: str) -> str | None:
+    """The team whose player has the id ``pid``, given or derived (<team_id>.<n>)."""
+    if pid in t.given_ids:
+        return t.given_ids[pid]
+    team_id, _, n = pid.rpartition(".")
+    team = t.teams.get(team_id)
+    if team is not None and pid in team.player_ids:
+        return team_id
+    return None
+
+
+def _entered(t: Tournament, team: Team, given: tuple[str, ...]) -> dict:
+    entered = {**t.entered, **{name: t.entered.get(name, ()) + ((team.team_id, None),)
+                               for name in team.players}}
+    if not given:
+        return {"entered": entered}
+    for name, pid in zip(team.players, given):
+        entered[name] = tuple(e for e in entered[name] if e != (team.team_id, None)) + \
+            ((team.team_id, pid),)
+    return {"entered": entered,
+            "given_ids": {**t.given_ids, **{pid: team.team_id for pid in given}}}
+
+
 def register_team(t: Tournament, data: dict) -> Tournament:
-    """``TeamRegistered`` (T-1.3): a new entrant whose size fits the discipline (T-1.2)."""
+    """``TeamRegistered`` (T-1.3): a new entrant whose size fits the discipline (T-1.2), none of
+    whose players is entered already (T-1.6)."""
     if t.team(data["team_id"]) is not None:
         raise RuleViolation("T-1.3", f"team {data['team_id']!r} is already registered")
     if t.drawn:
@@ -172,11 +248,12 @@ def register_team(t: Tournament, data: dict) -> Tournament:
         wanted = " or ".join(str(n) for n in sizes)
         raise RuleViolation("T-1.2", f"an entrant in {t.game} has {wanted} player(s), "
                                      f"not {len(players)}")
-    if len(set(players)) != len(players):
-        raise RuleViolation("T-1.2", "an entrant names the same player twice")
+    if (conflict := player_conflict(t, data)) is not None:
+        raise conflict[1]
+    given = tuple(data.get("player_ids") or ())
     team = Team(data["team_id"], data["name"], players, data.get("organisation"),
-                leader=data.get("leader"))
-    return replace(t, teams={**t.teams, team.team_id: team})
+                leader=data.get("leader"), player_ids=player_ids(data["team_id"], players, given))
+    return replace(t, teams={**t.teams, team.team_id: team}, **_entered(t, team, given))
 
 
 def withdraw_team(t: Tournament, data: dict) -> Tournament:

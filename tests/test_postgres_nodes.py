@@ -48,7 +48,8 @@ def create_tournament(client: Client, tid: str, game: str = "SJ2", fmt: str = "k
 
 def team(tid: str, team_id: str, **extra) -> dict:
     return {"type": "TeamRegistered", "stream": f"tournament-{tid}",
-            "data": {"team_id": team_id, "name": f"队 {team_id}", "players": ["甲", "乙"]},
+            "data": {"team_id": team_id, "name": f"队 {team_id}",
+                     "players": [f"甲{team_id}", f"乙{team_id}"]},
             **extra}
 
 

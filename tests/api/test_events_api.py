@@ -12,7 +12,7 @@ EVENT_ID = "5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c"
 
 def team(team_id, *players, **extra):
     return {"type": "TeamRegistered", "stream": "tournament-ottawa-2006",
-            "data": {"team_id": team_id, "name": f"队 {team_id}", "players": list(players) or ["甲", "乙"]},
+            "data": {"team_id": team_id, "name": f"队 {team_id}", "players": list(players) or [f"甲{team_id}", f"乙{team_id}"]},
             **extra}
 
 
@@ -51,7 +51,7 @@ def test_post_one_event_and_read_it_back_every_way(client, tournament):
     assert log(client)[-1] == stored
     stream = client.get(f"/v1/tournaments/{tournament}/streams/tournament-{tournament}").json
     assert (stream["version"], stream["events"][-1]) == (2, stored)
-    assert client.get(f"/v1/tournaments/{tournament}").json["teams"][0]["players"] == ["甲", "乙"]
+    assert client.get(f"/v1/tournaments/{tournament}").json["teams"][0]["players"] == ["甲a", "乙a"]
 
 
 def test_a_batch_is_stored_atomically_in_order_with_one_correlation_id(client, tournament):

@@ -465,7 +465,7 @@ def register(client, tid: str, n: int) -> None:
                                             "format": "knockout"}))
     ok(client.post(f"/v1/tournaments/{tid}/events", json={"events": [
         {"type": "TeamRegistered", "stream": f"tournament-{tid}",
-         "data": {"team_id": f"t{i}", "name": f"t{i}", "players": ["a", "b"]}}
+         "data": {"team_id": f"t{i}", "name": f"t{i}", "players": [f"a{i}", f"b{i}"]}}
         for i in range(n)]}))
 
 

@@ -35,7 +35,7 @@ def logged_tournament(path, prefix: str = "a") -> CountingStore:
     store.append("t", [NewEvent("TournamentCreated", STREAM, {
         "tournament_id": "t", "name": "t", "game": "SJ2", "format": "knockout"})])
     store.append("t", [NewEvent("TeamRegistered", STREAM, {
-        "team_id": f"{prefix}{i}", "name": f"{prefix}{i}", "players": ["甲", "乙"]})
+        "team_id": f"{prefix}{i}", "name": f"{prefix}{i}", "players": [f"甲{i}", f"乙{i}"]})
         for i in range(REGISTRATIONS)])
     return store
 

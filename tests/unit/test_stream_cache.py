@@ -10,7 +10,8 @@ STREAM = "tournament-t"
 
 
 def registered(team_id):
-    return NewEvent("TeamRegistered", STREAM, {"team_id": team_id, "name": team_id, "players": ["甲", "乙"]})
+    return NewEvent("TeamRegistered", STREAM, {"team_id": team_id, "name": team_id,
+                                                  "players": [f"甲{team_id}", f"乙{team_id}"]})
 
 
 def make_store(store=None):

@@ -38,7 +38,7 @@ class InMemoryEventStore(EventStore):
                     self._by_id[r.id] = r
                     self._streams.setdefault(r.stream, []).append(r)
                     self._tournaments.setdefault(r.tournament_id, []).append(r.position)
-            return result
+        return self._announce(result)
 
     def get(self, event_id: str) -> Record | None:
         return self._by_id.get(event_id)

@@ -30,6 +30,7 @@ as a retry. Reads are retried once on a fresh connection; the pool replaces brok
 """
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from typing import Callable, Iterable, Iterator, Sequence
@@ -38,8 +39,10 @@ import psycopg
 import psycopg_pool
 from psycopg import errors
 
+from .commits import CommitFeed
 from .envelope import NewEvent, Record
 from .postgres_writer import (
+    COMMITS_CHANNEL,
     LOCK_SPACE,
     RETRIES,
     SEAL_LOCK,
@@ -68,6 +71,8 @@ from .store import (
     StoreUnavailable,
 )
 
+log = logging.getLogger("paiju.postgres")
+
 SCHEMA_VERSION = 1
 CONNECT_SECONDS = 5       # to reach the server at start and for each new connection
 # A node that stops mid-transaction (paused, cut off) must not hold a lock for ever: its
@@ -76,6 +81,7 @@ CONNECT_SECONDS = 5       # to reach the server at start and for each new connec
 SESSION_OPTIONS = "-c lock_timeout=10s -c idle_in_transaction_session_timeout=30s"
 KEEPALIVES = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
               "keepalives_count": 3}
+LISTEN_POLL_SECONDS = 1   # how soon the listening connection sees the store closed
 POOL_WAIT_SECONDS = 3     # a request waits this long for a connection (a server down), then 503
 
 # Each migration takes the schema from the version before it to its own (index + 1).
@@ -253,7 +259,7 @@ class PostgresEventStore(EventStore):
                decide: Decide | None = None) -> AppendResult:
         if self._closed:
             raise StoreClosed("the event store is closed")
-        return self._groups.submit(Job(tournament_id, list(events), decide))
+        return self._announce(self._groups.submit(Job(tournament_id, list(events), decide)))
 
     def _commit(self, jobs: list[Job]) -> None:
         """One group of a tournament's appends (events/postgres_writer.py). Every job leaves
@@ -323,6 +329,31 @@ class PostgresEventStore(EventStore):
 
     def tournament_ids(self) -> list[str]:
         return first_positions(self.pool.query)
+
+    # --- word of commits, every node's (events/commits.py) --------------------------------
+    def _new_commit_feed(self) -> CommitFeed:
+        return CommitFeed(on_first_listener=self._start_listening)
+
+    def _start_listening(self) -> None:
+        threading.Thread(target=self._listen, name="paiju-listen", daemon=True).start()
+
+    def _listen(self) -> None:
+        """LISTEN on a connection of its own, outside the pool, for as long as the store is open;
+        after a lost connection, connect again and announce the log's end (commits made while
+        nobody listened are then read, not missed)."""
+        while not self._closed:
+            try:
+                with _connect(self.url, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {COMMITS_CHANNEL}")
+                    self.commits.announce(self.last_position())
+                    while not self._closed:
+                        for note in conn.notifies(timeout=LISTEN_POLL_SECONDS):
+                            self.commits.announce(int(note.payload))
+            except (psycopg.Error, StoreUnavailable, ValueError) as error:
+                if not self._closed:
+                    log.warning("LISTEN %s lost (%s); connecting again", COMMITS_CHANNEL,
+                                _first_line(error))
+                    time.sleep(LISTEN_POLL_SECONDS)
 
     def close(self) -> None:
         with self._closing:

@@ -49,6 +49,9 @@ RETRIES = 3               # a group that met another tournament's insert of an i
 COPY_FROM = 8             # groups of at least this many events go in by COPY
 
 
+COMMITS_CHANNEL = "paiju_commits"  # LISTEN/NOTIFY: word of each commit, its last position
+
+
 class Job:
     __slots__ = ("tournament_id", "events", "decide", "result", "error", "finished",
                  "wake", "leads")
@@ -150,6 +153,8 @@ def commit_group(conn: psycopg.Connection, sql: Callable[[str], str], jobs: list
         if tail.pending:
             tail.seal()
             insert(conn, tail.pending)
+            # delivered at the commit to every node that listens (events/commits.py)
+            conn.execute("SELECT pg_notify(%s, %s)", (COMMITS_CHANNEL, str(tail.pending[-1].position)))
         tail.finish(jobs)
 
 

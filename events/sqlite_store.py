@@ -96,7 +96,7 @@ class SQLiteEventStore(EventStore):
     # --- writes -------------------------------------------------------------------------
     def append(self, tournament_id: str, events: Sequence[NewEvent],
                decide: Decide | None = None) -> AppendResult:
-        return self._writer.submit(tournament_id, list(events), decide)
+        return self._announce(self._writer.submit(tournament_id, list(events), decide))
 
     def restore(self, records: Iterable[Record]) -> int:
         """One transaction on a connection of its own: SQLite serialises it with the writer's."""

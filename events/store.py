@@ -11,6 +11,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Protocol, Sequence
 
+from .commits import CommitFeed
 from .envelope import (
     ANY,
     GENESIS_HASH,
@@ -295,6 +296,24 @@ class EventStore(ABC):
         """Every chain in the log. An event whose ``tournament_id`` was altered shows up at its
         own position in the chain it was moved to (and as a broken link in the one it left)."""
         return [self.verify(tid) for tid in self.tournament_ids()]
+
+    @property
+    def commits(self) -> CommitFeed:
+        """Word of each commit to this store (events/commits.py): subscriptions wait on it."""
+        feed = self.__dict__.get("_commit_feed")
+        if feed is None:
+            feed = self.__dict__.setdefault("_commit_feed", self._new_commit_feed())
+        return feed
+
+    def _new_commit_feed(self) -> CommitFeed:
+        return CommitFeed()
+
+    def _announce(self, result: AppendResult) -> AppendResult:
+        """Tell the listeners, if any, of an append that stored something; returns it."""
+        feed = self.__dict__.get("_commit_feed")
+        if feed is not None and result.created and result.records:
+            feed.announce(result.records[-1].position)
+        return result
 
     def close(self) -> None:  # noqa: B027 - a store without resources has nothing to close
         """Release connections and threads; the default store holds none."""

@@ -18,6 +18,7 @@ from .api import (
     events,
     groups,
     health,
+    live,
     matches,
     rulings,
     team_event,
@@ -31,8 +32,10 @@ from .leases import Lease, SoleLease
 from .scheduler import TimerService
 from .signing import Signer, load_signer
 from .timekeeping import Timekeeper
+from .subscriptions import Hub
 from .tokens import InMemoryTokenRegistry, TokenRegistry
 
+from .visibility import Visibility
 DEFAULTS = {
     "DATABASE": "var/paiju.db",       # a SQLite file, or a postgresql:// URL (service/deployment.py)
     "PG_POOL_SIZE": 20,               # PostgreSQL: connections this node may open
@@ -47,6 +50,9 @@ DEFAULTS = {
     "CACHE_BUDGET": DEFAULT_BUDGET,   # events folded into the states kept in memory (heads, checkpoints)
     "CHECKPOINTS": None,              # the checkpoint file; default: beside the database; False: none
 }
+    "LIVE_HEARTBEAT_SECONDS": 15,     # a comment line on an idle subscription (proxies close them)
+    "LIVE_BUFFER": 2000,              # events a subscriber may fall behind before it is dropped
+    "LIVE_POLL_SECONDS": 1.0,         # the fan-out reads the log's end this often, word or not
 
 
 def create_app(config: dict | None = None, store: EventStore | None = None,
@@ -76,7 +82,9 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
     app.extensions["paiju"] = Services(
         store=store, catalogue=catalogue, cache=cache, tokens=tokens or InMemoryTokenRegistry(),
         signer=signer or (_signer(app.config) if owns_store else None), timekeeper=timekeeper,
-        timer=TimerService(timekeeper) if app.config["TIMER"] else None)
+        timer=TimerService(timekeeper) if app.config["TIMER"] else None,
+        hub=Hub(store, app.config["LIVE_POLL_SECONDS"], app.config["LIVE_BUFFER"]),
+        visibility=Visibility(store, catalogue, cache))
 
     @app.before_request
     def _request_id():
@@ -101,7 +109,7 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
     problems.register(app)
     conditional.register(app)
     for blueprint in (tournaments.bp, events.bp, matches.bp, groups.bp, health.bp, well_known.bp,
-                      team_event.bp, rulings.bp):
+                      team_event.bp, rulings.bp, live.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(pages_api.bp)  # read-only pages for the browser (issue 9)
     return app

@@ -108,6 +108,18 @@ def request_actor() -> dict:
     return actor
 
 
+def natural_viewer(token: Token | None, match_id: str | None) -> Viewer:
+    """Who ``token`` sees match ``match_id`` as: officials every card, a player its own seat in
+    its own match, everyone else what the table shows (the reads and the subscriptions)."""
+    if token is None:
+        return Viewer("public")
+    if token.role in permissions.OFFICIALS:
+        return Viewer(token.role if token.role in VIEWERS else "referee")
+    if token.role == "player" and token.match_id == match_id:
+        return Viewer("seat", token.seat)
+    return Viewer("public")
+
+
 def viewer_for(match_id: str | None) -> tuple[Viewer, bool]:
     """Who the request sees a match as, and whether a hand in play is shown to it at all.
 
@@ -115,14 +127,7 @@ def viewer_for(match_id: str | None) -> tuple[Viewer, bool]:
     table shows. ``?as=`` narrows that (an official checking what seat 2 saw), never widens it.
     The public (no token) sees finished hands only."""
     token = current_token()
-    if token is None:
-        natural = Viewer("public")
-    elif token.role in permissions.OFFICIALS:
-        natural = Viewer(token.role if token.role in VIEWERS else "referee")
-    elif token.role == "player" and token.match_id == match_id:
-        natural = Viewer("seat", token.seat)
-    else:
-        natural = Viewer("public")
+    natural = natural_viewer(token, match_id)
     wanted = request.args.get("as")
     if wanted is None:
         return natural, token is not None

@@ -25,7 +25,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="paiju", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
 
-    serve = commands.add_parser("serve", help="serve the HTTP API (waitress, production WSGI)")
+    serve = commands.add_parser("serve", help="serve the HTTP API (gevent's server in front of "
+                                              "a pool of threads: service/serving.py)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--db", default=default_db(), help=DB_HELP)
@@ -336,9 +337,8 @@ def _log_to_stderr() -> None:
 
 
 def _serve(args) -> int:
-    import waitress
-
     from .app import create_app
+    from .serving import serve
 
     _log_to_stderr()
 
@@ -348,19 +348,20 @@ def _serve(args) -> int:
         "PG_POOL_SIZE": args.threads + 4, "SIGNING_KEY": args.key}))
     if app is None:
         return 2
-    signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
     services = app.extensions["paiju"]
     _first_admin_token(services.tokens)
     if services.timer is not None:
         services.timer.start()  # fires what passed while the service was down, then plans
-    print(f"paiju serving on http://{args.host}:{args.port} (database {_shown(args.db)})",
-          flush=True)
     try:
-        waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
-                       ident="paiju", _quiet=True)
-    except KeyboardInterrupt:
-        pass
+        serve(app, args.host, args.port, args.threads, lambda: print(
+            f"paiju serving on http://{args.host}:{args.port} (database {_shown(args.db)})",
+            flush=True))
+    except OSError as error:  # the port is taken, or the address is not this machine's
+        print(f"paiju: cannot listen on {args.host}:{args.port}: {error.strerror or error}",
+              file=sys.stderr)
+        return 2
     finally:
+        services.hub.close()  # every subscription told to reconnect elsewhere
         if services.timer is not None:
             services.timer.shutdown()
         services.store.close()

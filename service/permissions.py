@@ -148,6 +148,17 @@ OFFICIALS = frozenset({"admin", "referee", "committee", "auditor"})
 
 def family_of(event_type: str, stream: str) -> str:
     family = FAMILIES.get(event_type, "officiating")  # unknown to the policy: officials only
+# Events whose data everyone may read as it is stored, as the public reads show it (the
+# tournament's entrants, draws, results, a match's start and its clock). Every other event
+# reaches those who may not read the raw log as a notice (what happened, where, when) with, for
+# a hand's event, the hand as the hand read shows it to them (service/visibility.py): a ruling's
+# or a dispute's words and every card follow the reads' own rules, not a copy of them here.
+PUBLIC_EVENTS = frozenset({
+    "TournamentCreated", "TeamRegistered", "TeamWithdrawn", "TournamentArchived", "LotsDrawn",
+    "ResultRecorded", "RoundPaired", "TeamEventClosed", "TieDiceRolled", "MatchStarted",
+    "MatchClockPaused", "MatchClockResumed",
+})
+
     if isinstance(family, Mapping):
         return family["match" if stream.startswith("match-") else "tournament"]
     return family

@@ -28,8 +28,10 @@ from ..problems import Problem
 from ..requests import int_arg
 from ..scheduler import TimerService
 from ..signing import Signer
+from ..subscriptions import Hub
 from ..timekeeping import Timekeeper
 from ..tokens import TokenRegistry
+from ..visibility import Visibility
 
 DEFAULT_LIMIT = 100
 
@@ -43,6 +45,8 @@ class Services:
     signer: Signer | None  # None: this deployment has no export key yet
     timekeeper: Timekeeper  # the deadlines; fires them when a TimerService runs it
     timer: TimerService | None = None  # the APScheduler wiring, in a process that fires
+    hub: Hub | None = None  # the node's fan-out to its subscribers (service/subscriptions.py)
+    visibility: Visibility | None = None  # what each token may see of an event
     # tournaments found in the log: one that exists always will (nothing is ever deleted)
     known_tournaments: set[str] = field(default_factory=set)
 

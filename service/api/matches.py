@@ -182,7 +182,7 @@ def _match_view(s, tid: str, mid: str, at: int | None, viewer: Viewer,
         when = "" if at is None else f" at position {at}"
         raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}{when}")
     view = {**folded_view(folded, viewer), "stream": match_stream(tid, mid),
-            "hand_results": url_for(".list_hand_results", tid=tid, mid=mid)}
+            "hand_results": url_for("matches.list_hand_results", tid=tid, mid=mid)}
     current = view["current_hand"]
     if not live_shown and current and hand_in_play(folded.state, current["hand"]):
         view["current_hand"] = None  # the public sees finished hands only

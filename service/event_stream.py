@@ -1,0 +1,102 @@
+"""A subscription as Server-Sent Events (text/event-stream, issue 18).
+
+Each frame's ``id`` is the global position of the event it follows, so a client that reconnects
+with ``Last-Event-ID`` resumes exactly after it (browsers' EventSource do it by themselves).
+Frames that carry events have no ``event`` field (EventSource's ``message``); the stream's own
+words are named: ``end`` (the node is shutting down: reconnect) and ``overflow`` (this
+subscriber fell too far behind and was dropped: reconnect with its last id). A comment line
+every ``heartbeat`` seconds keeps an idle connection open through proxies.
+
+The stream is pulled by whoever serves it: :meth:`EventStream.blocking` in a worker thread (any
+WSGI server), or ``frames()`` from an event loop that waits on :meth:`add_waker` itself
+(service/serving.py, which holds thousands of idle subscribers without a thread each)."""
+from __future__ import annotations
+
+import json
+import threading
+from typing import Callable, Iterator
+
+from events.envelope import Record
+
+from .subscriptions import Hub, Subscription
+
+RETRY_MS = 2000  # how soon an EventSource reconnects after the stream ends
+
+# What a stream sends for an event: the frame's data (JSON text) and, optionally, the event's
+# name; None sends nothing for it (a view that did not change).
+Render = Callable[[Record], "tuple[str, str | None] | None"]
+
+
+def frame(data: str, id: int | None = None, event: str | None = None) -> bytes:
+    lines = []
+    if id is not None:
+        lines.append(f"id: {id}")
+    if event is not None:
+        lines.append(f"event: {event}")
+    lines.append(f"data: {data}")
+    return ("\n".join(lines) + "\n\n").encode()
+
+
+def compact(value) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+HEARTBEAT = b": heartbeat\n\n"
+
+
+class EventStream:
+    def __init__(self, hub: Hub, sub: Subscription, render: Render, heartbeat_seconds: float,
+                 opening: Callable[[], list[bytes]] | None = None):
+        self.hub, self.sub, self.render = hub, sub, render
+        self.heartbeat_seconds = heartbeat_seconds
+        self._opening = opening
+        self.over = False
+
+    def add_waker(self, waker: Callable[[], None]) -> None:
+        self.sub.add_waker(waker)
+
+    def opening(self) -> list[bytes]:
+        """The first frames: how soon to reconnect, and what a view stream starts with."""
+        first = [f"retry: {RETRY_MS}\n\n".encode()]
+        return first + (self._opening() if self._opening else [])
+
+    def frames(self) -> list[bytes]:
+        """What is ready to send now (may read the store); sets ``over`` at the stream's end."""
+        sent = []
+        for record in self.sub.take():
+            rendered = self.render(record)
+            if rendered is not None:
+                data, event = rendered
+                sent.append(frame(data, record.position, event))
+        if not sent and not self.sub.catching_up:
+            if self.sub.ended:
+                sent.append(frame(compact({"reason": "the node is shutting down; reconnect"}),
+                                  event="end"))
+                self.over = True
+            elif self.sub.overflowed:
+                sent.append(frame(compact({"reason": "this subscriber fell behind and was "
+                                           "dropped; reconnect with Last-Event-ID",
+                                           "last_event_id": self.sub.sent}), event="overflow"))
+                self.over = True
+        return sent
+
+    def close(self) -> None:
+        self.hub.unsubscribe(self.sub)
+
+    def blocking(self) -> Iterator[bytes]:
+        """The stream for a thread of a WSGI server: it sleeps until woken or a heartbeat."""
+        ready = threading.Event()
+        self.add_waker(ready.set)
+        try:
+            yield b"".join(self.opening())
+            while True:
+                ready.clear()
+                sent = self.frames()
+                if sent:
+                    yield b"".join(sent)
+                if self.over:
+                    return
+                if not sent and not ready.wait(self.heartbeat_seconds):
+                    yield HEARTBEAT
+        finally:
+            self.close()

@@ -1,0 +1,128 @@
+"""How ``paiju serve`` holds its connections (issue 18, item 6).
+
+A thread per connection (waitress) cannot hold a thousand idle subscribers: each SSE stream would
+keep a worker thread for as long as it is open. So gevent's WSGI server takes every connection
+on one event loop, where an idle subscriber costs a greenlet and a socket, and the app itself
+runs as before in a pool of real threads (``--threads``): the store, its SQLite writer or
+PostgreSQL pool, the timer and the fan-out keep the threads they are written for, and nothing is
+monkey-patched. The loop only moves bytes: it reads each request's body, hands the request to a
+thread, and sends the answer; a subscription (service/event_stream.py) is served from the loop
+itself, waking when the fan-out says there is something for it (an ``async`` watcher, the one
+gevent object that another thread may signal), and asking a thread for the frames."""
+from __future__ import annotations
+
+import io
+import logging
+import signal
+from typing import Callable, Iterable, Iterator
+
+import gevent
+from gevent.event import Event
+from gevent.pywsgi import WSGIServer
+from gevent.threadpool import ThreadPool
+
+from .event_stream import HEARTBEAT, EventStream
+
+log = logging.getLogger("paiju.serving")
+
+STOP_SECONDS = 5  # how long a stopping server lets requests in flight finish
+
+
+class Front:
+    """The WSGI app the event loop calls: ``app`` run in the thread pool."""
+
+    def __init__(self, app, threads: int):
+        self.app = app
+        self.pool = ThreadPool(threads)
+        self.max_body = app.config["MAX_CONTENT_LENGTH"]
+
+    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        self._buffer_body(environ)
+        answer: dict = {"written": []}
+        body = self.pool.apply(self._call_app, (environ, answer))
+        start_response(answer["status"], answer["headers"])
+        stream = environ.get("paiju.event_stream")
+        if stream is not None:
+            return self._subscription(stream)
+        return self._chunks(answer["written"], body)
+
+    def _buffer_body(self, environ: dict) -> None:
+        """The body is read here, on the loop that owns the socket: a thread may not. A body
+        larger than the app takes is not read at all (the app answers 413 from its length)."""
+        length = environ.get("CONTENT_LENGTH")
+        if length and length.isdigit() and int(length) > self.max_body:
+            data = b""
+        else:
+            data = environ["wsgi.input"].read(self.max_body + 1)
+            if not length:  # chunked: the app sees the length it has to judge
+                environ["CONTENT_LENGTH"] = str(len(data))
+        environ["wsgi.input"] = io.BytesIO(data)
+
+    def _call_app(self, environ: dict, answer: dict) -> Iterable[bytes]:
+        """In a thread: the app's answer, read whole unless it streams (an export is then read
+        chunk by chunk; a subscription is not read here at all: it has not started)."""
+        def start_response(status, headers, exc_info=None):
+            answer["status"], answer["headers"] = status, headers
+            return answer["written"].append  # WSGI's write(), should an app use it
+
+        result = self.app(environ, start_response)
+        streamed = not any(k.lower() == "content-length" for k, _ in answer["headers"])
+        if streamed or environ.get("paiju.event_stream") is not None:
+            return result
+        try:
+            return [b"".join(result)]
+        finally:
+            if hasattr(result, "close"):
+                result.close()
+
+    def _chunks(self, written: list, body: Iterable[bytes]) -> Iterator[bytes]:
+        yield from written
+        if isinstance(body, list):
+            yield from body
+            return
+        chunks = iter(body)
+        try:
+            while (chunk := self.pool.apply(next, (chunks, None))) is not None:
+                yield chunk
+        finally:
+            if hasattr(body, "close"):
+                self.pool.apply(body.close)
+
+    def _subscription(self, stream: EventStream) -> Iterator[bytes]:
+        ready = Event()
+        watcher = gevent.get_hub().loop.async_()
+        watcher.start(ready.set)
+        stream.add_waker(watcher.send)  # thread-safe: the fan-out's thread calls it
+        try:
+            yield b"".join(self.pool.apply(stream.opening))
+            while True:
+                ready.clear()
+                sent = self.pool.apply(stream.frames)
+                if sent:
+                    yield b"".join(sent)
+                if stream.over:
+                    return
+                if not sent and not ready.wait(stream.heartbeat_seconds):
+                    yield HEARTBEAT
+        finally:
+            watcher.stop()
+            watcher.close()
+            self.pool.apply(stream.close)
+
+
+def serve(app, host: str, port: int, threads: int, ready: Callable[[], None]) -> None:
+    """Serve ``app`` until SIGTERM or SIGINT: then every subscription is told the node is
+    shutting down (so clients reconnect elsewhere), and requests in flight may finish."""
+    front = Front(app, threads)
+    server = WSGIServer((host, port), front, log=None)
+    server.start()  # bound: a port already taken fails here, before ``ready``
+    ready()
+
+    def stop():
+        front.pool.apply(app.extensions["paiju"].hub.close)
+        server.stop(timeout=STOP_SECONDS)
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        gevent.signal_handler(signum, lambda: gevent.spawn(stop))
+    server.serve_forever()
+    front.pool.kill()

@@ -1,0 +1,208 @@
+"""Catch-up subscriptions: a cursor over global positions for each subscriber (issue 18).
+
+A subscriber names a tournament, a filter and the last position it has (``after``). It first
+reads the log by position up to where the node's fan-out stood when it arrived, then takes what
+the fan-out hands it: one reader a node (``Hub``), woken by word of each commit
+(events/commits.py) and, in case a word is lost, by a poll, reads each new event once and offers
+it to the subscribers of its tournament. Positions are committed in order, so "every event
+after my position" is exact: nothing lost, nothing twice, across reconnects and restarts.
+
+A subscriber that does not keep up is dropped when its buffer is full, never waited for: appends
+do not know subscribers exist (the fan-out runs beside them), and the dropped subscriber resumes
+by its last id."""
+from __future__ import annotations
+
+import logging
+import threading
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from events.envelope import Record
+from events.store import EventStore
+
+log = logging.getLogger("paiju.subscriptions")
+
+CATCH_UP_PAGE = 500     # events read at once while catching up, and by the fan-out
+BUFFER = 2000           # events a subscriber may have waiting before it is dropped
+POLL_SECONDS = 1.0      # the fan-out looks at the log's end this often, word or not
+
+
+@dataclass(frozen=True)
+class Filter:
+    """Which events of the tournament a subscriber wants: None is every stream or type."""
+    streams: frozenset[str] | None = None
+    types: frozenset[str] | None = None
+
+    def matches(self, record: Record) -> bool:
+        return (self.streams is None or record.stream in self.streams) and \
+            (self.types is None or record.type in self.types)
+
+    @property
+    def one_stream(self) -> str | None:
+        return next(iter(self.streams)) if self.streams and len(self.streams) == 1 else None
+
+    @property
+    def one_type(self) -> str | None:
+        return next(iter(self.types)) if self.types and len(self.types) == 1 else None
+
+
+class Subscription:
+    """One subscriber's cursor: ``take()`` gives the next events after ``sent`` (read from the
+    store while catching up, then from the buffer the fan-out fills), in order, each once."""
+
+    def __init__(self, store: EventStore, tournament_id: str, filter: Filter, after: int,
+                 live_from: int, capacity: int = BUFFER):
+        self.store, self.tournament_id, self.filter = store, tournament_id, filter
+        self.sent = after            # the last position handed out
+        self.live_from = live_from   # the fan-out hands out what comes after this
+        self.capacity = capacity
+        self.overflowed = False      # the buffer was full: the subscriber must resume by id
+        self.ended = False           # the node is shutting down
+        self._buffer: deque[Record] = deque()
+        self._lock = threading.Lock()
+        self._wakers: list[Callable[[], None]] = []
+
+    # --- the fan-out's side ---------------------------------------------------------------
+    def offer(self, record: Record) -> None:
+        if record.position <= self.live_from or not self.filter.matches(record):
+            return
+        with self._lock:
+            if len(self._buffer) >= self.capacity:
+                self.overflowed = True
+            else:
+                self._buffer.append(record)
+        self.wake()
+
+    def end(self) -> None:
+        self.ended = True
+        self.wake()
+
+    # --- the subscriber's side ------------------------------------------------------------
+    def add_waker(self, waker: Callable[[], None]) -> None:
+        """``waker`` is called (from any thread) when there may be something to take."""
+        self._wakers.append(waker)
+
+    def wake(self) -> None:
+        for waker in list(self._wakers):
+            waker()
+
+    @property
+    def catching_up(self) -> bool:
+        return self.sent < self.live_from
+
+    def take(self, limit: int = CATCH_UP_PAGE) -> list[Record]:
+        """The next events, oldest first (an empty list: nothing yet)."""
+        if self.catching_up:
+            return self._read_back(limit)
+        with self._lock:
+            taken = []
+            while self._buffer and len(taken) < limit:
+                record = self._buffer.popleft()
+                if record.position > self.sent:
+                    taken.append(record)
+        if taken:
+            self.sent = taken[-1].position
+        return taken
+
+    def _read_back(self, limit: int) -> list[Record]:
+        page = list(self.store.read_tournament(
+            self.tournament_id, after=self.sent, limit=limit, stream=self.filter.one_stream,
+            type=self.filter.one_type, until_position=self.live_from))
+        # a short page is the end of the history before the fan-out took over
+        self.sent = page[-1].position if len(page) == limit else self.live_from
+        return [r for r in page if self.filter.matches(r)]
+
+
+class Hub:
+    """A node's fan-out: one reader of the log's new events for all of its subscribers."""
+
+    def __init__(self, store: EventStore, poll_seconds: float = POLL_SECONDS,
+                 capacity: int = BUFFER):
+        self.store, self.poll_seconds, self.capacity = store, poll_seconds, capacity
+        self._by_tournament: dict[str, set[Subscription]] = {}
+        self._lock = threading.Lock()
+        self._woken = threading.Event()
+        self._seen: int | None = None  # the last position handed to the subscribers
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    def subscribe(self, tournament_id: str, filter: Filter, after: int | None) -> Subscription:
+        """A cursor after position ``after`` (None: after the log's end, what comes next)."""
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the node is shutting down")
+            self._start()
+            after = self._seen if after is None else after
+            sub = Subscription(self.store, tournament_id, filter, after,
+                               max(after, self._seen), self.capacity)
+            self._by_tournament.setdefault(tournament_id, set()).add(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        with self._lock:
+            subs = self._by_tournament.get(sub.tournament_id)
+            if subs is not None:
+                subs.discard(sub)
+                if not subs:
+                    del self._by_tournament[sub.tournament_id]
+
+    @property
+    def subscriber_count(self) -> int:
+        with self._lock:
+            return sum(len(subs) for subs in self._by_tournament.values())
+
+    def close(self) -> None:
+        """End every subscription (each stream says so and closes) and stop the fan-out."""
+        with self._lock:
+            self._closed = True
+            subs = [s for group in self._by_tournament.values() for s in group]
+            self._by_tournament.clear()
+        for sub in subs:
+            sub.end()
+        self._woken.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self.store.commits.unlisten(self._on_commit)
+
+    # --- the fan-out ----------------------------------------------------------------------
+    def _start(self) -> None:
+        if self._thread is not None:
+            return
+        self._seen = self.store.last_position()
+        self.store.commits.listen(self._on_commit)
+        self._thread = threading.Thread(target=self._run, name="paiju-fan-out", daemon=True)
+        self._thread.start()
+
+    def _on_commit(self, last_position: int) -> None:
+        if self._seen is None or last_position > self._seen:
+            self._woken.set()
+
+    def _run(self) -> None:
+        while not self._closed:
+            self._woken.wait(self.poll_seconds)
+            self._woken.clear()
+            try:
+                self._fan_out()
+            except Exception:  # a store unavailable for a moment: the next poll reads again
+                log.exception("the fan-out could not read the log")
+
+    def _fan_out(self) -> None:
+        while not self._closed:
+            records = list(self.store.read_all(after=self._seen, limit=CATCH_UP_PAGE))
+            if not records:
+                return
+            self._hand_out(records)
+            if len(records) < CATCH_UP_PAGE:
+                return
+
+    def _hand_out(self, records: Iterable[Record]) -> None:
+        with self._lock:
+            for record in records:
+                for sub in self._by_tournament.get(record.tournament_id, ()):
+                    sub.offer(record)
+                self._seen = record.position
+            dropped = [s for group in self._by_tournament.values() for s in group
+                       if s.overflowed]
+        for sub in dropped:
+            self.unsubscribe(sub)

@@ -1,0 +1,100 @@
+"""What one token may see of each stored event: one rule for subscriptions and webhooks, made of
+the reads' own (issue 18, item 2).
+
+Those who may read the raw log (``read-log``: officials) get the stored envelope, as
+``GET …/events`` gives it. Everyone else gets the event's *notice* — what happened, where and
+when: id, position, stream, version, type, time — with the data only of the events that every
+read shows as they are (``permissions.PUBLIC_EVENTS``), and, for an event of a hand, the hand as
+``GET …/matches/{mid}/hands/{n}?at=<its position>`` shows it to that token: a player's own
+cards, never another seat's; the public, finished hands only. No rule of who sees which card is
+written here: the hand read decides."""
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from events.catalogue import Catalogue, match_stream_prefix
+from events.envelope import Record
+from events.store import EventStore
+from projections.matches import hand_in_play, hand_view, load_match
+from projections.stream_cache import StreamCache
+
+from . import permissions
+from .auth import natural_viewer
+from .tokens import Token
+
+NOTICE_FIELDS = ("position", "id", "tournament_id", "stream", "version", "type", "recorded_at")
+IN_PLAY = "the hand is in play: the public sees finished hands only"
+WITHHELD = "withheld: this token may not read the raw log; the reads show what it may see"
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Who reads: a token (None: the public) of the tournament ``tournament_id``."""
+    tournament_id: str
+    token: Token | None
+
+    @property
+    def reads_log(self) -> bool:
+        return permissions.action_denied(self.token, "read-log") is None
+
+    @property
+    def key(self) -> tuple:
+        """Readers who see the same: an official; or a player of one match and seat; else the
+        public, with or without a token (a token sees hands in play as the table does)."""
+        t = self.token
+        if self.reads_log:
+            return ("log",)
+        if t is not None and t.role == "player":
+            return ("seat", t.match_id, t.seat)
+        return ("table",) if t is not None else ("public",)
+
+
+class Visibility:
+    """Renders events for readers, keeping the last few thousand renderings: a thousand
+    subscribers who see the same pay for one."""
+
+    def __init__(self, store: EventStore, catalogue: Catalogue, cache: StreamCache,
+                 keep: int = 4096):
+        self.store, self.catalogue, self.cache, self.keep = store, catalogue, cache, keep
+        self._done: OrderedDict[tuple, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def render(self, record: Record, reader: Reader) -> str:
+        """The event as ``reader`` may see it, as compact JSON text."""
+        key = (record.position, record.id, reader.key)
+        with self._lock:
+            if key in self._done:
+                self._done.move_to_end(key)
+                return self._done[key]
+        text = json.dumps(self.visible(record, reader), ensure_ascii=False, separators=(",", ":"))
+        with self._lock:
+            self._done[key] = text
+            while len(self._done) > self.keep:
+                self._done.popitem(last=False)
+        return text
+
+    def visible(self, record: Record, reader: Reader) -> dict:
+        if reader.reads_log:
+            return record.to_dict()
+        notice = {name: getattr(record, name) for name in NOTICE_FIELDS}
+        data = json.loads(record.data)
+        if record.type in permissions.PUBLIC_EVENTS:
+            return {**notice, "data": data}
+        prefix = match_stream_prefix(reader.tournament_id)
+        hand = data.get("hand") if isinstance(data, dict) else None
+        if not record.stream.startswith(prefix) or not isinstance(hand, int):
+            return {**notice, "withheld": WITHHELD}
+        return {**notice, "hand": hand, **self._hand(record, reader, record.stream[len(prefix):],
+                                                      hand)}
+
+    def _hand(self, record: Record, reader: Reader, match_id: str, number: int) -> dict:
+        """The hand as the hand read shows it to ``reader`` right after ``record``."""
+        folded = load_match(self.store, self.catalogue, reader.tournament_id, match_id,
+                            record.position, self.cache)
+        if reader.token is None and hand_in_play(folded.state, number):
+            return {"withheld": IN_PLAY}
+        view = hand_view(folded.state, number, natural_viewer(reader.token, match_id))
+        return {"view": view} if view is not None else {"withheld": WITHHELD}

@@ -26,6 +26,7 @@ from .api import (
     well_known,
 )
 from .api import pages as pages_api
+from .api import entrants as entrants_api
 from .api.common import Services
 from .deployment import checkpoint_file_path, node_file, open_deployment
 from .leases import Lease, SoleLease
@@ -111,6 +112,7 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
     for blueprint in (tournaments.bp, events.bp, matches.bp, groups.bp, health.bp, well_known.bp,
                       team_event.bp, rulings.bp, live.bp):
         app.register_blueprint(blueprint)
+    app.register_blueprint(entrants_api.bp)  # entrants from a CSV file (issue 19)
     app.register_blueprint(pages_api.bp)  # read-only pages for the browser (issue 9)
     return app
 

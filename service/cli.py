@@ -110,6 +110,16 @@ def main(argv: list[str] | None = None) -> int:
     init.add_argument("--key", help="the key file (default: paiju-signing.key beside --db)")
     init.set_defaults(run=_keys_init)
 
+    entrants = commands.add_parser("entrants", help="a tournament's entrants")
+    entrants_commands = entrants.add_subparsers(dest="entrants_command", required=True)
+    load = entrants_commands.add_parser(
+        "import", help="register the entrants of a CSV file (header team_id,name,player1,…) "
+        "as one batch, or none: every bad row is reported with its row and column")
+    load.add_argument("file")
+    load.add_argument("--tournament", required=True)
+    load.add_argument("--db", default=default_db(), help=DB_HELP)
+    load.set_defaults(run=_entrants_import)
+
     db = commands.add_parser("db", help="the PostgreSQL database's schema")
     db_commands = db.add_subparsers(dest="db_command", required=True)
     upgrade = db_commands.add_parser("upgrade", help="create or migrate the schema of a "
@@ -734,6 +744,44 @@ def _keys_init(args) -> int:
     what = "made" if made else "already there (kept)"
     print(f"paiju: export key {signer.public_key_document()['key_id']} {what}: {path}; "
           f"public key {path}.pub", file=sys.stderr)
+    return 0
+
+
+def _entrants_import(args) -> int:
+    """The file's rows registered through the store as one atomic batch (service/entrants.py),
+    judged as POST …/entrants judges them; the report of every bad row on stderr, exit 1."""
+    from events import default_catalogue
+
+    from .appending import TournamentNotFound
+    from .entrants import EntrantsRefused, register, report_lines
+
+    try:
+        raw = Path(args.file).read_bytes()
+    except OSError as error:
+        print(f"paiju: cannot read {args.file}: {error}", file=sys.stderr)
+        return 2
+    store = _open_existing(args.db)
+    if store is None:
+        return 2
+    # who recorded them: the operator of this machine, with the database's own rights
+    meta = {"actor": f"cli:{os.environ.get('USER') or 'operator'}", "role": "admin",
+            "source": f"paiju entrants import {Path(args.file).name}"[:200]}
+    try:
+        found, result = register(store, default_catalogue(), args.tournament, raw, meta)
+    except TournamentNotFound:
+        print(f"paiju: no tournament {args.tournament!r} in {_shown(args.db)}", file=sys.stderr)
+        return 1
+    except EntrantsRefused as refused:
+        for line in report_lines(refused.errors):
+            print(f"{args.file}: {line}", file=sys.stderr)
+        print(f"paiju: nothing was registered: {len(refused.errors)} fault(s) in {args.file}",
+              file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+    positions = [r.position for r in result.records]
+    print(f"paiju: registered {len(found)} entrants of {args.file} in {args.tournament} "
+          f"(positions {positions[0]}-{positions[-1]}, one batch)")
     return 0
 
 

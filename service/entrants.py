@@ -1,0 +1,275 @@
+"""Entrants from a spreadsheet (issue 19): the bytes of a CSV file made into ``TeamRegistered``
+data for one tournament, or a report of every bad row — and then nothing is stored.
+
+The file (a header row, then one entrant per row; the columns in any order)::
+
+    team_id,name,player1,player2,player1_id,player2_id,organisation,leader
+    bj-1,北京一队,王伟,李雷,,,北京同乡会,
+    bj-2,北京二队,王伟,韩梅梅,wang-wei-2,han-mm,,
+
+- ``team_id``, ``name``, ``player1``: required columns; ``player2`` … ``playerN`` as many as the
+  largest entrant of the tournament's game (T-1.2: SJ2 2, SJ3 4, MJO 1 …). A row fills as many
+  players as its entrant has, from ``player1`` on.
+- ``player1_id`` … ``playerN_id``: optional, the players' stable ids (T-1.6); a row that gives
+  one gives one for each of its players. Without them a player's id is ``<team_id>.<n>``.
+- ``organisation`` (affiliation, T-1.2) and ``leader`` (领队, T-6.2): optional.
+
+Row numbers are the spreadsheet's: the header is row 1. Fully empty rows are skipped. Cells are
+trimmed. The file is UTF-8 (a byte-order mark, as Excel's "CSV UTF-8" writes it, is fine); a
+file in GBK / GB18030 — what a Chinese Excel's plain "CSV" gives — is named as such. Commas,
+semicolons or tabs separate the cells: whichever splits the header into its column names.
+
+Each fault is ``{"row", "column", "message"}`` (``column`` None for the row or file as a whole),
+with ``rule`` when a rule refuses the row (T-1.2, T-1.3, T-1.6, …): the rows are judged by the
+rules of registration one after another, each on the tournament as the rows before it left it.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+
+from marshmallow import ValidationError
+
+from events.catalogue import Catalogue, tournament_stream
+from events.envelope import NewEvent
+from events.store import AppendResult, EventStore
+from projections.streams import StreamCache, load_stream
+from rules.tournament import ENTRANT_SIZES, Tournament, player_conflict, register_team
+from rules.violations import RuleViolation
+
+from .appending import EventRuleViolation, TournamentNotFound, append_events
+
+MAX_ROWS = 10_000  # entrants in one file
+REQUIRED = ("team_id", "name", "player1")
+OPTIONAL = ("organisation", "leader")
+_PLAYER = re.compile(r"player([1-9][0-9]*)(_id)?")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+@dataclass(frozen=True)
+class Entry:
+    row: int
+    data: dict  # TeamRegistered data, loaded by its schema
+
+
+class EntrantsRefused(Exception):
+    def __init__(self, errors: list[dict], rows: int | None = None):
+        super().__init__(f"{len(errors)} fault(s)")
+        self.errors, self.rows = errors, rows
+
+
+def fault(row: int | None, column: str | None, message: str, rule: str | None = None) -> dict:
+    out = {"row": row, "column": column, "message": message}
+    return {**out, "rule": rule} if rule else out
+
+
+def entries(raw: bytes, tournament: Tournament, catalogue: Catalogue) -> list[Entry]:
+    """The file's entrants as TeamRegistered data, every row judged; raises
+    :class:`EntrantsRefused` with every fault found."""
+    table = _table(_text(raw))
+    header, rows = table[0], table[1:]
+    columns = _columns(header, tournament.game)
+    filled = [(n, cells) for n, cells in enumerate(rows, 2) if any(c.strip() for c in cells)]
+    if len(filled) > MAX_ROWS:
+        raise EntrantsRefused([fault(filled[MAX_ROWS][0], None, f"more than {MAX_ROWS:,} "
+                                     "entrants in one file: split it")], len(filled))
+    if not filled:
+        raise EntrantsRefused([fault(2, None, "the file has a header and no entrant")], 0)
+    schema = catalogue.get("TeamRegistered")
+    errors, loaded = [], []
+    for n, cells in filled:
+        entry = _entry(n, cells, columns, schema, errors)
+        if entry is not None:
+            loaded.append(entry)
+    errors += _judged(tournament, loaded)
+    if errors:
+        raise EntrantsRefused(sorted(errors, key=lambda e: e["row"] or 0), len(filled))
+    return loaded
+
+
+def _text(raw: bytes) -> str:
+    """The file as text: UTF-8, with or without a byte-order mark; GBK and UTF-16 are named."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise EntrantsRefused([fault(1, None, "the file is UTF-16 (Excel's \"Unicode text\"); "
+                                              "save it as CSV UTF-8")])
+    raw = raw.removeprefix(b"\xef\xbb\xbf")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        row, column = _where(raw, error.start)
+        raise EntrantsRefused([fault(row, column, _not_utf8(raw, error))]) from None
+
+
+def _not_utf8(raw: bytes, error: UnicodeDecodeError) -> str:
+    try:
+        gbk = _CJK.search(raw.decode("gb18030")) is not None
+    except UnicodeDecodeError:
+        gbk = False
+    if gbk:
+        return "the file is not UTF-8; it looks like GBK (save it as CSV UTF-8)"
+    return (f"the file is not UTF-8: byte {error.start} (0x{raw[error.start]:02x}) is invalid "
+            "(save it as CSV UTF-8)")
+
+
+def _where(raw: bytes, offset: int) -> tuple[int, str | None]:
+    """The row and column of byte ``offset`` (a cell with a line break in it aside)."""
+    row = raw.count(b"\n", 0, offset) + 1
+    start = raw.rfind(b"\n", 0, offset) + 1
+    header = raw.split(b"\n", 1)[0].decode("utf-8", "replace").strip().split(",")
+    index = raw.count(b",", start, offset)
+    return row, header[index].strip().lower() if index < len(header) else None
+
+
+def _table(text: str) -> list[list[str]]:
+    first = text.split("\n", 1)[0]
+    delimiter = next((d for d in (",", ";", "\t") if "team_id" in
+                      [c.strip().lower() for c in first.split(d)]), ",")
+    try:
+        table = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+    except csv.Error as error:
+        raise EntrantsRefused([fault(None, None, f"not a CSV file: {error}")]) from None
+    if not table or not any(c.strip() for c in table[0]):
+        raise EntrantsRefused([fault(1, None, "the file is empty: the first row names the "
+                                              f"columns ({', '.join(REQUIRED)}, …)")])
+    return table
+
+
+def _columns(header: list[str], game: str) -> list[str]:
+    """The header's column names, checked: the required ones there, none unknown or twice."""
+    names = [c.strip().lower() for c in header]
+    most = max(ENTRANT_SIZES[game])
+    known = (*REQUIRED, *OPTIONAL, *(f"player{k}" for k in range(2, most + 1)),
+             *(f"player{k}_id" for k in range(1, most + 1)))
+    errors = []
+    for index, name in enumerate(names):
+        if name in names[:index]:
+            errors.append(fault(1, name, "this column is named twice"))
+        elif name not in known:
+            match = _PLAYER.fullmatch(name)
+            why = (f"a {game} entrant has at most {most} player(s)" if match
+                   else "unknown column")
+            errors.append(fault(1, name or None, f"{why}; the columns are {', '.join(known)}"))
+    for name in REQUIRED:
+        if name not in names:
+            errors.append(fault(1, name, "this column is missing"))
+    for name in names:
+        if (match := _PLAYER.fullmatch(name)) and match[2] and f"player{match[1]}" not in names:
+            errors.append(fault(1, name, f"an id column needs its player{match[1]} column"))
+    if errors:
+        raise EntrantsRefused(errors)
+    return names
+
+
+def _entry(n: int, cells: list[str], columns: list[str], schema, errors: list) -> Entry | None:
+    """One row as TeamRegistered data, loaded by the event's schema; its faults to ``errors``."""
+    if len(cells) > len(columns):
+        errors.append(fault(n, None, f"{len(cells)} cells; the header names {len(columns)} "
+                                     "columns"))
+        return None
+    row = {name: cell.strip() for name, cell in zip(columns, cells)}
+    before = len(errors)
+    data = {"team_id": row.get("team_id", ""), "name": row.get("name", "")}
+    players, ids, column_of = [], [], {}
+    k = 1
+    while f"player{k}" in row:
+        name, pid = row[f"player{k}"], row.get(f"player{k}_id", "")
+        if name:
+            column_of[len(players)] = k
+            players.append(name)
+            ids.append(pid)
+        elif pid:
+            errors.append(fault(n, f"player{k}", f"player{k}_id is given: the player's name "
+                                                 "is missing"))
+        elif any(row.get(f"player{j}") for j in range(k + 1, len(columns) + 1)):
+            errors.append(fault(n, f"player{k}", "empty, while a later player column is "
+                                                 "filled: players fill player1, player2, … in "
+                                                 "order"))
+        k += 1
+    data["players"] = players
+    if any(ids):
+        for i, pid in enumerate(ids):
+            if not pid:
+                errors.append(fault(n, f"player{column_of[i]}_id", "give every player of the "
+                                    "row an id, or none"))
+        if all(ids):
+            data["player_ids"] = ids
+    data.update({key: row[key] for key in OPTIONAL if row.get(key)})
+    if len(errors) > before:
+        return None
+    try:
+        data = schema.load(data)
+    except ValidationError as error:
+        errors.extend(fault(n, column, message)
+                      for column, message in _field_faults(error.messages, column_of))
+    return Entry(n, data) if len(errors) == before else None
+
+
+def _field_faults(messages: dict, column_of: dict[int, int]):
+    """Marshmallow's messages on the data as (column, message)."""
+    for key, value in messages.items():
+        if isinstance(value, dict) and key in ("players", "player_ids"):
+            suffix = "_id" if key == "player_ids" else ""
+            for index, sub in value.items():
+                k = column_of.get(int(index), int(index) + 1)
+                yield f"player{k}{suffix}", "; ".join(sub)
+        else:
+            text = "; ".join(value) if isinstance(value, list) else str(value)
+            column = "player1" if key == "players" else key
+            yield column, text
+
+
+def _judged(tournament: Tournament, loaded: list[Entry]) -> list[dict]:
+    """The rules of registration (T-1.2, T-1.3, T-1.6, T-6.2 …) on each row in turn, each on
+    the tournament the rows before it made; a refused row changes nothing for the next."""
+    errors, state = [], tournament
+    for entry in loaded:
+        try:
+            state = register_team(state, entry.data)
+        except RuleViolation as violation:
+            errors.append(fault(entry.row, _column(state, entry.data, violation),
+                                f"{violation.rule}: {violation.message}", violation.rule))
+    return errors
+
+
+def _column(state: Tournament, data: dict, violation: RuleViolation) -> str | None:
+    """The column a refusal is about, where it is one."""
+    if violation.rule == "T-1.3" and state.team(data["team_id"]) is not None:
+        return "team_id"
+    conflict = player_conflict(state, data)
+    if conflict is not None and conflict[1].message == violation.message:
+        given = "player id" in violation.message and data.get("player_ids")
+        return f"player{conflict[0] + 1}{'_id' if given else ''}"
+    if violation.rule == "T-1.2":
+        return "player1"
+    return None
+
+
+def register(store: EventStore, catalogue: Catalogue, tournament_id: str, raw: bytes,
+             meta: dict, cache: StreamCache | None = None) -> tuple[list[Entry], AppendResult]:
+    """The file's entrants appended as one atomic batch of TeamRegistered, judged again in the
+    store's transaction (another writer may have registered a team since the file was read).
+    Raises :class:`EntrantsRefused` (nothing stored; a refusal in the transaction too, with
+    its row), ``TournamentNotFound`` or the store's errors."""
+    t = load_stream(store, catalogue, tournament_stream(tournament_id), cache=cache).state
+    if t is None:
+        raise TournamentNotFound(tournament_id)
+    found = entries(raw, t, catalogue)
+    events = [NewEvent(type="TeamRegistered", stream=tournament_stream(tournament_id),
+                       data=e.data, meta=meta) for e in found]
+    try:
+        return found, append_events(store, catalogue, tournament_id, events, cache)
+    except EventRuleViolation as error:
+        v, entry = error.violation, found[error.index]
+        raise EntrantsRefused([fault(entry.row, None, f"{v.rule}: {v.message}", v.rule)],
+                              len(found)) from None
+
+
+def report_lines(errors: list[dict]) -> list[str]:
+    """The faults as a person reads them: ``row 3, player2: …``."""
+    lines = []
+    for e in errors:
+        where = ", ".join(p for p in (f"row {e['row']}" if e["row"] else None, e["column"]) if p)
+        lines.append(f"{where}: {e['message']}" if where else e["message"])
+    return lines

@@ -17,7 +17,7 @@ from rules.knockout import Bracket
 from rules.tournament import Tournament
 from rules.violations import RuleViolation
 
-from .matches import match_states
+from .matches import match_states, summary
 from .streams import StreamCache, load_stream
 
 
@@ -28,14 +28,16 @@ def tournament_at(log: Tail, catalogue: Catalogue, tournament_id: str, at: int |
 
 def bracket_at(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | None = None,
                cache: StreamCache | None = None,
-               tournament: Tournament | None = None) -> Bracket | None:
+               tournament: Tournament | None = None,
+               played: Callable[[str], object] | None = None) -> Bracket | None:
     """The bracket as of ``at``; None before the first draw or for another format.
-    ``tournament``: the tournament's state as of ``at``, when the caller has folded it."""
+    ``tournament``: the tournament's state as of ``at``, when the caller has folded it;
+    ``played``: the matches' states as of ``at`` (:func:`match_states`), likewise."""
     t = tournament or tournament_at(log, catalogue, tournament_id, at, cache)
     if t is None or t.format != "knockout" or not t.drawn:
         return None
 
-    played = match_states(log, catalogue, tournament_id, at, cache)
+    played = played or match_states(log, catalogue, tournament_id, at, cache)
     bracket, gone = None, set()
     for kind, data in t.bracket_facts:
         if bracket is None and kind == "withdrawn":
@@ -77,20 +79,53 @@ def _with_match_results(bracket: Bracket, played: Callable[[str], object]) -> Br
 
 def bracket_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | None = None,
                  cache: StreamCache | None = None) -> dict | None:
+    """GET …/bracket (T-2, T-10.1). Besides the bracket's own fields, what a spectator asks of
+    it: each match's ``status`` (``drawn``, ``in_play`` once its stream has started and while
+    it has no result, ``decided``) and ``score`` (the levels and hands of its stream), the
+    ``matches_in_play``, and ``in_play``: every team still in the knockout — those of an
+    undecided match as well as those waiting for the next draw (``to_draw``, the rules'
+    :func:`rules.knockout.in_play`, which leaves out a team whose match is undecided: the
+    bracket of a final being played had ``in_play: []``)."""
     t = tournament_at(log, catalogue, tournament_id, at, cache)
     if t is None:
         return None
-    bracket = bracket_at(log, catalogue, tournament_id, at, cache, tournament=t)
+    played = match_states(log, catalogue, tournament_id, at, cache)
+    bracket = bracket_at(log, catalogue, tournament_id, at, cache, tournament=t, played=played)
     if bracket is None:
         return {"format": t.format, "drawn": False, **_undrawn(t)}
-    return {"format": t.format, "drawn": True, **bracket.to_dict()}
+    view = bracket.to_dict()
+    for rnd in view["rounds"]:
+        rnd["matches"] = [_match_line(line, played(line["match_id"])) for line in rnd["matches"]]
+    lines = [line for rnd in view["rounds"] for line in rnd["matches"]]
+    undecided = [team for line in lines if line["winner"] is None for team in line["teams"]]
+    still_in = set(undecided) | set(view["in_play"])
+    return {"format": t.format, "drawn": True, **view, "to_draw": view["in_play"],
+            "in_play": [team for team in bracket.entrants if team in still_in],
+            "matches_in_play": [line["match_id"] for line in lines if line["status"] == "in_play"]}
+
+
+def _match_line(line: dict, state) -> dict:
+    """A bracket match with its status and the score its stream has so far (the public line of
+    the match list: a finished hand's levels are public, T-10)."""
+    if line["winner"] is not None:
+        status = "decided"
+    else:
+        status = "drawn" if state is None else "in_play"
+    score = None
+    if state is not None:
+        played = summary(state)
+        sides = played["teams"]  # side -> team
+        score = {"levels": {sides[side]: level for side, level in (played.get("levels") or {}).items()},
+                 "hands_played": played.get("hands_played", 0)}
+    return {**line, "status": status, "started": state is not None, "score": score}
 
 
 def _undrawn(t: Tournament) -> dict:
     """The bracket before its first draw, in the shape of a drawn one."""
     field = entrants(t, _withdrawn(t))
     return {"entrants": field, "settings": knockout_settings(t), "rounds": [],
-            "eliminated": {}, "withdrawn": [], "in_play": field,
+            "eliminated": {}, "withdrawn": [], "in_play": field, "to_draw": field,
+            "matches_in_play": [],
             "next_round": 1 if t.format == "knockout" else None, "champion": None}
 
 
@@ -101,7 +136,9 @@ def knockout_settings(t: Tournament) -> dict:
 
 def standings_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | None = None,
                    cache: StreamCache | None = None) -> dict | None:
-    """T-2.4 / T-10.1: the final places, provisional until the tournament is decided."""
+    """T-2.4 / T-10.1: the final places, provisional until the tournament is decided; each row's
+    ``places`` is the span of places its team may still end in (``[5, 8]``; one place twice
+    once decided)."""
     t = tournament_at(log, catalogue, tournament_id, at, cache)
     if t is None:
         return None
@@ -109,7 +146,9 @@ def standings_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int 
     if bracket is None:
         return {"format": t.format, "final": False, "champion": None, "ranking": []}
     names = {team_id: team.name for team_id, team in t.teams.items()}
-    rows = [{**row, "name": names.get(row["team"])} for row in knockout.ranking(bracket)]
+    spans = knockout.place_ranges(bracket)  # T-10.1: a provisional place as the span still open
+    rows = [{**row, "name": names.get(row["team"]), "places": list(spans[row["team"]])}
+            for row in knockout.ranking(bracket)]
     return {"format": t.format, "final": knockout.is_decided(bracket),
             "champion": knockout.champion(bracket), "ranking": rows}
 

@@ -42,6 +42,11 @@ Decisions (interpretations of T-2 made here):
   then the third-place winner before the rest of its round, then — among teams out in the same
   round — a team that withdrew after those that did not. Before the tournament is decided the
   list is provisional: the teams still in share place 1.
+- **Places still open (T-10.1).** A provisional place is not a place won: :func:`place_ranges`
+  gives each team the band of places it may still end in (the teams still in of eight, before
+  any result: 1–8; the round-1 losers: 5–8; the semi-final losers until the third-place match:
+  3–4). A band of more than one place that nothing can narrow any more (the round-1 losers of a
+  decided knockout) is a place shared: T-2.4's place is its first.
 """
 from __future__ import annotations
 
@@ -500,3 +505,36 @@ def ranking(bracket: Bracket) -> list[dict]:
         rows.append({"place": place, "team": team, "eliminated_in": bracket.eliminated.get(team),
                      "withdrawn": team in bracket.withdrawn})
     return rows
+
+
+
+def _out_in(round_: int) -> tuple:
+    """The standing (:func:`_standing`) of a team that loses a main match of ``round_``."""
+    return (True, -round_, True, False)
+
+
+def place_ranges(bracket: Bracket) -> dict[str, tuple[int, int]]:
+    """T-2.4 / T-10.1, the places still open: team -> (best, worst) place it may end in,
+    assuming no further withdrawal. The teams that go out in one round share one band of
+    places, from one after those who outlast the round to the last of them (eight teams: the
+    round-1 losers hold 5–8 — already while round 1 is played, once a team of it is out —
+    and T-2.4's shared place is the band's first); the third-place match splits its band
+    ("3–4" until it is decided). A team still in may win (best 1) or lose its next main match
+    (worst: the end of that round's band; a team waiting for the next draw: the number of
+    teams that outlast the matches drawn)."""
+    keys = {t: _standing(bracket, t) for t in bracket.entrants}
+    alive = [t for t in bracket.entrants if t not in bracket.eliminated]
+    undecided = [m for m in _undecided(bracket) if m.kind == MAIN]
+    playing = {t: m.round for m in undecided for t in m.teams}
+    # each undecided main match sends one of its two teams out in its round (T-2.1)
+    out = [keys[t] for t in bracket.entrants if t in bracket.eliminated]
+    out += [_out_in(m.round) for m in undecided]
+    outlast = len(alive) - len(undecided)  # still in when every match drawn is decided
+
+    def band(key: tuple) -> tuple[int, int]:
+        ahead = outlast + sum(1 for k in out if k < key)
+        return ahead + 1, ahead + sum(1 for k in out if k == key)
+
+    return {t: band(keys[t]) if t in bracket.eliminated
+            else (1, band(_out_in(playing[t]))[1] if t in playing else outlast)
+            for t in bracket.entrants}

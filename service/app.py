@@ -32,11 +32,11 @@ from .deployment import checkpoint_file_path, node_file, open_deployment
 from .leases import Lease, SoleLease
 from .scheduler import TimerService
 from .signing import Signer, load_signer
-from .timekeeping import Timekeeper
 from .subscriptions import Hub
+from .timekeeping import Timekeeper
 from .tokens import InMemoryTokenRegistry, TokenRegistry
-
 from .visibility import Visibility
+
 DEFAULTS = {
     "DATABASE": "var/paiju.db",       # a SQLite file, or a postgresql:// URL (service/deployment.py)
     "PG_POOL_SIZE": 20,               # PostgreSQL: connections this node may open
@@ -50,10 +50,10 @@ DEFAULTS = {
     "NOW": None,                      # the timer's clock, () -> aware datetime (tests: a fake one)
     "CACHE_BUDGET": DEFAULT_BUDGET,   # events folded into the states kept in memory (heads, checkpoints)
     "CHECKPOINTS": None,              # the checkpoint file; default: beside the database; False: none
-}
     "LIVE_HEARTBEAT_SECONDS": 15,     # a comment line on an idle subscription (proxies close them)
     "LIVE_BUFFER": 2000,              # events a subscriber may fall behind before it is dropped
     "LIVE_POLL_SECONDS": 1.0,         # the fan-out reads the log's end this often, word or not
+}
 
 
 def create_app(config: dict | None = None, store: EventStore | None = None,
@@ -114,6 +114,7 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
         app.register_blueprint(blueprint)
     app.register_blueprint(entrants_api.bp)  # entrants from a CSV file (issue 19)
     app.register_blueprint(pages_api.bp)  # read-only pages for the browser (issue 9)
+    app.register_blueprint(pages_api.home)  # the home page at / (issue 19)
     return app
 
 

@@ -145,9 +145,6 @@ EVENT_RULES: Mapping[str, str] = MappingProxyType({
 # Who sees every hidden card (the projections' privileged viewers).
 OFFICIALS = frozenset({"admin", "referee", "committee", "auditor"})
 
-
-def family_of(event_type: str, stream: str) -> str:
-    family = FAMILIES.get(event_type, "officiating")  # unknown to the policy: officials only
 # Events whose data everyone may read as it is stored, as the public reads show it (the
 # tournament's entrants, draws, results, a match's start and its clock). Every other event
 # reaches those who may not read the raw log as a notice (what happened, where, when) with, for
@@ -159,6 +156,9 @@ PUBLIC_EVENTS = frozenset({
     "MatchClockPaused", "MatchClockResumed",
 })
 
+
+def family_of(event_type: str, stream: str) -> str:
+    family = FAMILIES.get(event_type, "officiating")  # unknown to the policy: officials only
     if isinstance(family, Mapping):
         return family["match" if stream.startswith("match-") else "tournament"]
     return family

@@ -1,5 +1,6 @@
 """Read-only pages for the browser: a hand replay for the rule committee, the dispute list, the
-bracket, the standings and the groups of a tournament (issue 9, items 5 and 6).
+bracket, the standings and the groups of a tournament (issue 9, items 5 and 6); the home page
+listing the tournaments, and the team event's rounds (issue 19, item 4).
 
 The HTML holds no data, only the ids in the URL: the page's script reads the JSON API with the
 bearer token the viewer gave it (in the URL fragment ``#token=…``, which browsers never send to
@@ -22,6 +23,8 @@ PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
 STATIC_DIR = PAGES_DIR / "static"
 
 bp = Blueprint("pages", __name__, url_prefix="/pages", template_folder=str(PAGES_DIR / "templates"))
+# The home page lives at the site's root, outside /pages: a blueprint of its own.
+home = Blueprint("home", __name__, template_folder=str(PAGES_DIR / "templates"))
 
 # Only this host's scripts and styles, and fetches back to it (the page reads the API there).
 CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; "
@@ -30,11 +33,27 @@ CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'se
 
 
 @bp.after_request
+@home.after_request
 def _harden(response):
     response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     response.headers["Referrer-Policy"] = "no-referrer"
     response.headers["X-Content-Type-Options"] = "nosniff"
     return response
+
+
+@home.get("/")
+@allows("read")
+def home_page():
+    """The tournaments (GET /v1/tournaments: the archived left out), each with its pages."""
+    return render_template("home.html", tid=None)
+
+
+@bp.get("/")
+@bp.get("/tournaments")
+@allows("read")
+def tournaments_page():
+    """The same list as the home page, where a visitor of /pages/ would look for it."""
+    return render_template("home.html", tid=None)
 
 
 def _page(template: str, tid: str, **ids) -> str:
@@ -78,6 +97,13 @@ def standings_page(tid: str):
 @allows("read")
 def groups_page(tid: str):
     return _page("groups.html", tid)
+
+
+@bp.get("/tournaments/<tid>/rounds")
+@allows("read")
+def rounds_page(tid: str):
+    """The team event's rounds (GET …/rounds): each round's pairings and results."""
+    return _page("rounds.html", tid)
 
 
 @bp.get("/assets/<name>")

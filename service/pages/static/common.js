@@ -140,8 +140,26 @@ const Paiju = (() => {
     return el("table", {class: "grid"}, el("thead", {}, head), el("tbody", {}, lines));
   }
 
-  function pageUrl(rest) {
-    return "/pages/tournaments/" + encodeURIComponent(tid) + (rest ? "/" + rest : "");
+  function pageUrl(rest, of) {
+    return "/pages/tournaments/" + encodeURIComponent(of || tid) + (rest ? "/" + rest : "");
+  }
+
+  /* The pages a tournament of `format` has (T-1.1): its knockout bracket, groups of four or
+     team-event rounds, then its standings and disputes. */
+  const FORMAT_PAGE = {knockout: ["bracket", "Bracket"], groups: ["groups", "Groups"],
+                       "swiss-teams": ["rounds", "Rounds"]};
+  function pagesOf(format, of) {
+    const own = FORMAT_PAGE[format];
+    return [own, ["standings", "Standings"], ["disputes", "Disputes"]].filter(Boolean)
+      .map(([rest, label]) => ({page: rest, label, href: pageUrl(rest, of)}));
+  }
+
+  /* The navigation shows only the pages the tournament's format has. */
+  function navFor(format) {
+    for (const link of document.querySelectorAll("[data-nav][data-formats]")) {
+      link.hidden = !link.dataset.formats.split(" ").includes(format) &&
+        link.dataset.nav !== body.dataset.page;
+    }
   }
 
   function replayUrl(mid, hand, position) {
@@ -154,6 +172,9 @@ const Paiju = (() => {
   function tournament() {
     tournamentPromise = tournamentPromise || need("").then(t => {
       t.names = Object.fromEntries((t.teams || []).map(x => [x.team_id, x.name || x.team_id]));
+      // each player's team, for "seat 2 (王五)" beside the team's name
+      t.players = Object.fromEntries((t.teams || []).flatMap(x => (x.players || []).map(p => [p, x.team_id])));
+      navFor(t.format);
       return t;
     });
     return tournamentPromise;
@@ -217,5 +238,5 @@ const Paiju = (() => {
   }
 
   return {tid, get, need, stream, el, append, fill, byId, status, short, table, pageUrl,
-          replayUrl, tournament, teamName, hashParams, setHash, token, at, run, ApiError};
+          pagesOf, replayUrl, tournament, teamName, hashParams, setHash, token, at, run, ApiError};
 })();

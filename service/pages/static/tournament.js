@@ -12,6 +12,7 @@ Paiju.run(async () => {
     [["id", t.id], ["game", t.game], ["format", t.format], ["date", t.date], ["venue", t.venue],
      ["position", t.position]].filter(([, v]) => v !== null && v !== undefined)
       .map(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))])));
+  fill(byId("pages"), Paiju.pagesOf(t.format).map(p => el("a", {href: p.href, dataset: {page: p.page}}, p.label)));
   fill(byId("teams"), Paiju.table(t.teams || [], ["team_id", "name", "players", "organisation", "withdrawn"]));
   const {matches} = await need("matches");
   const hands = m => {

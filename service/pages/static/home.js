@@ -1,0 +1,42 @@
+/* The home page: every tournament not archived (GET /v1/tournaments, page after page), with its
+   game, its format and links to the pages that format has. */
+"use strict";
+
+const Home = (() => {
+  const {el, fill, byId, get, pagesOf, pageUrl, status, ApiError} = Paiju;
+  const FORMATS = {knockout: "knockout", swiss: "Swiss", groups: "groups of four",
+                   "swiss-teams": "team event (Swiss)"};
+
+  /* Every listed tournament, in order of creation (the API leaves the archived out). */
+  async function load() {
+    const found = [];
+    let path = "/v1/tournaments";
+    while (path) {
+      const r = await get(path);
+      if (r.status !== 200) throw new ApiError("tournaments", r);
+      found.push(...r.body.tournaments);
+      path = r.body.next;
+    }
+    return found;
+  }
+
+  function render(tournaments) {
+    const rows = tournaments.map(t => el("tr", {dataset: {tournament: t.id}},
+      el("td", {dataset: {col: "name"}}, el("a", {href: pageUrl("", t.id)}, t.name)),
+      el("td", {dataset: {col: "game"}}, t.game),
+      el("td", {dataset: {col: "format"}}, FORMATS[t.format] || t.format),
+      el("td", {dataset: {col: "pages"}, class: "links"},
+         pagesOf(t.format, t.id).map(p => el("a", {href: p.href, dataset: {page: p.page}}, p.label)))));
+    fill(byId("tournaments"), tournaments.length
+      ? el("table", {class: "grid"},
+           el("thead", {}, el("tr", {}, ["tournament", "game", "format", "pages"].map(h => el("th", {scope: "col"}, h)))),
+           el("tbody", {}, rows))
+      : el("p", {class: "quiet"}, "No tournament yet."));
+  }
+
+  Paiju.run(async () => {
+    render(await load());
+    status("");
+  });
+  return {load, render};
+})();

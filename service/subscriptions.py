@@ -13,6 +13,7 @@ by its last id."""
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 from collections import deque
 from itertools import chain
@@ -195,9 +196,22 @@ class Hub:
             self._woken.wait(self.poll_seconds)
             self._woken.clear()
             try:
-                self._fan_out()
+                if not self._skip_if_unheard():
+                    self._fan_out()
+            except sqlite3.ProgrammingError:  # the store was closed under us: the app is gone
+                return
             except Exception:  # a store unavailable for a moment: the next poll reads again
                 log.exception("the fan-out could not read the log")
+
+    def _skip_if_unheard(self) -> bool:
+        """With nobody subscribed, move past the log's end without reading it (a subscriber
+        who comes later reads back what it missed from the store)."""
+        end = self.store.last_position()
+        with self._lock:
+            if self._by_tournament:
+                return False
+            self._seen = max(self._seen, end)
+            return True
 
     def _fan_out(self) -> None:
         while not self._closed:

@@ -80,6 +80,11 @@ class TeamWithdrawnData(DataSchema):
     reason = _optional(fields.String(validate=validate.Length(min=1, max=2000)))
 
 
+class TeamCheckedInData(DataSchema):
+    """TeamCheckedIn (T-2.6): the team is at the venue for the draw of round 1."""
+    team_id = fields.String(required=True, validate=IDENTIFIER)
+
+
 class TournamentArchivedData(DataSchema):
     reason = _optional(fields.String(validate=validate.Length(min=1, max=2000)))
 
@@ -181,6 +186,8 @@ TOURNAMENT_EVENTS = (
     EventType("TournamentCreated", TournamentCreatedData, ("tournament",), postable=False),
     EventType("TeamRegistered", TeamRegisteredData, ("tournament",)),
     EventType("TeamWithdrawn", TeamWithdrawnData, ("tournament",)),
+    # T-2.6: a knockout with setting checkIn draws round 1 among the teams checked in
+    EventType("TeamCheckedIn", TeamCheckedInData, ("tournament",)),
     # A ruling on the tournament (in its stream) or on one match (in the match's stream).
     EventType("RulingRecorded", RulingRecordedData, ("tournament", "match")),
     EventType("LotsDrawn", LotsDrawnData, ("tournament", "match")),

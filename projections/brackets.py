@@ -44,9 +44,13 @@ def bracket_at(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | No
             gone.add(data)  # withdrew before the draw: not an entrant
             continue
         if bracket is None:
-            bracket = knockout.start(entrants(t, gone), t.settings)
+            bracket = knockout.start(entrants(t, gone | set(left_out(t))), t.settings,
+                                         left_out(t))
         bracket = _with_match_results(bracket, played)
         bracket = _apply(bracket, kind, data)
+        if kind == "draw" and len(bracket.rounds) == 1 and check_in(t) == "walkover":
+            for team in not_checked_in(t):  # T-2.6: out by walkover once round 1 is drawn
+                bracket = knockout.walk_over(bracket, team)
     return _with_match_results(bracket, played)
 
 
@@ -54,6 +58,23 @@ def entrants(t: Tournament, gone: Iterable[str] = ()) -> list[str]:
     """The teams of the draw, in order of registration (T-2.1)."""
     gone = set(gone)
     return [team_id for team_id in t.teams if team_id not in gone]
+
+
+def check_in(t: Tournament) -> str:
+    """T-2.6: the tournament's setting ``checkIn``."""
+    return t.settings.get("checkIn", knockout.CHECK_IN[0])
+
+
+def not_checked_in(t: Tournament) -> list[str]:
+    """T-2.6: the teams still in that have not checked in (none when check-in is off)."""
+    if check_in(t) == "off":
+        return []
+    return [i for i, team in t.teams.items() if not team.withdrawn and not team.checked_in]
+
+
+def left_out(t: Tournament) -> list[str]:
+    """T-2.6 ``leaveOut``: the teams round 1 is drawn without, in order of registration."""
+    return not_checked_in(t) if check_in(t) == "leaveOut" else []
 
 
 def _apply(bracket: Bracket, kind: str, data) -> Bracket:
@@ -126,7 +147,8 @@ def _undrawn(t: Tournament) -> dict:
     return {"entrants": field, "settings": knockout_settings(t), "rounds": [],
             "eliminated": {}, "withdrawn": [], "in_play": field, "to_draw": field,
             "matches_in_play": [],
-            "next_round": 1 if t.format == "knockout" else None, "champion": None}
+            "next_round": 1 if t.format == "knockout" else None, "champion": None,
+            "not_checked_in": not_checked_in(t)}
 
 
 def knockout_settings(t: Tournament) -> dict:
@@ -150,7 +172,8 @@ def standings_view(log: Tail, catalogue: Catalogue, tournament_id: str, at: int 
     rows = [{**row, "name": names.get(row["team"]), "places": list(spans[row["team"]])}
             for row in knockout.ranking(bracket)]
     return {"format": t.format, "final": knockout.is_decided(bracket),
-            "champion": knockout.champion(bracket), "ranking": rows}
+            "champion": knockout.champion(bracket), "ranking": rows,
+            "not_checked_in": list(bracket.left_out + bracket.absent)}
 
 
 def _withdrawn(t: Tournament) -> set[str]:
@@ -165,11 +188,15 @@ def bracket_for_next_draw(log: Tail, catalogue: Catalogue, tournament_id: str,
     if bracket is not None:
         return bracket
     t = tournament_at(log, catalogue, tournament_id, cache=cache)
-    field = entrants(t, _withdrawn(t))
+    if unknown := knockout.unknown_seeds(t.settings, t.teams):
+        raise RuleViolation(knockout.SEEDING_RULE, f"setting seeding names {', '.join(unknown)}, "
+                                                   "not a registered team")
+    field = entrants(t, _withdrawn(t) | set(left_out(t)))
     if len(field) < 2:
+        held = " and checked in" if check_in(t) == "leaveOut" else ""
         raise RuleViolation("T-2.1", f"a knockout needs at least two teams; {len(field)} "
-                                     "registered")
-    return knockout.start(field, t.settings)
+                                     f"registered{held}")
+    return knockout.start(field, t.settings, left_out(t))
 
 
 def guard_draw(log: Tail, catalogue: Catalogue, tournament_id: str, data: dict,
@@ -178,6 +205,13 @@ def guard_draw(log: Tail, catalogue: Catalogue, tournament_id: str, data: dict,
     if data["purpose"] != "pairing":
         return
     knockout.check_draw(bracket_for_next_draw(log, catalogue, tournament_id, cache), data)
+
+
+def absent_at_draw(log: Tail, catalogue: Catalogue, tournament_id: str,
+                   cache: StreamCache | None) -> list[str]:
+    """T-2.6 ``walkover``: the teams the next draw (round 1) will put out by walkover."""
+    t = tournament_at(log, catalogue, tournament_id, cache=cache)
+    return not_checked_in(t) if check_in(t) == "walkover" and not t.drawn else []
 
 
 def guard_result(log: Tail, catalogue: Catalogue, tournament_id: str, data: dict,

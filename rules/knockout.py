@@ -37,6 +37,23 @@ Decisions (interpretations of T-2 made here):
   ``forfeit``). A team still in the field but not yet drawn leaves it and is out in the round it
   would have been drawn in. A semi-final loser awaiting the third-place draw gives it up. A team
   with nothing left to play (already out, or the decided champion) changes nothing.
+- **Check-in (T-2.6, interpretation; the seeds are silent).** Setting ``checkIn``: ``off``
+  (default: every registered team is drawn, as the seeds do), ``leaveOut`` (round 1 is drawn
+  among the teams checked in, ``TeamCheckedIn``; the others are not entrants of the bracket,
+  as a team withdrawn before the draw is not) or ``walkover`` (round 1 is drawn among every
+  team; then each team not checked in is out by walkover: its opponent wins the match, which
+  records the absent team as ``forfeit``; an absent team on a bye, or whose opponent is also
+  absent, leaves the field as a team withdrawn after the draw does — out in round 2, whose
+  byes restore the power of two). The server's lots (:func:`propose_draw`) give the byes to
+  teams present and pair absent teams with present ones while there are any.
+- **Seeding (T-2.7, interpretation; default off — the seeds draw by lots).** Setting
+  ``seeding: {"seeds": [best, second, …]}``. Each round is still drawn by lots over the whole
+  field (T-2.1), with one constraint: in a round of k slots (its main matches and its byes),
+  the k best seeds still in play are drawn into different slots — no two of them meet. So
+  seeds 1 and 2 can meet only in the final, seeds 1–4 not before the semi-finals (the
+  quarters of a bracket), 1–8 not before the quarter-finals. Byes stay lots (T-2.2); a seed
+  may draw one. A seed that is not an entrant of the draw (withdrawn, not checked in) is
+  passed over and the seeds after it move up.
 - **Ranking (T-2.4, T-10.1).** Places are shared on equal standing and the next place skips
   (1, 2, 3, 3, 5, ...). Standing = still in (best), then the later the round a team went out in,
   then the third-place winner before the rest of its round, then — among teams out in the same
@@ -51,13 +68,17 @@ Decisions (interpretations of T-2 made here):
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from .violations import RuleViolation
 
 BYE_POLICIES = ("firstRoundPowerOfTwo", "oddGetsBye")  # T-2.2, default first
 THIRD_PLACE = ("playoff", "shared")  # T-2.3, default first
+CHECK_IN = ("off", "leaveOut", "walkover")  # T-2.6, default first
+CHECK_IN_RULE = "T-2.6"
+SEEDING_RULE = "T-2.7"
+MAX_SEEDS = 1024
 MAIN, THIRD_PLACE_MATCH = "main", "third_place"
 KINDS = (MAIN, THIRD_PLACE_MATCH)
 CARD_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")  # README §2
@@ -109,9 +130,13 @@ class Bracket:
     matches: Mapping[str, Match] = field(default_factory=dict)
     eliminated: Mapping[str, int] = field(default_factory=dict)  # team -> round it went out in
     withdrawn: tuple[str, ...] = ()
+    absent: tuple[str, ...] = ()  # T-2.6 walkover: out, not checked in
+    left_out: tuple[str, ...] = ()  # T-2.6 leaveOut: not checked in, not drawn
+    seeds: tuple[str, ...] = ()  # T-2.7: the seeded entrants, best first
 
     def to_dict(self) -> dict:
         return {"entrants": list(self.entrants), "settings": dict(self.settings),
+                "seeds": list(self.seeds), "not_checked_in": list(self.left_out + self.absent),
                 "rounds": [r.to_dict(self.matches) for r in self.rounds],
                 "eliminated": {t: self.eliminated[t] for t in self.entrants if t in self.eliminated},
                 "withdrawn": list(self.withdrawn), "in_play": list(in_play(self)),
@@ -120,14 +145,50 @@ class Bracket:
 
 # ---------------------------------------------------------------- start and derived state
 
-def start(entrants: Sequence[str], settings: Mapping) -> Bracket:
-    """T-2.1: a knockout needs at least two distinct entrants; T-2.2 / T-2.3 settings checked."""
+def start(entrants: Sequence[str], settings: Mapping, left_out: Sequence[str] = ()) -> Bracket:
+    """T-2.1: a knockout needs at least two distinct entrants; T-2.2 / T-2.3 settings checked.
+    ``left_out``: the teams not checked in, left out of the draw (T-2.6 ``leaveOut``)."""
     entrants = tuple(entrants)
     if len(set(entrants)) != len(entrants):
         raise RuleViolation("T-2.1", "an entrant is listed twice")
     if len(entrants) < 2:
         raise RuleViolation("T-2.1", f"a knockout needs at least two entrants, not {len(entrants)}")
-    return Bracket(entrants=entrants, settings=_settings(settings or {}))
+    seeds = tuple(t for t in _seed_list(settings or {}) if t in entrants)
+    return Bracket(entrants=entrants, settings=_settings(settings or {}), seeds=seeds,
+                   left_out=tuple(left_out))
+
+
+def _seed_list(settings: Mapping) -> tuple[str, ...]:
+    return tuple((settings.get("seeding") or {}).get("seeds") or ())
+
+
+def check_seeding(seeding: object) -> None:
+    """T-2.7: setting ``seeding`` is ``{"seeds": [team id, …]}``, best first, each once."""
+    if not isinstance(seeding, Mapping) or set(seeding) != {"seeds"}:
+        raise RuleViolation(SEEDING_RULE, 'setting seeding must be {"seeds": [team id, …]}, '
+                                          "the seeded entrants best first")
+    seeds = seeding["seeds"]
+    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Sequence) \
+            or not 1 <= len(seeds) <= MAX_SEEDS \
+            or not all(isinstance(t, str) and t for t in seeds):
+        raise RuleViolation(SEEDING_RULE, f"setting seeding.seeds must list 1 to {MAX_SEEDS} "
+                                          "team ids, best first")
+    twice = sorted({t for t in seeds if seeds.count(t) > 1})
+    if twice:
+        raise RuleViolation(SEEDING_RULE, f"setting seeding.seeds names {', '.join(twice)} twice")
+
+
+def unknown_seeds(settings: Mapping, registered: Iterable[str]) -> list[str]:
+    """T-2.7: the seeds that name no registered team (a misspelt id would seed nobody)."""
+    registered = set(registered)
+    return [t for t in _seed_list(settings) if t not in registered]
+
+
+def protected_seeds(bracket: Bracket, field_: Iterable[str], slots: int) -> tuple[str, ...]:
+    """T-2.7: the ``slots`` best seeds among ``field_``, who must be drawn into different
+    slots of the round."""
+    field_ = set(field_)
+    return tuple(t for t in bracket.seeds if t in field_)[:slots]
 
 
 def _settings(settings: Mapping) -> dict:
@@ -241,6 +302,7 @@ def check_draw(bracket: Bracket, draw: Mapping) -> None:
     main_teams = [t for m in matches if m["kind"] == MAIN for t in m["teams"]]
     _check_field(bracket, main_teams + byes)
     _check_bye_count(bracket, draw["round"], len(byes))
+    _check_seeds(bracket, [m["teams"] for m in matches if m["kind"] == MAIN], byes)
     if draw.get("cards") is not None:
         _check_cards(draw["cards"], [m["teams"] for m in matches if m["kind"] == MAIN], byes)
 
@@ -322,6 +384,19 @@ def _check_bye_count(bracket: Bracket, rnd: int, byes: int) -> None:
                                      f"{bracket.settings['byePolicy']}, not {byes}")
 
 
+def _check_seeds(bracket: Bracket, pairs: list[tuple[str, str]], byes: list[str]) -> None:
+    """T-2.7: no two of the round's protected seeds (as many as it has slots) meet."""
+    if not bracket.seeds:
+        return
+    protected = protected_seeds(bracket, [t for p in pairs for t in p] + byes,
+                                len(pairs) + len(byes))
+    for a, b in pairs:
+        if a in protected and b in protected:
+            raise RuleViolation(SEEDING_RULE, f"seeds {a} ({bracket.seeds.index(a) + 1}) and {b} "
+                                              f"({bracket.seeds.index(b) + 1}) may not meet in a "
+                                              f"round of {len(pairs) + len(byes)} slots")
+
+
 def card_rank(card: str) -> str:
     """README §2: a card is rank then suit; a joker is its own rank."""
     return card if card in JOKERS else card[:-1]
@@ -383,18 +458,64 @@ def _third_place_entry(bracket: Bracket, match_id: str) -> list[dict]:
     return [{"match_id": match_id, "teams": list(candidates), "kind": THIRD_PLACE_MATCH}]
 
 
-def propose_draw(bracket: Bracket, rng: random.Random, match_id_prefix: str = "") -> dict:
+def propose_draw(bracket: Bracket, rng: random.Random, match_id_prefix: str = "",
+                 absent: Collection[str] = ()) -> dict:
     """T-2.1 / T-2.2 / T-2.3: draw the next round by lots — shuffle the field, the first drawn get the
-    byes, the rest meet in drawn order; the final round adds the third-place match."""
+    byes, the rest meet in drawn order; the final round adds the third-place match. With seeds
+    (T-2.7) the best seeds in play are drawn into different slots first. ``absent``: the teams
+    that will be out by walkover (T-2.6), drawn last for a bye and against present teams."""
     rnd = _check_can_draw(bracket)
     order = list(in_play(bracket))
     rng.shuffle(order)
     byes = expected_byes(bracket, rnd)
-    rest = order[byes:]
-    matches = [{"match_id": f"{match_id_prefix}R{rnd}-{k + 1}", "teams": rest[2 * k:2 * k + 2],
-                "kind": MAIN} for k in range(len(rest) // 2)]
+    if bracket.seeds:
+        pairs, bye_teams = _seeded_slots(bracket, order, byes, rng)
+    elif absent:
+        pairs, bye_teams = _present_first(order, byes, set(absent), rng)
+    else:
+        rest = order[byes:]
+        pairs, bye_teams = [rest[2 * k:2 * k + 2] for k in range(len(rest) // 2)], order[:byes]
+    matches = [{"match_id": f"{match_id_prefix}R{rnd}-{k + 1}", "teams": pair, "kind": MAIN}
+               for k, pair in enumerate(pairs)]
     matches += _third_place_entry(bracket, f"{match_id_prefix}R{rnd}-{len(matches) + 1}")
-    return {"purpose": "pairing", "round": rnd, "matches": matches, "byes": order[:byes]}
+    return {"purpose": "pairing", "round": rnd, "matches": matches, "byes": bye_teams}
+
+
+def _seeded_slots(bracket: Bracket, order: list[str], byes: int,
+                  rng: random.Random) -> tuple[list[list[str]], list[str]]:
+    """T-2.7: the round's slots (byes, then matches); the protected seeds each take a slot of
+    their own by lots, the rest of the (shuffled) field fills the places left in order."""
+    slots = byes + (len(order) - byes) // 2
+    protected = protected_seeds(bracket, order, slots)
+    placed = dict(zip(rng.sample(range(slots), len(protected)), protected))
+    others = [t for t in order if t not in protected]
+    filled = []
+    for slot in range(slots):
+        size = 1 if slot < byes else 2
+        teams = [placed[slot]] if slot in placed else []
+        while len(teams) < size:
+            teams.append(others.pop())
+        if size == 2 and rng.random() < 0.5:
+            teams.reverse()  # side A: whoever was drawn first
+        filled.append(teams)
+    return filled[byes:], [t for (t,) in filled[:byes]]
+
+
+def _present_first(order: list[str], byes: int, absent: set[str],
+                   rng: random.Random) -> tuple[list[list[str]], list[str]]:
+    """T-2.6 walkover: byes to present teams first; absent teams against present ones while
+    any are left; the matches in drawn order."""
+    ranked = [t for t in order if t not in absent] + [t for t in order if t in absent]
+    bye_teams, rest = ranked[:byes], ranked[byes:]
+    present = [t for t in rest if t not in absent]
+    away = [t for t in rest if t in absent]
+    pairs = []
+    while present and away:
+        pairs.append([present.pop(), away.pop()])
+    rest = present + away
+    pairs += [rest[2 * k:2 * k + 2] for k in range(len(rest) // 2)]
+    rng.shuffle(pairs)
+    return pairs, bye_teams
 
 
 def propose_card_draw(bracket: Bracket, rng: random.Random, match_id_prefix: str = "") -> dict:
@@ -405,6 +526,9 @@ def propose_card_draw(bracket: Bracket, rng: random.Random, match_id_prefix: str
     4 matches, 9 byes by card, 3 by lots — the seed's 16 to 20 teams, T-11 Ex 1); a round of more
     than 13 matches cannot be drawn this way (RuleViolation T-5.5)."""
     rnd = _check_can_draw(bracket)
+    if bracket.seeds:
+        raise RuleViolation(SEEDING_RULE, "a seeded round is drawn by lots (method lots): "
+                                          "matching cards cannot keep the seeds apart")
     field_ = list(in_play(bracket))
     byes = expected_byes(bracket, rnd)
     pairs = (len(field_) - byes) // 2
@@ -450,6 +574,24 @@ def _decide(bracket: Bracket, match: Match) -> Bracket:
 
 def _pending_match(bracket: Bracket, team: str) -> Match | None:
     return next((m for m in _undecided(bracket) if team in m.teams), None)
+
+
+def walk_over(bracket: Bracket, team: str) -> Bracket:
+    """T-2.6 ``walkover``: a team not checked in is out once round 1 is drawn — as a withdrawal
+    would put it out (its match forfeited to its opponent; on a bye, out in round 2), but
+    marked absent, not withdrawn."""
+    if team not in bracket.entrants or team in bracket.absent:
+        return bracket
+    pending = _pending_match(bracket, team)
+    absent = bracket.absent + (team,)
+    if pending is not None:
+        opponent = pending.teams[1] if pending.teams[0] == team else pending.teams[0]
+        return replace(_decide(bracket, replace(pending, winner=opponent, forfeit=team)),
+                       absent=absent)
+    if team not in bracket.eliminated and not _final_drawn(bracket):
+        return replace(bracket, absent=absent,
+                       eliminated={**bracket.eliminated, team: len(bracket.rounds) + 1})
+    return replace(bracket, absent=absent)
 
 
 def withdraw(bracket: Bracket, team: str) -> Bracket:

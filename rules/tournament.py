@@ -132,6 +132,7 @@ def create(data: dict) -> Tournament:
 _CHOICES = MappingProxyType({
     "byePolicy": ("T-2.2", knockout.BYE_POLICIES, knockout.BYE_POLICIES[0]),
     "thirdPlace": ("T-2.3", knockout.THIRD_PLACE, knockout.THIRD_PLACE[0]),
+    "checkIn": (knockout.CHECK_IN_RULE, knockout.CHECK_IN, knockout.CHECK_IN[0]),
 })
 
 
@@ -139,7 +140,7 @@ _CHOICES = MappingProxyType({
 # setting's is: a misspelt one (``thirdplace``) must not pass as stored and silently do nothing.
 # The team event (swiss) checks its own (T-6).
 _KNOWN_SETTINGS = MappingProxyType({
-    "knockout": ("match", *_CHOICES),
+    "knockout": ("match", *_CHOICES, "seeding"),
     "groups": ("match", *groups.SETTINGS, *groups.CHOICES),
 })
 
@@ -155,6 +156,8 @@ def _check_known_keys(format_: str, settings: Mapping) -> None:
 
 def _check_settings(settings: Mapping) -> None:
     check_values(settings, choices=_CHOICES)
+    if "seeding" in settings:
+        knockout.check_seeding(settings["seeding"])  # T-2.7
     if not isinstance(settings.get("match", {}), dict):
         raise RuleViolation("T-1.3", "setting match holds the match settings: an object")
 
@@ -267,6 +270,29 @@ def withdraw_team(t: Tournament, data: dict) -> Tournament:
                    bracket_facts=t.bracket_facts + (("withdrawn", team.team_id),))
 
 
+def check_in(t: Tournament, data: dict) -> Tournament:
+    """``TeamCheckedIn`` (T-2.6): a registered team still in is at the venue, once, before the
+    first draw of a knockout whose setting ``checkIn`` asks for it."""
+    rule = knockout.CHECK_IN_RULE
+    mode = t.settings.get("checkIn", knockout.CHECK_IN[0])
+    if t.format != "knockout" or mode == "off":
+        raise RuleViolation(rule, "this tournament draws every registered team: check-in is "
+                                  "a knockout's setting checkIn (leaveOut or walkover), off "
+                                  "here" if t.format == "knockout" else
+                                  f"a {t.format} tournament has no check-in (a knockout's "
+                                  "setting checkIn)")
+    team = t.team(data["team_id"])
+    if team is None:
+        raise RuleViolation("T-1.3", f"team {data['team_id']!r} is not registered")
+    if team.withdrawn:
+        raise RuleViolation("T-1.3", f"team {data['team_id']!r} has withdrawn")
+    if team.checked_in:
+        raise RuleViolation(rule, f"team {data['team_id']!r} has already checked in")
+    if t.drawn:
+        raise RuleViolation(rule, "round 1 has been drawn: check-in is over")
+    return replace(t, teams={**t.teams, team.team_id: replace(team, checked_in=True)})
+
+
 def archive(t: Tournament, data: dict) -> Tournament:
     """``TournamentArchived`` (T-1.3): the tournament leaves the list of tournaments, once. It
     is a fact like any other: nothing is removed, and a ruling may still be recorded."""
@@ -359,6 +385,7 @@ _TRANSITIONS = {
     "TieDiceRolled": roll_tie_dice,
     "TeamRegistered": register_team,
     "TeamWithdrawn": withdraw_team,
+    "TeamCheckedIn": check_in,
     "RulingRecorded": record_ruling,
     "LotsDrawn": draw_lots,
     "ResultRecorded": record_result,

@@ -38,6 +38,7 @@ FAMILIES: Mapping[str, str | Mapping[str, str]] = MappingProxyType({
     "TournamentCreated": "organisation",
     "TeamRegistered": "organisation",
     "TeamWithdrawn": "organisation",
+    "TeamCheckedIn": "organisation",  # T-2.6: at the desk before the draw
     "TournamentArchived": "organisation",
     "LotsDrawn": MappingProxyType({"tournament": "organisation", "match": "officiating"}),
     "ResultRecorded": "officiating",

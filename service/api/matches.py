@@ -280,7 +280,11 @@ def draw_round(tid: str):
         # T-5.5 (seed 001): each team draws a card, the two of one rank meet; else plain lots
         propose = knockout.propose_card_draw if body.get("method") == "cards" else \
             knockout.propose_draw
-        draw = propose(bracket, random.SystemRandom())
+        if propose is knockout.propose_draw:  # T-2.6: absent teams meet present ones
+            draw = propose(bracket, random.SystemRandom(),
+                           absent=brackets.absent_at_draw(s.store, s.catalogue, tid, s.cache))
+        else:
+            draw = propose(bracket, random.SystemRandom())
         event = NewEvent(type="LotsDrawn", stream=tournament_stream(tid), data=draw,
                          meta=request_meta(body.get("meta")))
         result = append_events(s.store, s.catalogue, tid, [event], s.cache)

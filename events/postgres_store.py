@@ -73,7 +73,7 @@ from .store import (
 
 log = logging.getLogger("paiju.postgres")
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 CONNECT_SECONDS = 5       # to reach the server at start and for each new connection
 # A node that stops mid-transaction (paused, cut off) must not hold a lock for ever: its
 # session is ended after 30 s idle in a transaction, and no statement waits more than 10 s for a
@@ -117,6 +117,23 @@ MIGRATIONS = (
     );
     CREATE TABLE timer_lease (name text PRIMARY KEY, holder text NOT NULL,
                               expires_at text NOT NULL);
+    """,
+    # 2: webhooks and their delivery attempts (service/webhooks.py), beside the log
+    """
+    CREATE TABLE webhooks (
+        webhook_id text PRIMARY KEY, tournament_id text NOT NULL, url text NOT NULL,
+        types text, streams text, secret text NOT NULL, created_at text NOT NULL,
+        state text NOT NULL, disabled_reason text, cursor bigint NOT NULL,
+        failures integer NOT NULL, failing_since text, next_attempt_at text,
+        attempts_made integer NOT NULL
+    );
+    CREATE INDEX webhooks_tournament ON webhooks (tournament_id, created_at);
+    CREATE TABLE webhook_deliveries (
+        delivery_id text PRIMARY KEY, webhook_id text NOT NULL, event_id text NOT NULL,
+        position bigint NOT NULL, attempt integer NOT NULL, at text NOT NULL, status integer,
+        error text, next_attempt_at text, seq integer NOT NULL
+    );
+    CREATE INDEX webhook_deliveries_seq ON webhook_deliveries (webhook_id, seq);
     """,
 )
 

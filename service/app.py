@@ -25,6 +25,7 @@ from .api import (
     tournaments,
     well_known,
 )
+from .api import webhooks as webhooks_api
 from .api import pages as pages_api
 from .api import entrants as entrants_api
 from .api.common import Services
@@ -36,6 +37,8 @@ from .subscriptions import Hub
 from .timekeeping import Timekeeper
 from .tokens import InMemoryTokenRegistry, TokenRegistry
 from .visibility import Visibility
+from .webhook_delivery import WebhookDelivery
+from .webhooks import SQLiteWebhookRegistry, WebhookRegistry
 
 DEFAULTS = {
     "DATABASE": "var/paiju.db",       # a SQLite file, or a postgresql:// URL (service/deployment.py)
@@ -53,6 +56,9 @@ DEFAULTS = {
     "LIVE_HEARTBEAT_SECONDS": 15,     # a comment line on an idle subscription (proxies close them)
     "LIVE_BUFFER": 2000,              # events a subscriber may fall behind before it is dropped
     "LIVE_POLL_SECONDS": 1.0,         # the fan-out reads the log's end this often, word or not
+    "WEBHOOKS_ALLOW_PRIVATE": False,  # webhook URLs on private/loopback/link-local addresses
+    "WEBHOOK_DISABLE_AFTER_SECONDS": 3 * 3600,  # a webhook failing this long is disabled
+    "WEBHOOK_TIMEOUT_SECONDS": 5.0,   # a receiver's answer is awaited this long
 }
 
 
@@ -70,9 +76,12 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
     clock = app.config.get("CLOCK")  # the time recorded_at takes (default: the system clock)
     owns_store = store is None  # an app given a store (tests) reads no key files either
     lease: Lease = SoleLease()
+    webhook_lease: Lease = SoleLease()
+    webhooks: WebhookRegistry | None = None
     if owns_store:
         deployment = open_deployment(app.config["DATABASE"], app.config, clock)
         store, lease = deployment.store, deployment.lease
+        webhooks, webhook_lease = deployment.webhooks, deployment.webhook_lease
         tokens = tokens or deployment.tokens
     # Tokens expire by the real clock: CLOCK is the time the log records (a simulation's may
     # run faster than the table, and moves on with every reading).
@@ -80,12 +89,17 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
     catalogue = catalogue or default_catalogue()
     cache = StreamCache(app.config["CACHE_BUDGET"], checkpoints)
     timekeeper = Timekeeper(store, catalogue, app.config.get("NOW") or _utc_now, cache, lease)
+    visibility = Visibility(store, catalogue, cache)
+    webhooks = webhooks or SQLiteWebhookRegistry(":memory:")  # a store of its own: in memory
     app.extensions["paiju"] = Services(
         store=store, catalogue=catalogue, cache=cache, tokens=tokens or InMemoryTokenRegistry(),
         signer=signer or (_signer(app.config) if owns_store else None), timekeeper=timekeeper,
         timer=TimerService(timekeeper) if app.config["TIMER"] else None,
         hub=Hub(store, app.config["LIVE_POLL_SECONDS"], app.config["LIVE_BUFFER"]),
-        visibility=Visibility(store, catalogue, cache))
+        visibility=visibility, webhooks=webhooks, webhook_delivery=WebhookDelivery(
+            webhooks, store, visibility, webhook_lease, app.config.get("NOW") or _utc_now,
+            app.config["WEBHOOKS_ALLOW_PRIVATE"], app.config["WEBHOOK_DISABLE_AFTER_SECONDS"],
+            app.config["WEBHOOK_TIMEOUT_SECONDS"]))
 
     @app.before_request
     def _request_id():
@@ -113,6 +127,7 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
                       team_event.bp, rulings.bp, live.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(entrants_api.bp)  # entrants from a CSV file (issue 19)
+    app.register_blueprint(webhooks_api.bp)  # webhooks (issue 18)
     app.register_blueprint(pages_api.bp)  # read-only pages for the browser (issue 9)
     app.register_blueprint(pages_api.home)  # the home page at / (issue 19)
     return app

@@ -1,4 +1,4 @@
-"""Where a deployment keeps its log, its tokens and its timer's lease: one SQLite file (the
+"""Where a deployment keeps its log, its tokens, its webhooks and its timer's lease: one SQLite file (the
 default, ``--db var/paiju.db``) or one PostgreSQL database (``--db postgresql://…`` or
 ``DATABASE_URL``), shared by every ``paiju serve`` node of the deployment.
 
@@ -21,6 +21,7 @@ from events.store import EventStore
 
 from .leases import Lease, PostgresLease, SQLiteLease
 from .tokens import PostgresTokenRegistry, SQLiteTokenRegistry, TokenRegistry
+from .webhooks import PostgresWebhookRegistry, SQLiteWebhookRegistry, WebhookRegistry
 
 DEFAULT_DB = "var/paiju.db"
 NODE_FILES = Path("var")  # a PostgreSQL deployment's files on each node's own disk
@@ -36,8 +37,11 @@ class Deployment:
     store: EventStore
     tokens: TokenRegistry
     lease: Lease
+    webhooks: WebhookRegistry
+    webhook_lease: Lease  # only its holder delivers webhooks (one node of the deployment)
 
     def close(self) -> None:
+        self.webhooks.close()
         self.tokens.close()
         self.store.close()
 
@@ -51,10 +55,13 @@ def open_deployment(db: str, config: dict | None = None,
     if is_postgres_url(db):
         # one pool for the node: the store's, which the tokens and the lease share
         store = PostgresEventStore(db, config.get("PG_POOL_SIZE", 20), clock)
-        return Deployment(store, PostgresTokenRegistry(store.pool), PostgresLease(store.pool))
+        return Deployment(store, PostgresTokenRegistry(store.pool), PostgresLease(store.pool),
+                          PostgresWebhookRegistry(store.pool),
+                          PostgresLease(store.pool, name="webhooks"))
     store = SQLiteEventStore(db, config.get("SQLITE_SYNCHRONOUS", "FULL"),
                              config.get("SQLITE_MAX_GROUP", 512), clock)
-    return Deployment(store, SQLiteTokenRegistry(db), SQLiteLease(db))
+    return Deployment(store, SQLiteTokenRegistry(db), SQLiteLease(db), SQLiteWebhookRegistry(db),
+                      SQLiteLease(db, name="webhooks"))
 
 
 def open_store(db: str) -> EventStore:

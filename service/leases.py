@@ -1,4 +1,5 @@
-"""One firing process per deployment: the timer's leader lease, kept in the database.
+"""One firing process per deployment: the timer's leader lease, kept in the database (and, by
+the same rule under another name, the webhooks' deliverer's: ``name="webhooks"``).
 
 Every worker of a deployment may run a timer (``paiju serve`` starts one in each process), but
 only the holder of the lease fires deadlines. The holder renews it on each tick; when it stops
@@ -61,9 +62,9 @@ class SQLiteLease(RenewedLease):
     """The lease as a row of the deployment's SQLite file (table ``timer_lease``)."""
 
     def __init__(self, path: str | Path, holder: str | None = None,
-                 seconds: float = LEASE_SECONDS):
-        self.path, self.seconds = str(path), seconds
-        self.holder = holder or f"timer-{uuid.uuid4()}"
+                 seconds: float = LEASE_SECONDS, name: str = "timer"):
+        self.path, self.seconds, self.name = str(path), seconds, name
+        self.holder = holder or f"{name}-{uuid.uuid4()}"
         self._lock = threading.Lock()
         with self._connect() as conn:
             conn.execute("CREATE TABLE IF NOT EXISTS timer_lease (name TEXT PRIMARY KEY, "
@@ -79,13 +80,13 @@ class SQLiteLease(RenewedLease):
             try:
                 conn.execute("BEGIN IMMEDIATE")  # read and take it in one write transaction
                 row = conn.execute("SELECT holder, expires_at FROM timer_lease "
-                                   "WHERE name = 'timer'").fetchone()
+                                   "WHERE name = ?", (self.name,)).fetchone()
                 mine = row is None or row[0] == self.holder or row[1] < timestamp(now)
                 if mine:
                     conn.execute("INSERT INTO timer_lease (name, holder, expires_at) "
-                                 "VALUES ('timer', ?, ?) ON CONFLICT(name) DO UPDATE SET "
+                                 "VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET "
                                  "holder = excluded.holder, expires_at = excluded.expires_at",
-                                 (self.holder, until))
+                                 (self.name, self.holder, until))
                 conn.execute("COMMIT")
                 return mine
             except BaseException:
@@ -98,29 +99,30 @@ class SQLiteLease(RenewedLease):
         """Give the lease up at a clean stop, so another process takes over at once."""
         self.forget()
         with self._lock, self._connect() as conn:
-            conn.execute("DELETE FROM timer_lease WHERE name = 'timer' AND holder = ?",
-                         (self.holder,))
+            conn.execute("DELETE FROM timer_lease WHERE name = ? AND holder = ?",
+                         (self.name, self.holder))
 
 
 class PostgresLease(RenewedLease):
     """The lease as a row of the deployment's PostgreSQL database (table ``timer_lease``, made
     by ``paiju db upgrade``): one statement takes it when it is free, expired or already ours."""
 
-    def __init__(self, pool, holder: str | None = None, seconds: float = LEASE_SECONDS):
-        self.pool, self.seconds = pool, seconds  # events.postgres_store.Pool
-        self.holder = holder or f"timer-{uuid.uuid4()}"
+    def __init__(self, pool, holder: str | None = None, seconds: float = LEASE_SECONDS,
+                 name: str = "timer"):
+        self.pool, self.seconds, self.name = pool, seconds, name  # events.postgres_store.Pool
+        self.holder = holder or f"{name}-{uuid.uuid4()}"
 
     def _take(self, now: datetime, until_time: datetime) -> bool:
         until = timestamp(until_time)
         rows = self.pool.execute(
-            "INSERT INTO timer_lease (name, holder, expires_at) VALUES ('timer', ?, ?) "
+            "INSERT INTO timer_lease (name, holder, expires_at) VALUES (?, ?, ?) "
             "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
             "expires_at = excluded.expires_at "
             "WHERE timer_lease.holder = excluded.holder OR timer_lease.expires_at < ? "
-            "RETURNING holder", (self.holder, until, timestamp(now)))
+            "RETURNING holder", (self.name, self.holder, until, timestamp(now)))
         return bool(rows)
 
     def release(self) -> None:
         self.forget()
-        self.pool.execute("DELETE FROM timer_lease WHERE name = 'timer' AND holder = ?",
-                          (self.holder,))
+        self.pool.execute("DELETE FROM timer_lease WHERE name = ? AND holder = ?",
+                          (self.name, self.holder))

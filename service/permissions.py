@@ -136,6 +136,7 @@ ACTIONS: Mapping[str, frozenset[str] | None] = MappingProxyType({
     "officiate": FAMILY_ROLES["officiating"],  # a route that posts officiating events for a round
     "pair": FAMILY_ROLES["pairing"],
     "rule": FAMILY_ROLES["ruling"],  # preview a ruling (what recording it would make)
+    "webhooks": FAMILY_ROLES["organisation"],  # register, read and redeliver webhooks
 })
 
 # The rule that says who posts an event, named when another role tries to
@@ -192,6 +193,7 @@ _ACTION_WORDS = {
     "officiate": "officiate (time, lateness)",
     "pair": "pair a round",
     "rule": "rule (the committee's preview of a ruling)",
+    "webhooks": "manage the tournament's webhooks",
 }
 
 

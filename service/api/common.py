@@ -32,6 +32,8 @@ from ..subscriptions import Hub
 from ..timekeeping import Timekeeper
 from ..tokens import TokenRegistry
 from ..visibility import Visibility
+from ..webhook_delivery import WebhookDelivery
+from ..webhooks import WebhookRegistry
 
 DEFAULT_LIMIT = 100
 
@@ -47,6 +49,8 @@ class Services:
     timer: TimerService | None = None  # the APScheduler wiring, in a process that fires
     hub: Hub | None = None  # the node's fan-out to its subscribers (service/subscriptions.py)
     visibility: Visibility | None = None  # what each token may see of an event
+    webhooks: WebhookRegistry | None = None  # the tournaments' webhooks (service/webhooks.py)
+    webhook_delivery: WebhookDelivery | None = None  # delivers them; paiju serve runs it
     # tournaments found in the log: one that exists always will (nothing is ever deleted)
     known_tournaments: set[str] = field(default_factory=set)
 

@@ -43,6 +43,7 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python bench/timer.py
 	$(BIN)/python bench/pairing.py
 	$(BIN)/python bench/reads.py
+	$(BIN)/python bench/live.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -13,8 +13,10 @@ by its last id."""
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 from collections import deque
+from itertools import chain
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -120,7 +122,9 @@ class Hub:
     def __init__(self, store: EventStore, poll_seconds: float = POLL_SECONDS,
                  capacity: int = BUFFER):
         self.store, self.poll_seconds, self.capacity = store, poll_seconds, capacity
-        self._by_tournament: dict[str, set[Subscription]] = {}
+        # tournament -> stream (None: every stream) -> its subscribers: a commit costs only the
+        # subscribers of its own stream, however many follow other tables
+        self._by_tournament: dict[str, dict[str | None, set[Subscription]]] = {}
         self._lock = threading.Lock()
         self._woken = threading.Event()
         self._seen: int | None = None  # the last position handed to the subscribers
@@ -136,27 +140,32 @@ class Hub:
             after = self._seen if after is None else after
             sub = Subscription(self.store, tournament_id, filter, after,
                                max(after, self._seen), self.capacity)
-            self._by_tournament.setdefault(tournament_id, set()).add(sub)
+            group = self._by_tournament.setdefault(tournament_id, {})
+            for stream in _keys(filter):
+                group.setdefault(stream, set()).add(sub)
         return sub
 
     def unsubscribe(self, sub: Subscription) -> None:
         with self._lock:
-            subs = self._by_tournament.get(sub.tournament_id)
-            if subs is not None:
+            group = self._by_tournament.get(sub.tournament_id, {})
+            for stream in _keys(sub.filter):
+                subs = group.get(stream, set())
                 subs.discard(sub)
                 if not subs:
-                    del self._by_tournament[sub.tournament_id]
+                    group.pop(stream, None)
+            if not group:
+                self._by_tournament.pop(sub.tournament_id, None)
 
     @property
     def subscriber_count(self) -> int:
         with self._lock:
-            return sum(len(subs) for subs in self._by_tournament.values())
+            return len(self._all())
 
     def close(self) -> None:
         """End every subscription (each stream says so and closes) and stop the fan-out."""
         with self._lock:
             self._closed = True
-            subs = [s for group in self._by_tournament.values() for s in group]
+            subs = self._all()
             self._by_tournament.clear()
         for sub in subs:
             sub.end()
@@ -174,6 +183,10 @@ class Hub:
         self._thread = threading.Thread(target=self._run, name="paiju-fan-out", daemon=True)
         self._thread.start()
 
+    def _all(self) -> set[Subscription]:
+        return {s for group in self._by_tournament.values() for subs in group.values()
+                for s in subs}
+
     def _on_commit(self, last_position: int) -> None:
         if self._seen is None or last_position > self._seen:
             self._woken.set()
@@ -183,9 +196,22 @@ class Hub:
             self._woken.wait(self.poll_seconds)
             self._woken.clear()
             try:
-                self._fan_out()
+                if not self._skip_if_unheard():
+                    self._fan_out()
+            except sqlite3.ProgrammingError:  # the store was closed under us: the app is gone
+                return
             except Exception:  # a store unavailable for a moment: the next poll reads again
                 log.exception("the fan-out could not read the log")
+
+    def _skip_if_unheard(self) -> bool:
+        """With nobody subscribed, move past the log's end without reading it (a subscriber
+        who comes later reads back what it missed from the store)."""
+        end = self.store.last_position()
+        with self._lock:
+            if self._by_tournament:
+                return False
+            self._seen = max(self._seen, end)
+            return True
 
     def _fan_out(self) -> None:
         while not self._closed:
@@ -199,10 +225,15 @@ class Hub:
     def _hand_out(self, records: Iterable[Record]) -> None:
         with self._lock:
             for record in records:
-                for sub in self._by_tournament.get(record.tournament_id, ()):
-                    sub.offer(record)
+                group = self._by_tournament.get(record.tournament_id)
+                if group:
+                    for sub in chain(group.get(None, ()), group.get(record.stream, ())):
+                        sub.offer(record)
                 self._seen = record.position
-            dropped = [s for group in self._by_tournament.values() for s in group
-                       if s.overflowed]
+            dropped = [s for s in self._all() if s.overflowed]
         for sub in dropped:
             self.unsubscribe(sub)
+
+
+def _keys(filter: Filter) -> frozenset[str | None]:
+    return filter.streams or frozenset({None})

@@ -32,7 +32,10 @@ STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}  # pro
 def subscribe(tid: str):
     require_tournament(tid)
     after = _resume_position()
-    filter = Filter(streams=_streams(tid), types=_types())
+    errors: list[dict] = []
+    filter = Filter(streams=_streams(tid, errors), types=_types(errors))
+    if errors:  # every bad filter at once
+        raise validation_failed(errors)
     s = services()
     reader = Reader(tid, current_token())
     sub = s.hub.subscribe(tid, filter, after)
@@ -101,10 +104,10 @@ def _listed(name: str) -> list[str]:
     return [v.strip() for raw in request.args.getlist(name) for v in raw.split(",") if v.strip()]
 
 
-def _streams(tid: str) -> frozenset[str] | None:
+def _streams(tid: str, errors: list[dict]) -> frozenset[str] | None:
     """The streams named by ``stream`` and ``match``: each must be a stream of this tournament."""
     store = services().store
-    wanted, errors = set(), []
+    wanted = set()
     for name, stream in ([("stream", v) for v in _listed("stream")]
                          + [("match", match_stream(tid, v)) for v in _listed("match")]):
         head = store.stream_head(stream)
@@ -112,15 +115,13 @@ def _streams(tid: str) -> frozenset[str] | None:
             errors.append({"path": name, "in": "query",
                            "message": f"no stream {stream!r} in tournament {tid!r}"})
         wanted.add(stream)
-    if errors:
-        raise validation_failed(errors)
     return frozenset(wanted) or None
 
 
-def _types() -> frozenset[str] | None:
+def _types(errors: list[dict]) -> frozenset[str] | None:
     known = set(services().catalogue.names())
     wanted = set(_listed("type"))
     if unknown := sorted(wanted - known):
-        raise validation_failed([{"path": "type", "in": "query",
-                                  "message": f"unknown event type(s): {', '.join(unknown)}"}])
+        errors.append({"path": "type", "in": "query",
+                       "message": f"unknown event type(s): {', '.join(unknown)}"})
     return frozenset(wanted) or None

@@ -1,0 +1,168 @@
+"""Subscribers held by one ``paiju serve`` node while 16 clients append (issue 18).
+
+One real server (SQLite, the timer on, as ``make run`` starts it) and, in one run:
+
+(a) 16 clients posting validated single events (``TeamRegistered``, as bench/append.py (d))
+    with nobody subscribed: the reference;
+(b) the same load while the node holds ``--subscribers`` (1,000) subscriptions: ``--live`` of
+    them (16) follow the tournament being appended to and receive every event — the commit →
+    received latency is measured on them, from the event's ``recorded_at`` to the moment its
+    frame is read — and the rest are idle, each following a table of another tournament (a
+    tablet of another hall), open and heartbeating but with nothing to receive.
+
+It prints (b)'s throughput ÷ (a)'s (goal ≥ 0.8), the latency p50 and p99 (goal p99 < 100 ms),
+and the server's memory per idle subscriber (its RSS with them open, less its RSS before,
+over their count).
+
+Reproduce: ``python bench/live.py`` from the repository root (``make bench`` runs it too).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import sys
+import tempfile
+import threading
+import time
+from datetime import datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import append  # noqa: E402  (bench/append.py: the server, the clients, the figures)
+
+GOAL_RATIO = 0.8
+GOAL_P99_MS = 100.0
+OTHER_HALLS = 50  # the idle subscribers follow the tournaments of this many other halls
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise append.BenchError("no VmRSS in /proc")
+
+
+def open_subscription(port: int, path: str) -> socket.socket:
+    """A subscriber's connection, its request sent and its answer's first bytes read."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=append.HTTP_TIMEOUT)
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n"
+                 f"Authorization: {append.AUTH['Authorization']}\r\n\r\n".encode())
+    head = sock.recv(4096)
+    if not head.startswith(b"HTTP/1.1 200"):
+        raise append.BenchError(f"{path} answered {head[:200]!r}")
+    return sock
+
+
+class LiveSubscriber(threading.Thread):
+    """Reads every frame of its subscription; for each event, now − its recorded_at."""
+
+    def __init__(self, sock: socket.socket, expected: int):
+        super().__init__(daemon=True)
+        self.sock, self.expected = sock, expected
+        self.latencies: list[float] = []
+        self.error: Exception | None = None
+
+    def run(self) -> None:
+        buffer = b""
+        try:
+            while len(self.latencies) < self.expected:
+                chunk = self.sock.recv(65536)
+                if not chunk:
+                    raise append.BenchError("a live subscription ended early")
+                buffer += chunk
+                *frames, buffer = buffer.split(b"\n\n")
+                now = time.time()
+                for frame in frames:
+                    for line in frame.split(b"\n"):
+                        if line.startswith(b"data: {"):
+                            recorded = json.loads(line[6:])["recorded_at"]
+                            at = datetime.fromisoformat(recorded.replace("Z", "+00:00"))
+                            self.latencies.append(now - at.timestamp())
+        except Exception as error:
+            self.error = error
+
+
+def create(port: int, tid: str) -> None:
+    conn = append.http.client.HTTPConnection("127.0.0.1", port, timeout=append.HTTP_TIMEOUT)
+    status, body = append.request(conn, "POST", "/v1/tournaments",
+                                  {"tournament_id": tid, "name": tid, "game": "SJ2",
+                                   "format": "knockout"})
+    conn.close()
+    if status != 201:
+        raise append.BenchError(f"creating {tid}: {status} {body[:200]!r}")
+
+
+def run(workdir: Path, events: int, clients: int, subscribers: int, live: int,
+        time_limit: float) -> dict:
+    db, port, log = workdir / "live.db", append.free_port(), workdir / "live.log"
+    server = append.start_server(db, port, log, 512)
+    try:
+        append.wait_until_healthy(server, port, log)
+        halls = [f"hall-{n}" for n in range(OTHER_HALLS)]
+        for tid in halls:
+            create(port, tid)
+        quiet = append.run_clients([port], append.create_tournament(port), events, clients,
+                                   time_limit, False)
+        before = rss_kib(server.pid)
+        idle = [open_subscription(port, f"/v1/tournaments/{halls[n % OTHER_HALLS]}/subscribe"
+                                        f"?type=ResultRecorded")
+                for n in range(subscribers - live)]
+        time.sleep(1)  # every idle stream has had its opening
+        per_idle = (rss_kib(server.pid) - before) / max(1, len(idle))
+        tid = append.create_tournament(port)
+        followers = [LiveSubscriber(open_subscription(
+            port, f"/v1/tournaments/{tid}/subscribe?type=TeamRegistered"), events)
+            for _ in range(live)]
+        for f in followers:
+            f.start()
+        loaded = append.run_clients([port], tid, events, clients, time_limit, False)
+        for f in followers:
+            f.join(timeout=time_limit)
+        failed = [f.error or "not every event" for f in followers
+                  if f.error or len(f.latencies) < events]
+        if failed:
+            raise append.BenchError(f"{len(failed)} live subscribers failed: {failed[0]}")
+        for sock in idle + [f.sock for f in followers]:
+            sock.close()
+    finally:
+        append.stop_server(server)
+    latencies = sorted(x for f in followers for x in f.latencies)
+    return {"quiet_events_per_s": quiet["events_per_s"],
+            "loaded_events_per_s": loaded["events_per_s"],
+            "ratio": loaded["events_per_s"] / quiet["events_per_s"],
+            "latency_p50_ms": 1000 * latencies[len(latencies) // 2],
+            "latency_p99_ms": 1000 * latencies[int(len(latencies) * 0.99)],
+            "deliveries": len(latencies), "subscribers": subscribers, "live": live,
+            "kib_per_idle_subscriber": per_idle}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=4000)
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--subscribers", type=int, default=1000)
+    parser.add_argument("--live", type=int, default=16)
+    parser.add_argument("--time-limit", type=float, default=300)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        result = run(Path(folder), args.events, args.clients, args.subscribers, args.live,
+                     args.time_limit)
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    print(f"(a) {args.clients} clients, nobody subscribed:       "
+          f"{result['quiet_events_per_s']:8.0f} events/s")
+    print(f"(b) the same with {args.subscribers} subscribers ({args.live} live): "
+          f"{result['loaded_events_per_s']:8.0f} events/s   (b)/(a) = {result['ratio']:.2f}"
+          f"   (goal >= {GOAL_RATIO})")
+    print(f"    commit -> received, {result['deliveries']} deliveries: "
+          f"p50 {result['latency_p50_ms']:.1f} ms, p99 {result['latency_p99_ms']:.1f} ms"
+          f"   (goal p99 < {GOAL_P99_MS:.0f} ms)")
+    print(f"    memory per idle subscriber: {result['kib_per_idle_subscriber']:.1f} KiB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

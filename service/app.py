@@ -13,7 +13,7 @@ from events.store import EventStore
 from projections.checkpoints import CheckpointFile
 from projections.stream_cache import DEFAULT_BUDGET, StreamCache
 
-from . import conditional, problems
+from . import conditional, cors, problems
 from .api import (
     events,
     groups,
@@ -56,6 +56,7 @@ DEFAULTS = {
     "LIVE_HEARTBEAT_SECONDS": 15,     # a comment line on an idle subscription (proxies close them)
     "LIVE_BUFFER": 2000,              # events a subscriber may fall behind before it is dropped
     "LIVE_POLL_SECONDS": 1.0,         # the fan-out reads the log's end this often, word or not
+    "CORS_ORIGINS": (),               # other sites whose pages may read the public reads (cors.py)
     "WEBHOOKS_ALLOW_PRIVATE": False,  # webhook URLs on private/loopback/link-local addresses
     "WEBHOOK_DISABLE_AFTER_SECONDS": 3 * 3600,  # a webhook failing this long is disabled
     "WEBHOOK_TIMEOUT_SECONDS": 5.0,   # a receiver's answer is awaited this long
@@ -123,6 +124,7 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
 
     problems.register(app)
     conditional.register(app)
+    cors.register(app)
     for blueprint in (tournaments.bp, events.bp, matches.bp, groups.bp, health.bp, well_known.bp,
                       team_event.bp, rulings.bp, live.bp):
         app.register_blueprint(blueprint)

@@ -41,6 +41,9 @@ def main(argv: list[str] | None = None) -> int:
                        help="SQLite's wait for the disk at each commit: FULL (the default) "
                             "loses nothing acknowledged; NORMAL may lose the last commits on a "
                             "power cut; OFF is for a throw-away database (a simulation's)")
+    serve.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
+                       help="a site (https://club.example) whose pages may read the public "
+                            "reads and subscriptions from the browser; repeat for more")
     serve.set_defaults(run=_serve)
 
     timer = commands.add_parser("timer", help="run only the timer: fire every deadline of the "
@@ -355,7 +358,8 @@ def _serve(args) -> int:
     app = _opened(lambda: create_app({
         "DATABASE": args.db, "SQLITE_MAX_GROUP": args.max_group,
         "SQLITE_SYNCHRONOUS": args.synchronous, "TIMER": not args.no_timer,
-        "PG_POOL_SIZE": args.threads + 4, "SIGNING_KEY": args.key}))
+        "PG_POOL_SIZE": args.threads + 4, "SIGNING_KEY": args.key,
+        "CORS_ORIGINS": tuple(args.cors_origin)}))
     if app is None:
         return 2
     services = app.extensions["paiju"]

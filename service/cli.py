@@ -37,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
                        help="appends that may share one commit (group commit); 1 turns it off")
     serve.add_argument("--no-timer", action="store_true",
                        help="do not run the timer here (another process of the deployment does)")
+    serve.add_argument("--webhooks-allow-private", action="store_true",
+                       help="accept webhook URLs on private, loopback and link-local addresses "
+                            "(a receiver on this machine or network; refused by default)")
     serve.add_argument("--synchronous", choices=["FULL", "NORMAL", "OFF"], default="FULL",
                        help="SQLite's wait for the disk at each commit: FULL (the default) "
                             "loses nothing acknowledged; NORMAL may lose the last commits on a "
@@ -359,6 +362,7 @@ def _serve(args) -> int:
         "DATABASE": args.db, "SQLITE_MAX_GROUP": args.max_group,
         "SQLITE_SYNCHRONOUS": args.synchronous, "TIMER": not args.no_timer,
         "PG_POOL_SIZE": args.threads + 4, "SIGNING_KEY": args.key,
+        "WEBHOOKS_ALLOW_PRIVATE": args.webhooks_allow_private,
         "CORS_ORIGINS": tuple(args.cors_origin)}))
     if app is None:
         return 2
@@ -366,6 +370,7 @@ def _serve(args) -> int:
     _first_admin_token(services.tokens)
     if services.timer is not None:
         services.timer.start()  # fires what passed while the service was down, then plans
+    services.webhook_delivery.start()  # from each webhook's stored cursor (the lease's holder)
     try:
         serve(app, args.host, args.port, args.threads, lambda: print(
             f"paiju serving on http://{args.host}:{args.port} (database {_shown(args.db)})",
@@ -376,6 +381,7 @@ def _serve(args) -> int:
         return 2
     finally:
         services.hub.close()  # every subscription told to reconnect elsewhere
+        services.webhook_delivery.stop()  # the attempt in flight is recorded first
         if services.timer is not None:
             services.timer.shutdown()
         services.store.close()

@@ -27,6 +27,7 @@ from .api import (
 )
 from .api import webhooks as webhooks_api
 from .api import pages as pages_api
+from .api import replays as replays_api
 from .api import entrants as entrants_api
 from .api.common import Services
 from .deployment import checkpoint_file_path, node_file, open_deployment
@@ -132,6 +133,7 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
     app.register_blueprint(webhooks_api.bp)  # webhooks (issue 18)
     app.register_blueprint(pages_api.bp)  # read-only pages for the browser (issue 9)
     app.register_blueprint(pages_api.home)  # the home page at / (issue 19)
+    app.register_blueprint(replays_api.bp)  # a hand's replay in one read (issue 19)
     return app
 
 

@@ -6,8 +6,10 @@ page shows is compared with what the API says; screenshots go to test-artifacts/
 from __future__ import annotations
 
 import pytest
-from browser_harness import LiveServer, chromium, open_page, screenshot, texts
-from clients import admin_client
+from browser_harness import LiveServer, chromium, open_page, screenshot, texts, wait_until
+from clients import admin_client, token_for
+from mj_table import TID as MJO
+from mj_table import opened
 from selenium.webdriver.common.by import By
 from sj2_table import Table
 from tables import Clock, ok
@@ -92,6 +94,15 @@ def team_event(client, clock: Clock) -> None:
             ok(client.post(f"/v1/tournaments/{TEAMS}/rounds/1/time"))
 
 
+def mahjong_hand(client):
+    """An MJO table whose hand 1 runs 24 turns of draw and discard, every claim window passed:
+    some 120 events, each a step of the replay."""
+    table = opened(client)
+    for _ in range(24):
+        table.draw_discard()
+    return table
+
+
 class Scene:
     """The served app and what the tests scripted in it."""
 
@@ -105,6 +116,8 @@ def scene():
     s.table = sj2_knockout(s.admin)
     bridge_knockout(s.admin)
     team_event(s.admin, clock)
+    s.mj = mahjong_hand(s.admin)
+    s.mj_referee = token_for(app, "referee", MJO)
     tournament(s.admin, ARCHIVED, "去年的杯赛", "SJ2", "knockout", [])
     post(s.admin, ARCHIVED, "TournamentArchived", {"reason": "last year's"})
     s.server = LiveServer(app)
@@ -129,11 +142,11 @@ def test_the_home_page_lists_the_tournaments_and_leaves_the_archived_out(scene, 
     listed = api(s, "/v1/tournaments")["tournaments"]
     open_page(driver, s.server.url + path)
     assert texts(driver, "#tournaments td[data-col='name']") == [t["name"] for t in listed] == \
-        ["春季升级赛", "桥牌淘汰赛", "校庆杯团体赛"]
+        ["春季升级赛", "桥牌淘汰赛", "校庆杯团体赛", "渥太华麻将 test"]
     assert "去年的杯赛" not in driver.find_element(By.ID, "tournaments").text
-    assert texts(driver, "#tournaments td[data-col='game']") == ["SJ2", "bridge", "SJ3"]
+    assert texts(driver, "#tournaments td[data-col='game']") == ["SJ2", "bridge", "SJ3", "MJO"]
     assert texts(driver, "#tournaments td[data-col='format']") == [
-        "knockout", "knockout", "team event (Swiss)"]
+        "knockout", "knockout", "team event (Swiss)", "groups of four"]
     assert texts(driver, f"tr[data-tournament='{TEAMS}'] td[data-col='pages'] a") == [
         "Rounds", "Standings", "Disputes"]
     links = driver.find_elements(By.CSS_SELECTOR, f"tr[data-tournament='{KO}'] td[data-col='pages'] a")
@@ -254,3 +267,31 @@ def test_the_rounds_page_shows_each_rounds_pairings_and_results(scene, browser):
     # linked from the tournament's page and from the home page
     open_page(driver, f"{s.server.url}/pages/tournaments/{TEAMS}")
     assert texts(driver, "#pages a") == ["Rounds", "Standings", "Disputes"]
+
+
+def test_a_mahjong_replay_is_loaded_in_one_request(scene, browser):
+    """The replay page used to read the hand at every position (about 300 requests for a
+    mahjong hand); it reads GET …/hands/1/replay once, and steps through what it answered."""
+    s, driver = scene, browser
+    replay = api(s, f"/v1/tournaments/{MJO}/matches/S1-T1/hands/1/replay")
+    steps = replay["steps"]
+    assert len(steps) > 100 and replay["next"] is None
+    before = len(s.server.requests)
+    open_page(driver, f"{s.server.url}/pages/tournaments/{MJO}/matches/S1-T1/hands/1/replay"
+                      f"#token={s.mj_referee}")
+    driver.find_element(By.ID, "last").click()
+    wait_until(driver, lambda d: d.execute_script("return document.body.dataset.shown") ==
+               str(steps[-1]["position"]), "the last step")
+    asked = [r["path"] + ("?" + r["query"] if r["query"] else "") for r in s.server.requests[before:]
+             if r["path"].startswith("/v1/")]
+    assert [p for p in asked if "/hands/" in p] == [f"/v1/tournaments/{MJO}/matches/S1-T1/hands/1/replay"]
+    assert len(asked) <= 6, asked  # the tournament, the match, the replay, disputes, rulings
+    assert texts(driver, "#step-counter") == [
+        f"Step {len(steps)} / {len(steps)} · position {steps[-1]['position']}"]
+    last = steps[-1]["view"]
+    for seat in range(4):
+        shown = driver.execute_script(
+            "return [...document.querySelectorAll(arguments[0])].map(e => e.dataset.tile)",
+            f".seat-panel[data-seat='{seat}'] .concealed .tile")
+        assert shown == last["seats"][seat]["concealed"]
+    screenshot(driver, "replay-mjo-one-request")

@@ -240,8 +240,9 @@ def test_replay_steps_through_the_disputed_trick(scene, browser):
     requests = s.server.requests
     assert not [r for r in requests if s.committee in r["path"] + r["query"]]
     assert not [r for r in requests if r["referer"] and s.committee in r["referer"]]
-    log_reads = [r for r in requests if r["path"] == f"/v1/tournaments/{SJ2}/streams/match-{SJ2}:R1-1"]
-    assert log_reads and all(r["authorization"] == f"Bearer {s.committee}" for r in log_reads)
+    replay_reads = [r for r in requests
+                    if r["path"] == f"/v1/tournaments/{SJ2}/matches/R1-1/hands/1/replay"]
+    assert replay_reads and all(r["authorization"] == f"Bearer {s.committee}" for r in replay_reads)
 
 
 def test_a_link_to_a_position_opens_the_replay_there(scene, browser):

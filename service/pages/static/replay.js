@@ -1,18 +1,18 @@
 /* The hand replay: every event of one hand of a match, in order; each step shows the hand as
-   the API folds it at that event's position (GET …/hands/{n}?at=P), so what is drawn is
-   exactly what the server's rules derive — rulings included. An event is marked where
+   the API folds it at that event's position (GET …/hands/{n}/replay, one read: the hand read at
+   every position), so what is drawn is exactly what the server's rules derive — rulings
+   included. An event is marked where
    something irregular appeared in the hand (a flagged play, a follow error, a penalty, a
    failed throw, a pending ruling…), where a dispute points at it, where a ruling names it, and
    where a ruling made it illegal (the match's `flags`). */
 "use strict";
 
 (() => {
-  const {el, fill, byId, status, short, get, need, stream, tournament, teamName, hashParams,
+  const {el, fill, byId, status, short, get, need, tournament, teamName, hashParams,
          setHash, replayUrl} = Paiju;
   const body = document.body;
   const mid = body.dataset.mid;
   const handNo = Number(body.dataset.hand);
-  const streamName = "match-" + Paiju.tid + ":" + mid;
   const DEALS = new Set(["HandDealt", "GDHandDealt", "TilesDealt"]);
   const FAMILIES = {SJ2: "shengji", SJ3: "shengji", GD: "guandan", MJO: "mahjong", MJS: "mahjong"};
   // Where a hand view says that something irregular happened, and in which words.
@@ -48,16 +48,11 @@
     fill(byId("title"), s.t.name + " · match " + mid + " · hand " + handNo + " ",
          el("span", {class: "badge"}, s.game));
     document.title = "Hand " + handNo + " of " + mid + " · " + s.t.name;
-    let events = null;
-    try {
-      events = await stream(streamName);
-    } catch (error) {
-      if (error.status !== 401 && error.status !== 403) throw error;
-    }
+    const replay = await loadReplay();
     await loadCommittee();
-    if (events === null) return withoutLog();
-    handLinks([...new Set(events.map(e => e.data && e.data.hand).filter(Number.isInteger))]);
-    s.steps = stepsOf(events);
+    if (!replay.with_data) return withoutLog(replay);
+    handLinks(handNumbers());
+    s.steps = stepsOf(replay.steps);
     if (!s.steps.length) throw new Error("hand " + handNo + " of match " + mid + " has no events");
     s.marks = s.steps.map(markOf);
     timeline();
@@ -70,35 +65,47 @@
   }
 
   // --- the steps ---------------------------------------------------------------------------------
-  /* The hand's events: those naming it, the match's events without a hand that fall within it
-     (a time limit, a ruling), and the rulings recorded later about it (stepping onto one shows
-     the hand as the ruling made it). */
-  function stepsOf(events) {
-    const mine = events.filter(e => e.data && e.data.hand === handNo);
-    if (!mine.length) return [];
-    const first = mine[0].position, last = mine[mine.length - 1].position;
-    const positions = mine.map(e => e.position);
+  /* The hand's steps, each with the hand as it was there, in one read (GET …/hands/{n}/replay:
+     the hand read at every position, as this token sees it; the events' data for a token that
+     may read the log) — page after page for a hand longer than one answer. */
+  async function loadReplay() {
+    let path = "matches/" + encodeURIComponent(mid) + "/hands/" + handNo + "/replay";
+    let replay = null;
+    while (path) {
+      const r = await get(path);
+      if (r.status !== 200) throw new Paiju.ApiError("replay", r);
+      if (replay) replay.steps.push(...r.body.steps);
+      else replay = r.body;
+      path = r.body.next;
+    }
+    return replay;
+  }
+
+  /* The replay's steps, and the views they carry; the rulings kept are those about this hand
+     (acting on it, or recorded within it). */
+  function stepsOf(steps) {
+    const positions = steps.map(step => step.position);
+    const first = positions[0], last = positions[positions.length - 1];
     s.rulings = s.rulings.filter(r => (r.effects || []).some(e => e.hand === handNo) ||
-      positions.some(p => hits(r, p)) || (r.position > first && r.position < last));
-    const rulings = new Set(s.rulings.map(r => r.position));
-    return events.filter(e => (e.data && e.data.hand === handNo) || rulings.has(e.position) ||
-                              (e.data && e.data.hand === undefined && e.position > first && e.position < last))
-      .map(e => ({position: e.position, type: e.type, data: e.data || {},
-                  seat: e.data && Number.isInteger(e.data.seat) ? e.data.seat : null}));
+      positions.some(p => hits(r, p)) || (r.position > first && r.position < last) ||
+      positions.includes(r.position));
+    for (const step of steps) {
+      s.views.set(step.position, Promise.resolve(step.view ? {view: step.view}
+        : {missing: step.withheld || "the hand is not dealt yet at this position"}));
+    }
+    return steps.map(step => ({position: step.position, type: step.type, data: step.data || {},
+                               seat: Number.isInteger(step.seat) ? step.seat : null}));
   }
 
   function viewAt(index) {
     if (index < 0) return Promise.resolve({missing: "before the hand"});
-    const position = s.steps[index].position;
-    if (!s.views.has(position)) {
-      s.views.set(position, get("matches/" + encodeURIComponent(mid) + "/hands/" + handNo,
-                                {at: position}).then(r => {
-        if (r.status === 200) return {view: r.body};
-        if (r.status === 404) return {missing: "the hand is not dealt yet at this position"};
-        return {missing: (r.body && r.body.detail) || "HTTP " + r.status, status: r.status};
-      }));
-    }
-    return s.views.get(position);
+    return s.views.get(s.steps[index].position) || Promise.resolve({missing: "not in the replay"});
+  }
+
+  /* The hands of the match so far: those played and the one in play. */
+  function handNumbers() {
+    const count = Math.max(s.match.hands_played || 0, s.match.current_hand ? s.match.current_hand.hand : 0, handNo);
+    return [...Array(count).keys()].map(i => i + 1);
   }
 
   // --- what is irregular, and where ---------------------------------------------------------------
@@ -618,12 +625,13 @@
       : el("a", {class: "hand-link", href: replayUrl(mid, n)}, String(n))));
   }
 
-  async function withoutLog() {
-    const count = Math.max(s.match.hands_played || 0, s.match.current_hand ? s.match.current_hand.hand : 0);
-    handLinks([...Array(count).keys()].map(i => i + 1));
+  /* Without the log's data the steps say little: the hand as it stands (its last view). */
+  async function withoutLog(replay) {
+    handLinks(handNumbers());
     byId("controls").hidden = true;
-    const r = await get("matches/" + encodeURIComponent(mid) + "/hands/" + handNo);
-    if (r.status !== 200) throw new Paiju.ApiError("hand", r);
+    const shown = [...replay.steps].reverse().find(step => step.view);
+    if (!shown) throw new Error("hand " + handNo + " of match " + mid + " is not shown to this token");
+    const r = {body: shown.view};
     renderTable(r.body);
     renderDetails(r.body);
     renderCommittee();

@@ -1,0 +1,56 @@
+"""``GET …/matches/{mid}/hands/{n}/replay``: a hand's replay in one read (issue 19) — every step
+of hand n with the hand view at its position, as the token sees it (the hand read's visibility:
+service/auth.py ``viewer_for``; the public sees finished hands only), each event's data only
+for a token that may read the log. The replay page reads it once instead of the hand at every
+position (about 300 requests for a mahjong hand)."""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, url_for
+
+from projections.matches import hand_in_play
+from projections.replays import MAX_STEPS, hand_replay, public_sees
+
+from .. import permissions
+from ..auth import allows, current_token, viewer_for
+from ..problems import Problem
+from ..requests import int_arg
+from .common import require_tournament, services
+
+bp = Blueprint("replays", __name__, url_prefix="/v1/tournaments/<tid>")
+
+
+def _may_read_log(tid: str) -> bool:
+    token = current_token()
+    return permissions.tournament_denied(token, tid) is None and \
+        permissions.action_denied(token, "read-log") is None
+
+
+@bp.get("/matches/<mid>/hands/<int:n>/replay")
+@allows("read")
+def get_hand_replay(tid: str, mid: str, n: int):
+    at = int_arg("at", None, 0)
+    after = int_arg("after", 0, 0)
+    limit = int_arg("limit", MAX_STEPS, 1, MAX_STEPS)
+    viewer, live_shown = viewer_for(mid)
+    s = services()
+    require_tournament(tid)
+    shown = (lambda state: None) if live_shown else public_sees(n)
+    replay = hand_replay(s.store, s.catalogue, tid, mid, n, viewer, shown, _may_read_log(tid),
+                         at, after, limit)
+    when = "" if at is None else f" at position {at}"
+    if replay is None:
+        raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}{when}")
+    if not replay["steps"] and not after:
+        raise Problem(404, "not-found", f"hand {n} of match {mid!r} has not been dealt{when}")
+    if not live_shown and hand_in_play(replay["state"], n):
+        raise Problem(401, "unauthorized", f"hand {n} of match {mid!r} is in play: the public "
+                                           "sees finished hands only; a token is needed")
+    steps = replay["steps"]
+    next_url = url_for(".get_hand_replay", tid=tid, mid=mid, n=n, at=at,
+                       after=steps[-1]["position"], limit=limit) if replay["more"] else None
+    response = jsonify({"match_id": mid, "hand": n, "game": replay["state"].game,
+                        "viewer": str(viewer), "with_data": _may_read_log(tid), "limit": limit,
+                        "steps": steps, "next": next_url})
+    if next_url:
+        response.headers["Link"] = f'<{next_url}>; rel="next"'
+    return response

@@ -295,3 +295,25 @@ def test_a_mahjong_replay_is_loaded_in_one_request(scene, browser):
             f".seat-panel[data-seat='{seat}'] .concealed .tile")
         assert shown == last["seats"][seat]["concealed"]
     screenshot(driver, "replay-mjo-one-request")
+
+
+def test_a_hands_result_is_told_in_words_with_the_players_beside_their_seats(scene, browser):
+    s, driver = scene, browser
+    match = api(s, f"/v1/tournaments/{KO}/matches/R2-1")
+    result = api(s, f"/v1/tournaments/{KO}/matches/R2-1/hands/1")["result"]
+    up = result["leveling_side"]
+    players = ", ".join(seat["player"] for seat in match["seats"] if seat["side"] == up)
+    defenders = "B" if result["dealer_side"] == "A" else "A"
+    defending = ", ".join(seat["player"] for seat in match["seats"] if seat["side"] == defenders)
+    driver.get(f"{s.server.url}/pages/assets/paiju.css")  # this origin, to clear its storage
+    driver.execute_script("sessionStorage.clear()")
+    open_page(driver, f"{s.server.url}/pages/tournaments/{KO}/matches/R2-1/hands/1/replay")
+    said = texts(driver, "[data-panel='result'] .in-words p")
+    assert f"Side {up} ({players}) up {result['result']['levels']} level" in said[1]
+    assert said[1].endswith(f": {result['levels_before'][up]} → {result['levels'][up]}.")
+    assert said[0].startswith(f"The defenders, side {defenders} ({defending}), took "
+                              f"{result['final_points']} points")
+    seat = match["seats"][2]
+    assert texts(driver, ".seat-panel[data-seat='2'] .who strong") == ["Seat 2"]
+    assert f"Seat 2 {seat['player']} · side {seat['side']}" in texts(driver, ".seat-panel[data-seat='2'] .who")[0]
+    screenshot(driver, "replay-result-in-words")

@@ -102,6 +102,13 @@
     return s.views.get(s.steps[index].position) || Promise.resolve({missing: "not in the replay"});
   }
 
+  /* "seat 2 (王五)": the seat and who sits there (the match's seats), wherever a seat is named. */
+  function seatLabel(seat) {
+    if (seat === null || seat === undefined) return "—";
+    const sat = (s.match && s.match.seats || []).find(x => x.seat === seat);
+    return "seat " + seat + (sat && sat.player ? " (" + sat.player + ")" : "");
+  }
+
   /* The hands of the match so far: those played and the one in play. */
   function handNumbers() {
     const count = Math.max(s.match.hands_played || 0, s.match.current_hand ? s.match.current_hand.hand : 0, handNo);
@@ -354,7 +361,7 @@
   function eventSummary(step, brief) {
     const d = step.data;
     const parts = [];
-    if (step.seat !== null) parts.push(el("span", {class: "seat"}, "S" + step.seat));
+    if (step.seat !== null) parts.push(el("span", {class: "seat"}, seatLabel(step.seat)));
     if (DEALS.has(step.type)) {
       parts.push(" the deal");
       return el("span", {class: "summary"}, parts);
@@ -440,7 +447,7 @@
   }
 
   function seatPanel(view, seat) {
-    const who = el("div", {class: "who"}, el("strong", {}, "S" + seat.seat), " ",
+    const who = el("div", {class: "who"}, el("strong", {}, "Seat " + seat.seat), " ",
                    seat.player || "", seat.side ? " · side " + seat.side : "", " ",
                    seatBadges(view, seat));
     const panel = el("section", {class: "seat-panel" + (view.turn === seat.seat ? " on-turn" : ""),
@@ -453,7 +460,7 @@
                            Cards.tile(seat.drawn)) : null),
         el("div", {class: "melds"}, (seat.melds || []).map(meld => el("span", {
           class: "meld", title: meld.text || meld.kind}, (meld.tiles || []).map(t => Cards.tile(t)),
-          el("small", {}, " " + meld.kind + (meld.from !== null && meld.from !== undefined ? " ←S" + meld.from : ""))))),
+          el("small", {}, " " + meld.kind + (meld.from !== null && meld.from !== undefined ? " ← " + seatLabel(meld.from) : ""))))),
         el("div", {class: "discards", "aria-label": "discards"}, el("small", {class: "label"}, "discards"),
            (seat.discards || []).map(x => Cards.tile(x.tile, x.claimed_by !== null ? "claimed" : null))));
       return panel;
@@ -472,7 +479,7 @@
       const winning = trick.winner === play.seat || (trick.winner == null && leading === play.seat);
       return el("div", {class: "play " + SEAT_PLACES[play.seat] + (flag ? " flagged" : "") +
                         (winning ? " winning" : ""), dataset: {seat: play.seat}},
-                el("div", {class: "play-who"}, "S" + play.seat,
+                el("div", {class: "play-who"}, seatLabel(play.seat),
                    trick.leader === play.seat ? " leads" : "", winning ? " ★" : ""),
                 play.pass ? el("span", {class: "pass"}, "pass") : Cards.cards(play.cards, marks),
                 play.description ? el("div", {class: "desc"}, play.description) : null,
@@ -492,7 +499,7 @@
     if (trick) {
       const done = trick !== view.current_trick;
       parts.push(el("div", {class: "trick-title"}, "Trick " + trick.trick +
-                    (done ? " (last, won by S" + trick.winner + ", " + trick.points + " points)" : "")));
+                    (done ? " (last, won by " + seatLabel(trick.winner) + ", " + trick.points + " points)" : "")));
       parts.push(trickPlays(trick, view, marks));
       if (trick.throw) parts.push(el("div", {class: "irregular"}, "⚠ failed throw: " + short(trick.throw)));
     } else {
@@ -507,11 +514,11 @@
     const parts = [el("div", {class: "info"}, "level " + view.level,
                       view.level_team ? " (side " + view.level_team + ")" : "", " · wildcard ",
                       view.wildcard ? Cards.card(view.wildcard, marks) : "—", " · ", view.phase,
-                      view.order && view.order.length ? " · out: " + view.order.map(x => "S" + x).join(", ") : "")];
+                      view.order && view.order.length ? " · out: " + view.order.map(seatLabel).join(", ") : "")];
     if (trick) {
       const done = trick !== view.current_trick;
       parts.push(el("div", {class: "trick-title"}, "Trick " + trick.trick +
-                    (done ? " (last, won by S" + trick.winner + ")" : "") + (trick.jiefeng ? " · 接风" : "")));
+                    (done ? " (last, won by " + seatLabel(trick.winner) + ")" : "") + (trick.jiefeng ? " · 接风" : "")));
       parts.push(trickPlays(trick, view, marks));
     } else {
       parts.push(el("div", {class: "trick-title quiet"}, "No play yet"));
@@ -524,20 +531,20 @@
                       String(view.wall_count ?? "—"), " · ", view.phase)];
     const w = view.claim_window;
     if (w) {
-      parts.push(el("div", {class: "claim-window"}, "S" + w.discarder + " discarded ", Cards.tile(w.tile),
+      parts.push(el("div", {class: "claim-window"}, seatLabel(w.discarder) + " discarded ", Cards.tile(w.tile),
                     (w.claims || []).length ? el("ul", {}, w.claims.map(c => el("li", {
-                      class: c.irregular ? "irregular" : null}, "S" + c.seat + " " + c.kind + " ",
+                      class: c.irregular ? "irregular" : null}, seatLabel(c.seat) + " " + c.kind + " ",
                       Cards.tiles(c.tiles || []), c.irregular ? " ⚠ irregular" : ""))) : " — no claim yet"));
     }
     for (const win of view.wins || []) {
-      parts.push(el("div", {class: "win"}, "S" + win.seat + " wins on ", Cards.tile(win.tile),
-                    win.self_drawn ? " (self-drawn)" : " (S" + win.discarder + "'s discard)",
+      parts.push(el("div", {class: "win"}, seatLabel(win.seat) + " wins on ", Cards.tile(win.tile),
+                    win.self_drawn ? " (self-drawn)" : " (" + seatLabel(win.discarder) + "'s discard)",
                     win.value ? " · " + short(win.value) : ""));
     }
     const ex = view.exchange;
     if (ex && ex.selections && view.phase === "exchange") {
       parts.push(el("div", {class: "claim-window"}, "换三张 (direction " + (ex.direction || "not yet thrown") + ")",
-                    el("ul", {}, ex.selections.map((tiles, seat) => el("li", {}, "S" + seat + " passes ",
+                    el("ul", {}, ex.selections.map((tiles, seat) => el("li", {}, seatLabel(seat) + " passes ",
                                                                        Cards.tiles(tiles, 3))))));
     }
     if (view.ruling) parts.push(el("div", {class: "irregular"}, "⚠ awaiting a ruling: " + short(view.ruling)));
@@ -558,6 +565,86 @@
       .map(([k, v]) => [el("dt", {}, k.replaceAll("_", " ")), el("dd", {}, short(v))]));
   }
 
+  // --- results, tribute and ledger in words -----------------------------------------------------------
+  /* "seat 2 (王五)": a seat with the player sitting there. */
+  function seatName(view, seat) {
+    if (seat === null || seat === undefined) return "—";
+    const sat = (view.seats || []).find(x => x.seat === seat);
+    return "seat " + seat + (sat && sat.player ? " (" + sat.player + ")" : "");
+  }
+
+  function sideName(view, side) {
+    const players = (view.seats || []).filter(x => x.side === side).map(x => x.player).filter(Boolean);
+    return "side " + side + (players.length ? " (" + players.join(", ") + ")" : "");
+  }
+
+  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+
+  /* A hand's result row in sentences: who went up and how far, the defenders' points (SJ2,
+     SJ3), who won the hand and the A attempts (GD). */
+  function resultWords(view, r) {
+    const lines = [];
+    if (r.winning_team) {
+      lines.push(cap(sideName(view, r.winning_team)) + " won the hand" + (r.double_down ? ", both of the other side last (双下)" : "") +
+                 (view.order && view.order.length ? "; out in order: " + view.order.map(x => seatName(view, x)).join(", ") : "") + ".");
+    }
+    if (Number.isInteger(r.final_points)) {
+      const defenders = r.dealer_side ? (r.dealer_side === "A" ? "B" : "A") : null;
+      lines.push("The defenders" + (defenders ? ", " + sideName(view, defenders) + "," : "") + " took " +
+                 r.final_points + " points" + (r.raw_points !== r.final_points ? " (" + r.raw_points + " before adjustments)" : "") +
+                 (r.kitty_captured ? ", the kitty's " + r.kitty_points + " captured ×" + r.multiplier : "") + ".");
+    }
+    for (const side of Object.keys(r.levels || {})) {
+      const before = (r.levels_before || {})[side], after = r.levels[side];
+      if (before === undefined || before === after) continue;
+      const by = r.result && Number.isInteger(r.result.levels) && r.leveling_side === side ? r.result.levels
+        : Number.isInteger(r.upgrade) && r.winning_team === side ? r.upgrade : null;
+      lines.push(cap(sideName(view, side)) + " up" + (by ? " " + plural(by, "level") : "") + ": " + before + " → " + after + ".");
+    }
+    if (r.levels && !lines.some(l => l.includes(" → "))) lines.push("No side went up.");
+    for (const [side, n] of Object.entries(r.a_failures || {})) {
+      if (n) lines.push(cap(sideName(view, side)) + " has failed at A " + plural(n, "time") + ".");
+    }
+    if (r.game_winner) lines.push(cap(sideName(view, r.game_winner)) + " won the match.");
+    return lines;
+  }
+
+  function cap(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
+
+  function cardWords(code) {
+    return code ? Cards.cardText(code) + " (" + code + ")" : "a card not yet shown";
+  }
+
+  /* GD-7: who pays tribute to whom, anti-tribute, the returns. */
+  function tributeWords(view, t) {
+    const lines = [];
+    for (const shown of t.big_jokers_shown || []) {
+      lines.push(cap(seatName(view, shown.seat)) + " shows " + plural(shown.count, "big joker") + ": no tribute (anti-tribute, GD-7.5).");
+    }
+    for (const paid of t.paid || []) {
+      lines.push(cap(seatName(view, paid.seat)) + " pays tribute " + cardWords(paid.card) +
+                 (paid.to !== null && paid.to !== undefined ? " to " + seatName(view, paid.to) : "") + ".");
+    }
+    for (const ret of t.returns || []) {
+      lines.push(cap(seatName(view, ret.seat)) + (ret.made ? " returns " + cardWords(ret.card) : " has still to return a card") +
+                 " to " + seatName(view, ret.to) + ".");
+    }
+    if (t.awaiting_assignment) lines.push("The tributes are paid; who receives which is to be assigned.");
+    if (!lines.length) lines.push(t.case ? "Tribute: " + t.case + "." : "No tribute this hand.");
+    return lines;
+  }
+
+  /* MJS: each payment of the ledger, who pays whom, how much and why. */
+  function paymentWords(view, p) {
+    return cap(seatName(view, p.payer)) + " pays " + p.amount + (p.payee === null || p.payee === undefined ? ""
+      : " to " + seatName(view, p.payee)) + " — " + p.reason + (p.rule ? " (" + p.rule + ")" : "") +
+      (p.note ? ": " + p.note : "");
+  }
+
+  function words(lines) {
+    return el("div", {class: "in-words"}, lines.map(line => el("p", {}, line)));
+  }
+
   function renderDetails(view) {
     const panels = [];
     const issues = [...notesOf(view).values()];
@@ -574,16 +661,18 @@
       if (view.tricks && view.tricks.length) {
         panels.push(panel("Tricks", Paiju.table(view.tricks, ["trick", "leader", "plays", "winner", "points"],
           (key, value) => key === "plays" ? el("span", {}, value.map(p => el("span", {class: "tplay"},
-            "S" + p.seat + " ", Cards.cards(p.cards), p.flagged ? " ⚠" + (p.flagged.rule || "") : ""))) : undefined), "tricks"));
+            seatLabel(p.seat) + " ", Cards.cards(p.cards), p.flagged ? " ⚠" + (p.flagged.rule || "") : ""))) : undefined), "tricks"));
       }
     }
-    if (s.family === "guandan" && view.tribute) panels.push(panel("Tribute", kv(view.tribute), "tribute"));
+    if (s.family === "guandan" && view.tribute) panels.push(panel("Tribute", words(tributeWords(view, view.tribute)), "tribute"));
     if (s.family === "mahjong" && view.ledger && view.ledger.length) {
-      panels.push(panel("Ledger", Paiju.table(view.ledger), "ledger"));
+      panels.push(panel("Ledger", el("ul", {class: "in-words"}, view.ledger.map(p => el("li", {}, paymentWords(view, p)))), "ledger"));
     }
     if (view.result) {
-      panels.push(panel("Result", typeof view.result === "object" ? kv(view.result) : el("p", {}, String(view.result)),
-                        "result"));
+      // in words first; the row itself below, for the committee's checks
+      panels.push(panel("Result", typeof view.result === "object"
+        ? [words(resultWords(view, view.result)), el("details", {}, el("summary", {}, "the result row"), kv(view.result))]
+        : el("p", {}, String(view.result)), "result"));
     }
     if (s.family === "mahjong" && view.balances) panels.push(panel("Balances", kv({
       before: view.balances_before, payments: view.payments, after: view.balances}), "balances"));

@@ -172,8 +172,6 @@ const Paiju = (() => {
   function tournament() {
     tournamentPromise = tournamentPromise || need("").then(t => {
       t.names = Object.fromEntries((t.teams || []).map(x => [x.team_id, x.name || x.team_id]));
-      // each player's team, for "seat 2 (王五)" beside the team's name
-      t.players = Object.fromEntries((t.teams || []).flatMap(x => (x.players || []).map(p => [p, x.team_id])));
       navFor(t.format);
       return t;
     });

@@ -20,7 +20,7 @@ from shengji_events, ``RulingRecorded`` from tournament_events. Data keys are th
 from marshmallow import fields, validate
 
 from .catalogue import EventType, FullMatch
-from .shengji_events import CARD_PATTERN, RULE_PATTERN, card, hand_no, seat
+from .shengji_events import CARD_PATTERN, RULE_PATTERN, StrictBoolean, card, hand_no, seat
 from .shengji_events import cards as card_list
 from .tournament_events import DataSchema, _optional
 
@@ -103,6 +103,17 @@ class GDTimeLimitExceededData(DataSchema):
     kind = fields.String(required=True, validate=validate.OneOf(GD_WAIT_KINDS))
 
 
+class GDHandResultRecordedData(DataSchema):
+    """One row of a score sheet (match setting ``recording: "sheet"``, rules/guandan/sheet.py):
+    hand ``hand``'s going-out ``order``, the four seats first out to last (GD-5.4), and
+    ``antiTribute``, whether the losers refused tribute by the big jokers (GD-7.5). Level,
+    tribute case, upgrade, the A rules and the match's end are derived (GD-6, GD-7.1, GD-11)."""
+    hand = hand_no()
+    order = fields.List(fields.Integer(strict=True, validate=validate.Range(min=0, max=3)),
+                        required=True, validate=validate.Length(equal=4))
+    antiTribute = _optional(StrictBoolean())
+
+
 def _hand(name: str, schema) -> EventType:
     return EventType(name, schema, ("match",))
 
@@ -117,6 +128,7 @@ GUANDAN_EVENTS = (
     _hand("Passed", GDSeatData),
     EventType("LevelPenaltyAssessed", LevelPenaltyAssessedData, ("match",)),
     _hand("GDTimeLimitExceeded", GDTimeLimitExceededData),
+    _hand("GDHandResultRecorded", GDHandResultRecordedData),  # a score sheet's row
 )
 
 # Derived facts of a Guandan match (guandan.md section 12 rows marked "derived"; HandStarted,

@@ -147,6 +147,39 @@ class HandVoidedData(DataSchema):
     reason = fields.String(required=True, validate=_text)
 
 
+class SheetPenaltyData(DataSchema):
+    """A point penalty on a score sheet's row: against a side, in points of the defenders'
+    count (SJ2-12.1, SJ3-11.1), with the rule that gave it (default SJ2-12.1 / SJ3-11.1)."""
+    side = fields.String(required=True, validate=_side)
+    points = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=1000))
+    rule = _optional(fields.String(validate=_rule))
+    reason = _optional(fields.String(validate=_text))
+
+
+class HandResultRecordedData(DataSchema):
+    """One row of a score sheet (match setting ``recording: "sheet"``, rules/shengji/sheet.py):
+    hand ``hand``'s dealer (required where the declarations made him: hand 1), its trump (a
+    suit, or NT in SJ2), the defenders' points in tricks, the kitty's points and the multiplier
+    of its capture (0: not captured), the point penalties, one side per follow error
+    established (SJ2-12.4; SJ3: each side whose renege or light signals floor the outcome) and
+    SJ2's kitty error (SJ2-12.3). The rules check what the schema cannot (multiples of 5, the
+    decks' points, the multipliers a play can give) and derive the result row."""
+    hand = hand_no()
+    dealer = _optional(fields.Integer(strict=True, validate=validate.Range(min=0, max=3)))
+    trump = _optional(fields.String(validate=validate.OneOf(("S", "H", "D", "C", "NT"))))
+    trick_points = fields.Integer(required=True, strict=True,
+                                  validate=validate.Range(min=0, max=300))
+    kitty_points = fields.Integer(required=True, strict=True,
+                                  validate=validate.Range(min=0, max=300))
+    multiplier = fields.Integer(required=True, strict=True,
+                                validate=validate.Range(min=0, max=8192))
+    penalties = fields.List(fields.Nested(SheetPenaltyData), validate=validate.Length(max=50),
+                            load_default=list)
+    follow_errors = fields.List(fields.String(validate=_side), validate=validate.Length(max=50),
+                                load_default=list)
+    kitty_error = StrictBoolean(load_default=False)
+
+
 # the server's timestamps (``recorded_at``): UTC, microseconds, a Z suffix
 TIMESTAMP_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$"
 _timestamp_form = FullMatch(TIMESTAMP_PATTERN, "must be a UTC time as the server records it, "
@@ -249,6 +282,8 @@ SHENGJI_EVENTS = (
     EventType("LatenessRecorded", LatenessRecordedData, ("match",)),
     EventType("PairSeated", PairSeatedData, ("match",)),
     EventType("LatenessLimitReached", LatenessLimitReachedData, ("match",)),
+    # a score sheet's row (SJ2 and SJ3, setting recording: "sheet")
+    _hand("HandResultRecorded", HandResultRecordedData),
 )
 
 # Derived facts (rules README §5, SJ2-16 rows marked "derived"): computed by the projections

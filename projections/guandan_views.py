@@ -29,10 +29,14 @@ def _side(team: int | None) -> str | None:
 
 
 def match_view(m: GDMatch, viewer: Viewer) -> dict:
+    """The match; ``recording`` says how its hands were recorded (GD-14): a match of
+    score-sheet rows (``sheet``, rules/guandan/sheet.py) has no card-by-card hand to show —
+    ``current_hand`` is null and its rows are ``last_result`` and ``GET …/hands``."""
+    shown = None if m.settings.by_sheet else m.hand
     return {
         "match_id": m.match_id, "game": m.game, "round": m.round, "teams": dict(m.teams),
         "seats": [{"seat": s, "player": p, "side": SIDES[team_of(s)]} for s, p in enumerate(m.seats)],
-        "settings": m.settings_view(),
+        "settings": m.settings_view(), "recording": m.settings.recording,
         "levels": _sides(m.standing.levels),
         "level_team": _side(m.standing.level_team),
         "a_failures": _sides(m.standing.a_failures),
@@ -42,7 +46,7 @@ def match_view(m: GDMatch, viewer: Viewer) -> dict:
         "hands_played": m.hands_played, "next_hand": m.next_hand,
         "clock": _clock(m),
         "time_limit_reached": m.limits[-1]["limit_minutes"] if m.limits else None,
-        "current_hand": hand_view(m, m.hand, viewer) if m.hand is not None else None,
+        "current_hand": hand_view(m, shown, viewer) if shown is not None else None,
         "last_result": dict(m.history[-1]) if m.history else None,
         "penalties": [dict(p) for p in m.penalties],
         "rulings": [dict(r) for r in m.rulings],
@@ -169,8 +173,10 @@ def summary(m: GDMatch) -> dict:
 
 
 def numbered_hand_view(m: GDMatch, number: int, viewer: Viewer) -> dict | None:
+    """Hand ``number`` as it stands; None if not dealt — and in a score-sheet match, whose
+    hands hold no cards (projections.matches.recorded_by_sheet)."""
     d = m.hand_number(number)
-    return None if d is None else hand_view(m, d, viewer)
+    return None if d is None or m.settings.by_sheet else hand_view(m, d, viewer)
 
 
 def hand_results(m: GDMatch, after: int, count: int) -> list[dict]:

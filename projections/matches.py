@@ -14,7 +14,8 @@ from .streams import StreamCache, StreamState, load_stream
 from .viewers import VIEWERS, Viewer
 
 __all__ = ["VIEWERS", "Viewer", "load_match", "match_states", "match_view", "hand_view",
-           "hand_in_play", "hand_results", "summary", "folded_view", "ruled_view"]
+           "hand_in_play", "hand_results", "summary", "folded_view", "ruled_view", "recording",
+           "recorded_by_sheet", "no_card_record"]
 
 # game -> module with match_view(state, viewer), numbered_hand_view(state, n, viewer),
 # hand_results(state, after, count) and summary(state)
@@ -56,6 +57,26 @@ def hand_results(state, after: int = 0, count: int | None = None) -> list[dict]:
     most ``count`` (default: all). A finished hand is public: every viewer sees the same rows.
     The match read carries only the last of them (``last_result``); the rest are paged."""
     return VIEWS[state.game].hand_results(state, after, ALL if count is None else count)
+
+
+def recording(state) -> str:
+    """How the match's hands are recorded (match setting ``recording``, SJ2-18, SJ3-15,
+    GD-14): ``cards``, event by event, or ``sheet``, one score-sheet row per hand (mahjong
+    always by tiles: ``cards``)."""
+    return getattr(state.settings, "recording", "cards")
+
+
+def recorded_by_sheet(state, number: int) -> bool:
+    """Whether hand ``number`` is a score sheet's row: it has a result but no cards to show
+    or replay."""
+    return recording(state) == "sheet" and state.hand_number(number) is not None
+
+
+def no_card_record(match_id: str, number: int, rows_url: str) -> str:
+    """Why a hand read or replay of a score-sheet hand answers 404 (its row is at ``rows_url``)."""
+    return (f"hand {number} of match {match_id!r} was recorded from a score sheet (match "
+            "setting recording: \"sheet\"): card-by-card replay is not available; its result "
+            f"row is at {rows_url}")
 
 
 def hand_in_play(state, number: int) -> bool:

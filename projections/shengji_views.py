@@ -22,11 +22,14 @@ from .viewers import Viewer
 
 
 def match_view(m: Match, viewer: Viewer) -> dict:
-    hand = m.hand
+    """The match; ``recording`` says how its hands were recorded (SJ2-18 / SJ3-15): a match of
+    score-sheet rows (``sheet``, rules/shengji/sheet.py) has no card-by-card hand to show —
+    ``current_hand`` is null and its rows are ``last_result`` and ``GET …/hands``."""
+    hand = None if m.settings.by_sheet else m.hand
     view = {
         "match_id": m.match_id, "game": m.game, "round": m.round, "teams": dict(m.teams),
         "seats": [{"seat": s, "player": p, "side": scoring.side_of(s)} for s, p in enumerate(m.seats)],
-        "settings": m.settings.to_dict(),
+        "settings": m.settings.to_dict(), "recording": m.settings.recording,
         "levels": {side: scoring.level_name(v) for side, v in m.levels.items()},
         "status": m.status, "winner": m.winner,
         "winner_team": m.teams[m.winner] if m.winner else None, "reason": m.reason,
@@ -213,5 +216,7 @@ def hand_results(m: Match, after: int, count: int) -> list[dict]:
 
 
 def numbered_hand_view(m: Match, number: int, viewer: Viewer) -> dict | None:
+    """Hand ``number`` as it stands; None if not dealt — and in a score-sheet match, whose
+    hands hold no cards (projections.matches.recorded_by_sheet)."""
     hand = m.hand_number(number)
-    return None if hand is None else hand_view(m, hand, viewer)
+    return None if hand is None or m.settings.by_sheet else hand_view(m, hand, viewer)

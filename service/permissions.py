@@ -69,6 +69,8 @@ FAMILIES: Mapping[str, str | Mapping[str, str]] = MappingProxyType({
     "LatenessRecorded": "officiating",
     "PairSeated": "table",                # T-6.6: the table records a pair seated
     "LatenessLimitReached": "timer",      # T-6.6: minute 21 and a pair not seated
+    # a score sheet's row (recording: "sheet"): the scorer is the table or a referee
+    "HandResultRecorded": "table",
     # Guandan
     "GDHandDealt": "table",
     "AntiTributeDeclared": "play",
@@ -79,6 +81,7 @@ FAMILIES: Mapping[str, str | Mapping[str, str]] = MappingProxyType({
     "Passed": "play",
     "LevelPenaltyAssessed": "officiating",
     "GDTimeLimitExceeded": "timer",
+    "GDHandResultRecorded": "table",      # a score sheet's row (recording: "sheet")
     # mahjong
     "DiceRolled": "table",
     "TilesDealt": "table",

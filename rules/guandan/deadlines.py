@@ -211,7 +211,9 @@ def limit_deadlines(m: GDMatch) -> tuple[Deadline, ...]:
 
 def deadlines(m: GDMatch) -> tuple[Deadline, ...]:
     """rules.deadlines: every pending time rule of the match, in match time — the next limit
-    of GD-11.2, then the GD-9 waits of the hand in play."""
-    if m.status != "playing":
+    of GD-11.2, then the GD-9 waits of the hand in play. None in a match recorded from score
+    sheets (``recording: "sheet"``, rules/guandan/sheet.py): the server's clock is not the
+    table's there, and a referee posts the time limits."""
+    if m.status != "playing" or m.settings.by_sheet:
         return ()
     return limit_deadlines(m) + hand_deadlines(m)

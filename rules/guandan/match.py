@@ -38,6 +38,7 @@ from ..match_clock import MatchClock
 from ..match_clock import maybe_moment as _moment
 from ..violations import RuleViolation
 from . import hand as hands
+from . import sheet
 from .cards import LEVELS
 
 # ``deadlines`` is this engine's (rules.matches.deadlines): re-exported
@@ -230,6 +231,22 @@ def deal(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
     state = hands.deal(state, data["hands"], marked, first)
     return evolve(m, hand=Deal(number, state, m.standing.level_team, state.hands, marked,
                                 extra=m.clock == "extraHand", clock=at))
+
+
+def record_row(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
+    """GDHandResultRecorded (``recording: "sheet"``, rules/guandan/sheet.py): the score sheet's
+    row of the next hand, at the level and with the tribute a deal would have (GD-1.3,
+    GD-7.1), completed as a played hand is (:func:`completed`)."""
+    sheet.by_sheet_only(m.settings)
+    _must_be_playing(m)
+    number = data["hand"]
+    if number != m.next_hand:
+        raise RuleViolation("GD-12", f"the next hand to record is hand {m.next_hand}, not "
+                                     f"{number}")
+    state = hands.start_hand(hand_level(m.standing), m.previous_order, m.settings)
+    state = sheet.finished_hand(state, data)
+    return completed(m, Deal(number, state, m.standing.level_team, ((),) * 4,
+                             extra=m.clock == "extraHand", clock=at))
 
 
 # --- the steps of a hand ----------------------------------------------------------------------
@@ -489,7 +506,13 @@ _MATCH_EVENTS = {
     "RulingRecorded": ruling,
     "LevelPenaltyAssessed": level_penalty,
     "GDTimeLimitExceeded": time_overrun,
+    sheet.ROW_EVENT: record_row,
 }
+# what a match recorded from score sheets takes (sheet.py): the rows, and the match's own events
+_SHEET_EVENTS = frozenset({"TimeLimitReached", "RulingRecorded", "LevelPenaltyAssessed",
+                           sheet.ROW_EVENT})
+
+
 def _step(m: GDMatch | None, event_type: str, data: Mapping, at: str | None) -> GDMatch:
     if event_type == "MatchStarted":
         if m is not None:
@@ -497,6 +520,8 @@ def _step(m: GDMatch | None, event_type: str, data: Mapping, at: str | None) -> 
         return start(data, at)
     if m is None:
         raise RuleViolation("GD-12", "the match has not started (MatchStarted comes first)")
+    if event_type not in _SHEET_EVENTS and event_type != "LotsDrawn":
+        sheet.not_by_sheet(m.settings, event_type)
     if event_type in _MATCH_EVENTS:
         return _MATCH_EVENTS[event_type](m, data, at)
     if event_type in _HAND_STEPS:

@@ -37,6 +37,12 @@ class GDSettings:
     auto_pass_on_timeout: bool = False                   # GD-9.3
     match_minutes: int = 60                              # GD-11.2
     overtime_minutes: int = 30                           # GD-11.2
+    recording: str = "cards"                             # GD-14 (Interpretation): rules/guandan/sheet.py
+
+    @property
+    def by_sheet(self) -> bool:
+        """GD-14 ``recording: sheet``: the hands are score-sheet rows, not cards."""
+        return self.recording == "sheet"
 
 
 # camelCase key -> (field name, rule ID, allowed values or a type)
@@ -52,6 +58,7 @@ KEY_FIELDS: Mapping[str, tuple[str, str, tuple | type]] = {
     "autoPassOnTimeout": ("auto_pass_on_timeout", "GD-9.3", bool),
     "matchMinutes": ("match_minutes", "GD-11.2", int),
     "overtimeMinutes": ("overtime_minutes", "GD-11.2", int),
+    "recording": ("recording", "GD-14", ("cards", "sheet")),
 }
 _FIELDS = {f.name for f in fields(GDSettings)}
 KEYS = tuple(KEY_FIELDS)  # the camelCase keys of section 14

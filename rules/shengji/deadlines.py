@@ -51,8 +51,10 @@ _MOVE_LABELS = {"kitty": "seat {} to bury the kitty and lead", "lead": "seat {} 
 
 def deadlines(m: Match) -> tuple[Deadline, ...]:
     """The match's pending deadlines (match time), earliest first; none unless it is being
-    played."""
-    if m.status != "playing":
+    played, and none in a match recorded from score sheets (``recording: "sheet"``,
+    rules/shengji/sheet.py: a sheet is often entered after the round, so the server's clock is
+    not the table's; a referee posts the time limit)."""
+    if m.status != "playing" or m.settings.by_sheet:
         return ()
     found = list(_time_limit(m))
     if m.settings.strict:

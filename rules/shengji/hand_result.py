@@ -11,17 +11,27 @@ from .irregularities import OUTCOME_IRREGULARITIES
 
 
 def finish(h: Hand) -> Hand:
-    """SJ2-12.6: P = trick points + kitty capture + point penalties; then the follow-error and
-    kitty-error adjustments; then the table of SJ2-13.1. SJ3: :func:`_finish_by_outcome`."""
-    if h.variant.outcome_penalties:
-        return _finish_by_outcome(h)
-    defenders = h.defenders
-    trick_points = _defender_trick_points(h)
+    """The end of a hand played card by card: the defenders' trick points, the kitty and the
+    multiplier its capture takes (SJ2-11, SJ3-10.2), scored by :func:`scored`."""
     last = h.tricks[-1]
-    captured = scoring.side_of(last.winner) == defenders
-    pairs = pair_count(_winning_play(last), h.trump) if captured else 0
-    kitty_points = points(h.kitty)
-    capture = scoring.kitty_capture(kitty_points, pairs, captured)
+    if h.variant.outcome_penalties:
+        multiplier = _capture_multiplier(h)
+    else:
+        captured = scoring.side_of(last.winner) == h.defenders
+        pairs = pair_count(_winning_play(last), h.trump) if captured else 0
+        multiplier = scoring.kitty_multiplier(pairs) if captured else 0
+    return scored(h, _defender_trick_points(h), points(h.kitty), multiplier)
+
+
+def scored(h: Hand, trick_points: int, kitty_points: int, multiplier: int) -> Hand:
+    """The completed hand and its result from what the hand counted — the defenders' trick
+    points, the kitty's points and the multiplier of its capture (0: not captured) — and what
+    it holds: its penalties, follow errors and kitty error. The one scoring of a hand, whether
+    its cards were recorded or its score sheet's row (rules/shengji/sheet.py)."""
+    if h.variant.outcome_penalties:
+        return _finish_by_outcome(h, trick_points, kitty_points, multiplier)
+    defenders = h.defenders
+    capture = kitty_points * multiplier
     penalty_points = _penalty_points(h)
     raw = trick_points + capture + penalty_points
     errors = [e["side"] for e in h.follow_errors]
@@ -29,8 +39,8 @@ def finish(h: Hand) -> Hand:
                                               errors.count(h.dealer_side), h.kitty_error)
     outcome = scoring.hand_result(final)
     result = {"trick_points": trick_points, "kitty_points": kitty_points,
-              "kitty_captured": captured, "multiplier": scoring.kitty_multiplier(pairs)
-              if captured else 0, "kitty_capture": capture, "penalty_points": penalty_points,
+              "kitty_captured": multiplier > 0, "multiplier": multiplier,
+              "kitty_capture": capture, "penalty_points": penalty_points,
               "raw_points": raw, "adjustments": list(adjustments), "final_points": final,
               "result": outcome}
     return evolve(h, phase="completed", result=result)
@@ -73,13 +83,10 @@ def offending_sides(h: Hand) -> set[str]:
     return sides
 
 
-def _finish_by_outcome(h: Hand) -> Hand:
+def _finish_by_outcome(h: Hand, trick_points: int, kitty_points: int, multiplier: int) -> Hand:
     """SJ3-10, SJ3-11.2: P = the defenders' trick points + the kitty captured × its multiplier +
     point penalties (no floor); the normal outcome by the table of SJ3-10.3, then the renege
     floors (the hand is scored normally, 「比赛仍需继续（按正常计分法）」)."""
-    trick_points = _defender_trick_points(h)
-    multiplier = _capture_multiplier(h)
-    kitty_points = points(h.kitty)
     penalty_points = _penalty_points(h)
     total = trick_points + kitty_points * multiplier + penalty_points
     normal = scoring.outcome(scoring.hand_result(total, h.variant.result_scale))

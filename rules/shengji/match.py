@@ -18,9 +18,10 @@ from ..frozen import evolve
 from ..match_clock import MatchClock
 from ..match_clock import maybe_moment as _moment
 from ..violations import RuleViolation
-from . import dealing, irregularities, kitty, lateness, scoring, tricks
+from . import dealing, irregularities, kitty, lateness, scoring, sheet, tricks
 from .deadlines import deadlines  # noqa: F401  (the engine's pending time rules, rules.deadlines)
 from .hand import POINTS_PENALTY, SJ2, SJ3, Hand, Variant
+from .hand_result import scored
 from .settings import Settings, SJ3Settings, parse_settings
 
 VARIANTS: Mapping[str, Variant] = MappingProxyType({"SJ2": SJ2, "SJ3": SJ3})
@@ -138,11 +139,34 @@ def deal(m: Match, data: Mapping) -> Match:
         raise RuleViolation(m.rule("time"), "the round's time limit has passed; no new hand is "
                                             "dealt")
     dealt = dealing.deal(number, play_level(m), m.next_dealer, m.settings, m.variant, data)
-    if all(h.phase == "voided" for h in m.finished):  # no hand has been played yet
+    return evolve(m, hand=_with_first_hand_penalties(m, dealt))
+
+
+def _with_first_hand_penalties(m: Match, h: Hand) -> Hand:
+    """T-6.6: the first hand played carries the lateness points."""
+    if all(f.phase == "voided" for f in m.finished):  # no hand has been played yet
         for penalty in m.first_hand_penalties:
-            dealt = irregularities.add_penalty(dealt, lateness.RULE, penalty["side"], penalty["points"],
-                                      "engine", penalty["reason"])
-    return evolve(m, hand=dealt)
+            h = irregularities.add_penalty(h, lateness.RULE, penalty["side"], penalty["points"],
+                                           "engine", penalty["reason"])
+    return h
+
+
+def record_row(m: Match, data: Mapping) -> Match:
+    """HandResultRecorded (``recording: "sheet"``, rules/shengji/sheet.py): the score sheet's
+    row of the next hand, checked as a deal is (the next hand, the match not over, no time
+    limit passed), scored as a hand played card by card, and folded like one (:func:`with_hand`)."""
+    sheet.by_sheet_only(m.settings, m.variant)
+    _must_be_playing(m)
+    number, lifecycle = data["hand"], m.variant.rule("lifecycle")
+    if number != m.next_hand:
+        raise RuleViolation(lifecycle, f"the next hand to record is hand {m.next_hand}, not "
+                                       f"{number}")
+    if m.time_called is not None:
+        raise RuleViolation(m.rule("time"), "the round's time limit has passed; no new hand is "
+                                            "played")
+    h, counted = sheet.hand_from_row(number, play_level(m), m.next_dealer, m.settings,
+                                     m.variant, data)
+    return with_hand(m, scored(_with_first_hand_penalties(m, h), *counted))
 
 
 def _must_be_playing(m: Match) -> None:
@@ -467,11 +491,15 @@ _MATCH_EVENTS = {
     "SJ3TimeLimitExceeded": time_overrun,
     "PairSeated": lambda m, data, at: record_seated(m, data),
     "LatenessLimitReached": lateness_limit,
+    sheet.ROW_EVENT: lambda m, data, at: record_row(m, data),
 }
+# what a match recorded from score sheets takes (sheet.py): the rows, and the match's own events
+_SHEET_EVENTS = frozenset({"TimeLimitReached", "RulingRecorded", "LatenessRecorded", "PairSeated",
+                           "LatenessLimitReached", sheet.ROW_EVENT})
 
 _COMMON = {"HandDealt", "TimeLimitReached", "RulingRecorded", "TrumpDeclared", "TrumpOvercalled",
            "KittyTaken", "KittyBuried", "CardsPlayed", "PlayCorrected", "PenaltyAssessed",
-           "IrregularityReported", "HandVoided"}
+           "IrregularityReported", "HandVoided", sheet.ROW_EVENT}
 EVENTS: Mapping[str, frozenset[str]] = MappingProxyType({
     "SJ2": frozenset(_COMMON | {"DealCompleted", "DeclarationWindowClosed", "KittyCorrected",
                                 "LotsDrawn"}),
@@ -495,6 +523,8 @@ def apply(m: Match | None, event_type: str, data: dict, at: str | None = None) -
     if event_type not in EVENTS[m.game]:
         raise RuleViolation(m.variant.rule("lifecycle"),
                             f"{event_type} is not an event of a {m.game} match")
+    if event_type not in _SHEET_EVENTS and not _match_tie(event_type, data):
+        sheet.not_by_sheet(m.settings, m.variant, event_type)
     moment = _moment(at)
     if event_type in _MATCH_EVENTS:
         return _MATCH_EVENTS[event_type](m, data, moment)
@@ -510,3 +540,6 @@ def apply(m: Match | None, event_type: str, data: dict, at: str | None = None) -
     return with_hand(m, h)
 
 
+def _match_tie(event_type: str, data: Mapping) -> bool:
+    """LotsDrawn{purpose: matchTie} (SJ2-14.3) decides a match, in a score-sheet match too."""
+    return event_type == "LotsDrawn" and data.get("purpose") == "matchTie"

@@ -36,10 +36,16 @@ class Settings:
     maxHands: int = 20                                     # SJ2-14.1
     targetLevel: str = "T"                                 # SJ2-14.2
     timeLimitMinutes: int | None = None                    # SJ2-14.4
+    recording: str = "cards"                               # SJ2-18 (Interpretation): rules/shengji/sheet.py
 
     @property
     def strict(self) -> bool:
         return self.enforcement == "strict"
+
+    @property
+    def by_sheet(self) -> bool:
+        """SJ2-18 ``recording: sheet``: the hands are score-sheet rows, not cards."""
+        return self.recording == "sheet"
 
     @property
     def time_limit_minutes(self) -> int | None:
@@ -94,10 +100,16 @@ class SJ3Settings:
     alertAtMinute: int = 80                                # SJ3-12.1 「最后10分钟大会统一提醒」
     endOnPassingA: bool = True                             # SJ3-12.3
     matchPoints: Mapping[str, int] = field(default_factory=lambda: MATCH_POINTS_DEFAULT)  # SJ3-12.2
+    recording: str = "cards"                               # SJ3-15 (Interpretation): rules/shengji/sheet.py
 
     @property
     def strict(self) -> bool:
         return self.enforcement == "strict"
+
+    @property
+    def by_sheet(self) -> bool:
+        """SJ3-15 ``recording: sheet``: the hands are score-sheet rows, not cards."""
+        return self.recording == "sheet"
 
     @property
     def time_limit_minutes(self) -> int | None:
@@ -135,16 +147,22 @@ class SJ3Settings:
                 for f in fields(self)}
 
 
+# SJ2-18 / SJ3-15 / GD-14 (Interpretation, issue 19): a match is recorded card by card (the
+# default) or from the table's score sheet, one result row per hand (rules/shengji/sheet.py)
+RECORDINGS = ("cards", "sheet")
+
 # class -> key -> allowed values / (low, high) for whole numbers / bool for flags
 _CHOICES = {
     Settings: {"enforcement": ("strict", "record"),
                "firstHandNoDeclaration": ("redeal", "lotDealer"),
                "throwCheckAgainst": ("opponents", "allOthers"),
-               "targetLevel": LEVELS[:-1]},  # a side must be able to climb past it
+               "targetLevel": LEVELS[:-1],  # a side must be able to climb past it
+               "recording": RECORDINGS},
     SJ3Settings: {"enforcement": ("strict", "record"),
                   "noRevealRule": ("kittyFirstNonJoker", "redeal"),
                   "throwCheckAgainst": ("opponents", "allOthers"),
-                  "timeWarningScope": ("sidePerMatch", "sidePerHand")},
+                  "timeWarningScope": ("sidePerMatch", "sidePerHand"),
+                  "recording": RECORDINGS},
 }
 _WHOLE_NUMBERS = {
     Settings: {"declarationWindowSeconds": (0, 3600), "maxHands": (1, 200),

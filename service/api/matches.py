@@ -22,6 +22,8 @@ from projections.matches import (
     hand_results,
     hand_view,
     load_match,
+    no_card_record,
+    recorded_by_sheet,
     summary,
 )
 from rules import knockout
@@ -233,6 +235,9 @@ def get_hand(tid: str, mid: str, n: int):
     if not live_shown and hand_in_play(folded.state, n):
         raise Problem(401, "unauthorized", f"hand {n} of match {mid!r} is in play: the public "
                                            "sees finished hands only; a token is needed")
+    if recorded_by_sheet(folded.state, n):
+        raise Problem(404, "not-found", no_card_record(
+            mid, n, url_for(".list_hand_results", tid=tid, mid=mid)))
     view = hand_view(folded.state, n, viewer)
     if view is None:
         when = "" if at is None else f" at position {at}"

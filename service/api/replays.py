@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, url_for
 
-from projections.matches import hand_in_play
+from projections.matches import hand_in_play, no_card_record, recorded_by_sheet
 from projections.replays import MAX_STEPS, hand_replay, public_sees
 
 from .. import permissions
@@ -40,6 +40,9 @@ def get_hand_replay(tid: str, mid: str, n: int):
     when = "" if at is None else f" at position {at}"
     if replay is None:
         raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}{when}")
+    if recorded_by_sheet(replay["state"], n):  # a score sheet's row holds no cards
+        raise Problem(404, "not-found", no_card_record(
+            mid, n, url_for("matches.list_hand_results", tid=tid, mid=mid)))
     if not replay["steps"] and not after:
         raise Problem(404, "not-found", f"hand {n} of match {mid!r} has not been dealt{when}")
     if not live_shown and hand_in_play(replay["state"], n):

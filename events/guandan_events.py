@@ -20,7 +20,14 @@ from shengji_events, ``RulingRecorded`` from tournament_events. Data keys are th
 from marshmallow import fields, validate
 
 from .catalogue import EventType, FullMatch
-from .shengji_events import CARD_PATTERN, RULE_PATTERN, StrictBoolean, card, hand_no, seat
+from .shengji_events import (
+    CARD_PATTERN,
+    RULE_PATTERN,
+    StrictBoolean,
+    card,
+    hand_no,
+    seat,
+)
 from .shengji_events import cards as card_list
 from .tournament_events import DataSchema, _optional
 

@@ -32,7 +32,7 @@ read answers that card-by-card replay is not available (projections).
 """
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from ..violations import RuleViolation
 from . import scoring

@@ -14,8 +14,10 @@ import pytest
 import sj2_table
 import sj3_table
 from clients import admin_client, client_as
+from spec import errors, is_valid, marshmallow_accepts
 from tables import Clock, ok
 
+from events import default_catalogue
 from events.memory_store import InMemoryEventStore
 from projections.shengji_views import match_view
 from projections.viewers import Viewer
@@ -156,8 +158,8 @@ def row(**given) -> dict:
     ({"kitty_points": 12}, "SJ2-1.5", "kitty_points 12 is not a multiple of 5"),
     ({"trick_points": 150, "kitty_points": 55}, "SJ2-1.5", "2 decks hold 200 points in all"),
     ({"trick_points": 100, "kitty_points": 85}, "SJ2-1.3", "a kitty of 8 cards holds at most 80"),
-    ({"multiplier": 3}, "SJ2-11.2", "multiplier 3 is not one a winning play gives the kitty: "
-                                    "0 (not captured) or 2, 4, 8"),
+    ({"multiplier": 3}, "SJ2-11.2", ("multiplier 3 is not one a winning play gives the kitty: "
+                                     "0 (not captured) or 2, 4, 8")),
     ({"multiplier": 1}, "SJ2-11.2", "multiplier 1 is not one"),
     ({"hand": 2}, "SJ2-16", "the next hand to record is hand 1, not 2"),
     ({"dealer": None}, "SJ2-5.1", "the row must name it (dealer)"),
@@ -293,8 +295,8 @@ def gd_sheet():
 
 
 @pytest.mark.parametrize("given, rule, words", [
-    ({"order": [0, 0, 1, 2]}, "GD-5.4", "order [0, 0, 1, 2] must be a permutation of the four "
-                                        "seats 0-3"),
+    ({"order": [0, 0, 1, 2]}, "GD-5.4", ("order [0, 0, 1, 2] must be a permutation of the "
+                                         "four seats 0-3")),
     ({"antiTribute": True}, "GD-7.5", "no tribute is due in this hand"),
     ({"hand": 2}, "GD-12", "the next hand to record is hand 1, not 2"),
 ], ids=["not-a-permutation", "anti-tribute-in-hand-1", "wrong-hand"])
@@ -396,3 +398,46 @@ def test_sj2_a_sheet_hands_replay_says_card_by_card_replay_is_not_available(sj2_
     assert response.json["detail"].startswith(
         "hand 1 of match 'R1-1' was recorded from a score sheet (match setting recording: "
         "\"sheet\"): card-by-card replay is not available")
+
+
+# --- the spec's schemas of the rows accept exactly what the code accepts ------------------------
+
+SJ_ROW = {"hand": 1, "trick_points": 60, "kitty_points": 10, "multiplier": 0}
+ROW_SAMPLES = {
+    "HandResultRecorded": [
+        SJ_ROW, {**SJ_ROW, "dealer": 3, "trump": "NT", "follow_errors": ["A", "A"],
+                 "kitty_error": True, "penalties": [{"side": "B", "points": 20,
+                                                     "rule": "SJ2-8.5", "reason": "r"}]},
+        {**SJ_ROW, "dealer": None, "trump": None, "penalties": [{"side": "A", "points": 5,
+                                                                 "rule": None}]},
+        {**SJ_ROW, "trick_points": 300, "kitty_points": 0, "multiplier": 8192},
+        {**SJ_ROW, "trick_points": 301}, {**SJ_ROW, "trick_points": -5},
+        {**SJ_ROW, "multiplier": 8193}, {**SJ_ROW, "trick_points": "60"},
+        {**SJ_ROW, "trump": "X"}, {**SJ_ROW, "dealer": 4}, {**SJ_ROW, "follow_errors": ["C"]},
+        {**SJ_ROW, "follow_errors": None}, {**SJ_ROW, "kitty_error": None},
+        {**SJ_ROW, "kitty_error": 1}, {**SJ_ROW, "penalties": [{"side": "A"}]},
+        {**SJ_ROW, "penalties": [{"side": "A", "points": 0}]},
+        {**SJ_ROW, "penalties": [{"side": "A", "points": 5, "why": "x"}]},
+        {**SJ_ROW, "seat": 0}, {"hand": 1, "trick_points": 60, "kitty_points": 10},
+    ],
+    "GDHandResultRecorded": [
+        {"hand": 1, "order": [1, 3, 0, 2]}, {"hand": 2, "order": [0, 0, 0, 0], "antiTribute": True},
+        {"hand": 2, "order": [0, 1, 2, 3], "antiTribute": None},
+        {"hand": 1, "order": [1, 3, 0]}, {"hand": 1, "order": [1, 3, 0, 2, 1]},
+        {"hand": 1, "order": [1, 3, 0, 4]}, {"hand": 1, "order": [1, 3, 0, "2"]},
+        {"hand": 1, "order": [1, 3, 0, 2], "antiTribute": "yes"}, {"hand": 1},
+        {"hand": 0, "order": [1, 3, 0, 2]}, {"hand": 1, "order": [1, 3, 0, 2], "tribute": []},
+    ],
+}
+
+
+@pytest.mark.parametrize("type_name", sorted(ROW_SAMPLES))
+def test_the_spec_schema_of_a_row_accepts_exactly_what_the_code_accepts(type_name):
+    event_type = default_catalogue().get(type_name)
+    schema_name = event_type.schema.__name__
+    verdicts = []
+    for sample in ROW_SAMPLES[type_name]:
+        by_code = marshmallow_accepts(event_type, sample)
+        assert by_code == is_valid(schema_name, sample), (sample, errors(schema_name, sample))
+        verdicts.append(by_code)
+    assert any(verdicts) and not all(verdicts)

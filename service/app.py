@@ -58,6 +58,7 @@ DEFAULTS = {
     "LIVE_BUFFER": 2000,              # events a subscriber may fall behind before it is dropped
     "LIVE_POLL_SECONDS": 1.0,         # the fan-out reads the log's end this often, word or not
     "CORS_ORIGINS": (),               # other sites whose pages may read the public reads (cors.py)
+    "FRAME_ANCESTORS": (),            # other sites that may frame the bracket and standings pages
     "WEBHOOKS_ALLOW_PRIVATE": False,  # webhook URLs on private/loopback/link-local addresses
     "WEBHOOK_DISABLE_AFTER_SECONDS": 3 * 3600,  # a webhook failing this long is disabled
     "WEBHOOK_TIMEOUT_SECONDS": 5.0,   # a receiver's answer is awaited this long

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, render_template, send_from_directory
+from flask import Blueprint, current_app, render_template, request, send_from_directory
 
 from ..auth import allows
 from ..problems import Problem
@@ -30,12 +30,23 @@ home = Blueprint("home", __name__, template_folder=str(PAGES_DIR / "templates"))
 CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; "
                            "img-src 'self' data:; connect-src 'self'; base-uri 'none'; "
                            "form-action 'none'; frame-ancestors 'none'")
+# The pages a club's own site may show in a frame, if the deployment names the site
+# (FRAME_ANCESTORS, ``paiju serve --frame-ancestor``): the public bracket and standings.
+EMBEDDABLE = frozenset({"pages.bracket_page", "pages.standings_page"})
+
+
+def content_security_policy() -> str:
+    ancestors = current_app.config.get("FRAME_ANCESTORS") or ()
+    if request.endpoint not in EMBEDDABLE or not ancestors:
+        return CONTENT_SECURITY_POLICY
+    return CONTENT_SECURITY_POLICY.replace("frame-ancestors 'none'",
+                                           "frame-ancestors 'self' " + " ".join(ancestors))
 
 
 @bp.after_request
 @home.after_request
 def _harden(response):
-    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    response.headers["Content-Security-Policy"] = content_security_policy()
     response.headers["Referrer-Policy"] = "no-referrer"
     response.headers["X-Content-Type-Options"] = "nosniff"
     return response

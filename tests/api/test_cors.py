@@ -43,3 +43,21 @@ def test_other_origins_writes_and_the_raw_log_get_no_cors_header(client, app):
     write = public.options(f"/v1/tournaments/{table.tid}/events", headers={
         "Origin": CLUB, "Access-Control-Request-Method": "POST"})
     assert "Access-Control-Allow-Origin" not in write.headers
+
+
+def test_a_configured_site_may_frame_the_bracket_and_standings_and_nothing_else(client, app):
+    app.config["FRAME_ANCESTORS"] = (CLUB,)
+    table = Table(client)
+    public = app.test_client()
+    for page in ("bracket", "standings"):
+        policy = public.get(f"/pages/tournaments/{table.tid}/{page}").headers[
+            "Content-Security-Policy"]
+        assert f"frame-ancestors 'self' {CLUB}" in policy
+    for page in ("disputes", ""):
+        policy = public.get(f"/pages/tournaments/{table.tid}/{page}".rstrip("/")).headers[
+            "Content-Security-Policy"]
+        assert "frame-ancestors 'none'" in policy
+    app.config["FRAME_ANCESTORS"] = ()
+    policy = public.get(f"/pages/tournaments/{table.tid}/bracket").headers[
+        "Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in policy

@@ -124,6 +124,7 @@ const Bracket = (() => {
   Paiju.run(async () => {
     render(await load());
     status("");
+    Paiju.redrawLive(null, async () => render(await load()));  // follows the tournament live
   });
   return {load, render};
 })();

@@ -190,6 +190,96 @@ const Paiju = (() => {
     return value && /^\d+$/.test(value) ? value : null;
   }
 
+  // --- live: the tournament's subscription (GET …/subscribe) ------------------------------------
+  /* Calls `changed(frame)` for each event after position `after` that the subscription (with the
+     filters of `query`) carries, as it commits; after an `end` (the node stopping), an
+     `overflow` or a lost connection, connects again with Last-Event-ID, so no event is missed.
+     fetch, not EventSource: EventSource cannot send the token's Authorization header. */
+  function follow(query, after, changed) {
+    let last = after;
+    const url = base + "/subscribe" + (query ? "?" + new URLSearchParams(query) : "");
+    const connect = async () => {
+      const headers = {Accept: "text/event-stream"};
+      const secret = token();
+      if (secret) headers.Authorization = "Bearer " + secret;
+      if (last !== null && last !== undefined) headers["Last-Event-ID"] = String(last);
+      try {
+        const response = await fetch(url, {headers, cache: "no-store", credentials: "omit"});
+        if (response.status !== 200) throw new ApiError("subscribe", {status: response.status});
+        live("following live", true);
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = "";
+        for (;;) {
+          const {value, done} = await reader.read();
+          if (done) break;
+          buffer = (buffer + value).replace(/\r\n/g, "\n");
+          let cut;
+          while ((cut = buffer.indexOf("\n\n")) >= 0) {
+            const frame = sseFrame(buffer.slice(0, cut));
+            buffer = buffer.slice(cut + 2);
+            if (frame.id !== null) last = frame.id;
+            if (frame.data !== null && frame.event === null) changed(frame);
+          }
+        }
+      } catch (error) {
+        console.warn("subscription:", error);
+      }
+      live("reconnecting…", false);
+      setTimeout(connect, 2000);
+    };
+    connect();
+  }
+
+  function sseFrame(block) {
+    const frame = {id: null, event: null, data: null};
+    for (const line of block.split("\n")) {
+      if (!line || line.startsWith(":")) continue;
+      const at = line.indexOf(":");
+      const name = at < 0 ? line : line.slice(0, at), value = at < 0 ? "" : line.slice(at + 1).replace(/^ /, "");
+      if (name === "id") frame.id = Number(value);
+      else if (name === "event") frame.event = value;
+      else if (name === "data") frame.data = JSON.parse(value);
+    }
+    return frame;
+  }
+
+  function live(text, on) {
+    const line = byId("live");
+    if (!line) return;
+    line.textContent = text;
+    line.className = "live" + (on ? " on" : "");
+    line.hidden = false;
+  }
+
+  /* The log's end now (GET /v1/health): a page that reads, then follows from here, misses
+     nothing that commits in between. */
+  async function logEnd() {
+    return (await need("/v1/health")).last_position;
+  }
+
+  /* A page that redraws when the tournament moves on: `update()` (read and draw again) after
+     each event, never two at once; not while the page shows a past position (#at=P). */
+  async function redrawLive(query, update) {
+    if (at()) return;
+    const after = await logEnd();
+    let running = false, again = false;
+    const run = async () => {
+      if (running) { again = true; return; }
+      running = true;
+      try {
+        do {
+          again = false;
+          tournamentPromise = null;  // entrants and names may have changed too
+          await update();
+        } while (again);
+        body.dataset.redrawn = String(Number(body.dataset.redrawn || 0) + 1);
+      } catch (error) {
+        console.error(error);
+      } finally { running = false; }
+    };
+    follow(query, after, run);
+  }
+
   // --- the token box ------------------------------------------------------------------------------
   function tokenBox() {
     const state = byId("token-state");
@@ -236,5 +326,6 @@ const Paiju = (() => {
   }
 
   return {tid, get, need, stream, el, append, fill, byId, status, short, table, pageUrl,
-          pagesOf, replayUrl, tournament, teamName, hashParams, setHash, token, at, run, ApiError};
+          pagesOf, replayUrl, tournament, teamName, hashParams, setHash, token, at, run, ApiError,
+          follow, logEnd, redrawLive};
 })();

@@ -3,6 +3,12 @@
 "use strict";
 
 Paiju.run(async () => {
+  await showDisputes();
+  // a dispute raised or resolved, or a ruling, anywhere in the tournament: drawn again
+  Paiju.redrawLive({type: "DisputeRaised,DisputeResolved,RulingRecorded"}, showDisputes);
+});
+
+async function showDisputes() {
   const {el, fill, byId, get, tournament, teamName, replayUrl, status, short} = Paiju;
   const t = await tournament();
   fill(byId("title"), "Disputes · " + t.name);
@@ -42,4 +48,4 @@ Paiju.run(async () => {
   fill(root, el("div", {class: "filters"}, ["all", "open", "resolved"].map(filter)), el("div", {id: "dispute-list"}));
   draw();
   status("");
-});
+}

@@ -35,6 +35,8 @@
     disputes: [], rulings: [], flags: [],
     shown: 0,           // guards against a slow answer overwriting a newer step
     scanned: false,
+    following: false,   // the page moves to each new event of the hand as it is played
+    subscribed: false,
   };
 
   Paiju.run(main);
@@ -62,6 +64,44 @@
     const at = s.steps.findIndex(step => String(step.position) === wanted);
     await show(at >= 0 ? at : 0);
     scan();  // marks the timeline as the views come in; the page is usable meanwhile
+    if (hashParams().has("follow")) setFollowing(true);
+  }
+
+  // --- follow: the hand as it is played (GET …/subscribe?match=…) ----------------------------------
+  /* Following, each event of the match read back in one request and shown at its last step;
+     the subscription starts after the last step read, so nothing in between is missed. */
+  function setFollowing(on) {
+    s.following = on;
+    const button = byId("follow");
+    button.setAttribute("aria-pressed", String(on));
+    button.textContent = on ? "Following ●" : "Follow live";
+    const params = hashParams();
+    if (on) params.set("follow", "1"); else params.delete("follow");
+    setHash(params);
+    if (on && !s.subscribed) {
+      s.subscribed = true;
+      let running = false, again = false;
+      Paiju.follow({match: mid}, s.steps[s.steps.length - 1].position, async () => {
+        if (!s.following) return;
+        if (running) { again = true; return; }
+        running = true;
+        try { do { again = false; await refresh(); } while (again && s.following); }
+        finally { running = false; }
+      });
+    }
+    if (on) show(s.steps.length - 1);
+  }
+
+  async function refresh() {
+    const replay = await loadReplay();
+    s.steps = stepsOf(replay.steps);
+    s.marks = s.steps.map(markOf);
+    s.notes = [];
+    timeline();
+    byId("slider").max = byId("jump").max = s.steps.length;
+    await show(s.steps.length - 1);
+    body.dataset.redrawn = String(Number(body.dataset.redrawn || 0) + 1);
+    scan();
   }
 
   // --- the steps ---------------------------------------------------------------------------------
@@ -221,21 +261,21 @@
 
   // --- the controls ----------------------------------------------------------------------------------
   function controls() {
-    const n = s.steps.length;
     const slider = byId("slider"), jump = byId("jump");
-    slider.max = n;
-    jump.max = n;
+    slider.max = jump.max = s.steps.length;
     byId("first").addEventListener("click", () => show(0));
     byId("back").addEventListener("click", () => show(s.index - 1));
     byId("forward").addEventListener("click", () => show(s.index + 1));
-    byId("last").addEventListener("click", () => show(n - 1));
+    byId("last").addEventListener("click", () => show(s.steps.length - 1));
+    byId("follow").addEventListener("click", () => setFollowing(!s.following));
     slider.addEventListener("input", () => show(Number(slider.value) - 1));
     jump.addEventListener("change", () => show(Number(jump.value) - 1));
     byId("next-issue").addEventListener("click", () => toMarked(+1));
     byId("prev-issue").addEventListener("click", () => toMarked(-1));
     document.addEventListener("keydown", event => {
       if (event.target.closest("input, textarea, select")) return;
-      const moves = {ArrowLeft: s.index - 1, ArrowRight: s.index + 1, Home: 0, End: n - 1};
+      const moves = {ArrowLeft: s.index - 1, ArrowRight: s.index + 1, Home: 0,
+                     End: s.steps.length - 1};
       if (event.key in moves) {
         event.preventDefault();
         show(moves[event.key]);

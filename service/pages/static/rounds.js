@@ -95,6 +95,7 @@ const Rounds = (() => {
   Paiju.run(async () => {
     render(await load());
     status("");
+    Paiju.redrawLive(null, async () => render(await load()));  // follows the tournament live
   });
   return {load, render};
 })();

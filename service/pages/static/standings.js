@@ -54,6 +54,7 @@ const Standings = (() => {
   Paiju.run(async () => {
     render(await load());
     status("");
+    Paiju.redrawLive(null, async () => render(await load()));  // follows the tournament live
   });
   return {load, render};
 })();

@@ -78,7 +78,10 @@ def test_sj2_follow_error_found_three_tricks_later_raise_preview_rule_resolve(cl
     assert hand["/tricks/0/plays/1/cards/0"] == ("6C", "4H")
     assert hand["/tricks/3/plays/1/cards/0"] == ("4H", "6C")
     assert hand["/follow_errors/0"][1] is None  # removed
-    assert sorted(preview["unchanged"]) == ["bracket", "standings", "tournament"]
+    # the bracket shows each match's levels so far (issue 19): the ruling moves them back
+    assert changes_of(preview, "bracket") == {
+        "/rounds/0/matches/0/score/levels/east": ("3", "2")}
+    assert sorted(preview["unchanged"]) == ["standings", "tournament"]
 
     recorded = desk.rule(table.stream, swap_ruling(positions))
     assert recorded["position"] == preview["position"]

@@ -189,8 +189,47 @@ def main(argv: list[str] | None = None) -> int:
                                "--url the minutes are real: 1 ends a round in about a minute")
     simulate.set_defaults(run=_simulate, parser=simulate)
 
+    spec = commands.add_parser("spec", help="check, or rewrite, the part of api_spec.yaml made "
+                                            "from the event catalogue (service/openapi.py)")
+    spec_action = spec.add_mutually_exclusive_group(required=True)
+    spec_action.add_argument("--check", action="store_true",
+                             help="exit 1 naming every difference: the generated block, and each "
+                                  "data schema against its marshmallow schema")
+    spec_action.add_argument("--write", action="store_true",
+                             help="rewrite the generated block only (the hand-written routes and "
+                                  "data schemas stay as they are), then check")
+    spec.add_argument("--file", type=Path, default=None, help="default: the api_spec.yaml of paiju")
+    spec.set_defaults(run=_spec)
+
     args = parser.parse_args(argv)
     return args.run(args)
+
+
+def _spec(args) -> int:
+    from events import default_catalogue
+
+    from . import openapi
+    from .app import DEFAULTS
+
+    path = args.file or openapi.SPEC_PATH
+    text = path.read_text(encoding="utf-8")
+    catalogue, max_batch = default_catalogue(), DEFAULTS["MAX_BATCH"]
+    try:
+        if args.write:
+            made = openapi.rewritten(text, catalogue, max_batch)
+            if made != text:
+                path.write_text(made, encoding="utf-8")
+                print(f"{path}: generated block rewritten")
+            text = made
+        problems = openapi.check(text, catalogue, max_batch)
+    except openapi.SpecMarkersMissing as error:
+        print(f"{path}: {error}", file=sys.stderr)
+        return 1
+    for problem in problems:
+        print(f"{path}: {problem}", file=sys.stderr)
+    if not problems:
+        print(f"{path}: in step with the event catalogue")
+    return 1 if problems else 0
 
 
 def _at_least(low: int):

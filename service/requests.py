@@ -5,6 +5,7 @@ Everything here runs before anything touches the store, and every refusal is a P
 from __future__ import annotations
 
 import json
+import math
 import re
 
 from flask import request
@@ -33,8 +34,10 @@ def json_body() -> object:
         raise Problem(400, "malformed-json", f"the body is not UTF-8: byte {error.start} "
                                              f"(0x{raw[error.start]:02x}) is invalid") from None
     try:
-        value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constants)
+        value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constants,
+                           parse_int=_whole_number, parse_float=_fraction)
         _check_depth(value)
+        _check_numbers(value)
         canonical_json(value).encode("utf-8")  # lone surrogates (\ud800) cannot be stored
     except json.JSONDecodeError as error:
         raise Problem(400, "malformed-json", f"invalid JSON at line {error.lineno} column "
@@ -87,6 +90,51 @@ def _check_depth(value: object) -> None:
 
 def _no_constants(name: str):
     raise ValueError(f"{name} is not a JSON number")
+
+
+MAX_BODY_INT = 2**63 - 1  # the stores keep and compare numbers as 64-bit integers
+
+
+class _OutOfRange:
+    """A number of the body that no store keeps: found by _check_numbers, which names its
+    place. (Parsed as it stands, a 4,300-digit integer would fail inside int() with the
+    interpreter's words, and 1e400 would become infinity, which JSON cannot write back.)"""
+
+    def __init__(self, text: str):
+        self.text = text
+
+
+def _whole_number(text: str):
+    # 19 digits and a sign hold every 64-bit integer; longer texts are never converted
+    if len(text.lstrip("-")) > 19 or not -MAX_BODY_INT - 1 <= int(text) <= MAX_BODY_INT:
+        return _OutOfRange(text)
+    return int(text)
+
+
+def _fraction(text: str):
+    value = float(text)
+    return value if math.isfinite(value) else _OutOfRange(text)
+
+
+def _check_numbers(value: object) -> None:
+    """Refuse, at their JSON Pointers, the numbers of the body beyond 64-bit integers."""
+    pending, errors = [(value, "")], []
+    while pending:
+        item, path = pending.pop()
+        if isinstance(item, _OutOfRange):
+            errors.append({"path": path or "/", "message": (
+                f"the number {item.text[:20]}{'…' if len(item.text) > 20 else ''} is out of "
+                f"range: numbers must lie between {-MAX_BODY_INT - 1} and {MAX_BODY_INT}")})
+        elif isinstance(item, dict):
+            pending.extend((v, f"{path}/{_pointer(k)}") for k, v in item.items())
+        elif isinstance(item, list):
+            pending.extend((v, f"{path}/{n}") for n, v in enumerate(item))
+    if errors:
+        raise validation_failed(sorted(errors, key=lambda e: e["path"]))
+
+
+def _pointer(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
 
 
 _WHOLE_NUMBER = re.compile(r"-?[0-9]{1,20}")  # ASCII digits only: str.isdigit() admits '²'

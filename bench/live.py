@@ -61,6 +61,7 @@ class LiveSubscriber(threading.Thread):
         super().__init__(daemon=True)
         self.sock, self.expected = sock, expected
         self.latencies: list[float] = []
+        self.ids: list[int] = []  # checked: each event once, in order
         self.error: Exception | None = None
 
     def run(self) -> None:
@@ -75,6 +76,8 @@ class LiveSubscriber(threading.Thread):
                 now = time.time()
                 for frame in frames:
                     for line in frame.split(b"\n"):
+                        if line.startswith(b"id: "):
+                            self.ids.append(int(line[4:]))
                         if line.startswith(b"data: {"):
                             recorded = json.loads(line[6:])["recorded_at"]
                             at = datetime.fromisoformat(recorded.replace("Z", "+00:00"))
@@ -119,8 +122,8 @@ def run(workdir: Path, events: int, clients: int, subscribers: int, live: int,
         loaded = append.run_clients([port], tid, events, clients, time_limit, False)
         for f in followers:
             f.join(timeout=time_limit)
-        failed = [f.error or "not every event" for f in followers
-                  if f.error or len(f.latencies) < events]
+        failed = [f.error or "not every event once, in order" for f in followers
+                  if f.error or len(f.latencies) < events or f.ids != sorted(set(f.ids))]
         if failed:
             raise append.BenchError(f"{len(failed)} live subscribers failed: {failed[0]}")
         for sock in idle + [f.sock for f in followers]:

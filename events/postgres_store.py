@@ -360,7 +360,7 @@ class PostgresEventStore(EventStore):
         nobody listened are then read, not missed)."""
         while not self._closed:
             try:
-                with _connect(self.url, autocommit=True) as conn:
+                with _connect(self.url, autocommit=True, **KEEPALIVES) as conn:
                     conn.execute(f"LISTEN {COMMITS_CHANNEL}")
                     self.commits.announce(self.last_position())
                     while not self._closed:

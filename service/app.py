@@ -57,6 +57,7 @@ DEFAULTS = {
     "LIVE_HEARTBEAT_SECONDS": 15,     # a comment line on an idle subscription (proxies close them)
     "LIVE_BUFFER": 2000,              # events a subscriber may fall behind before it is dropped
     "LIVE_POLL_SECONDS": 1.0,         # the fan-out reads the log's end this often, word or not
+    "LIVE_TOKEN_RECHECK_SECONDS": 5,  # an open stream's token is looked up again this often
     "CORS_ORIGINS": (),               # other sites whose pages may read the public reads (cors.py)
     "FRAME_ANCESTORS": (),            # other sites that may frame the bracket and standings pages
     "WEBHOOKS_ALLOW_PRIVATE": False,  # webhook URLs on private/loopback/link-local addresses

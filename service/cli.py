@@ -47,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
                        help="a site (https://club.example) whose pages may read the public "
                             "reads and subscriptions from the browser; repeat for more")
+    serve.add_argument("--live-poll-seconds", type=float, default=1.0, metavar="S",
+                       help="how often the subscriptions' fan-out reads the log's end when no "
+                            "word of a commit came (PostgreSQL: NOTIFY lost); default 1")
     serve.add_argument("--frame-ancestor", action="append", default=[], metavar="ORIGIN",
                        help="a site that may show the bracket and standings pages in a frame "
                             "(embedded in a club's own page); repeat for more")
@@ -405,7 +408,8 @@ def _serve(args) -> int:
         "SQLITE_SYNCHRONOUS": args.synchronous, "TIMER": not args.no_timer,
         "PG_POOL_SIZE": args.threads + 4, "SIGNING_KEY": args.key,
         "WEBHOOKS_ALLOW_PRIVATE": args.webhooks_allow_private,
-        "CORS_ORIGINS": tuple(args.cors_origin), "FRAME_ANCESTORS": tuple(args.frame_ancestor)}))
+        "CORS_ORIGINS": tuple(args.cors_origin), "FRAME_ANCESTORS": tuple(args.frame_ancestor),
+        "LIVE_POLL_SECONDS": args.live_poll_seconds}))
     if app is None:
         return 2
     services = app.extensions["paiju"]

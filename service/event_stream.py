@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from typing import Callable, Iterator
 
 from events.envelope import Record
@@ -21,6 +22,7 @@ from events.envelope import Record
 from .subscriptions import Hub, Subscription
 
 RETRY_MS = 2000  # how soon an EventSource reconnects after the stream ends
+RECHECK_SECONDS = 5.0  # an open stream's token is looked up again this often (revoked? expired?)
 
 # What a stream sends for an event: the frame's data (JSON text) and, optionally, the event's
 # name; None sends nothing for it (a view that did not change).
@@ -46,10 +48,15 @@ HEARTBEAT = b": heartbeat\n\n"
 
 class EventStream:
     def __init__(self, hub: Hub, sub: Subscription, render: Render, heartbeat_seconds: float,
-                 opening: Callable[[], list[bytes]] | None = None):
+                 opening: Callable[[], list[bytes]] | None = None,
+                 still_valid: Callable[[], str | None] = lambda: None,
+                 recheck_seconds: float = RECHECK_SECONDS):
         self.hub, self.sub, self.render = hub, sub, render
         self.heartbeat_seconds = heartbeat_seconds
         self._opening = opening
+        self._still_valid = still_valid  # why the token may no longer read, or None
+        self._recheck_seconds = recheck_seconds
+        self._checked = time.monotonic()
         self.over = False
 
     def add_waker(self, waker: Callable[[], None]) -> None:
@@ -61,14 +68,22 @@ class EventStream:
         return first + (self._opening() if self._opening else [])
 
     def frames(self) -> list[bytes]:
-        """What is ready to send now (may read the store); sets ``over`` at the stream's end."""
-        sent = []
-        for record in self.sub.take():
-            rendered = self.render(record)
-            if rendered is not None:
-                data, event = rendered
-                sent.append(frame(data, record.position, event))
-        if not sent and not self.sub.catching_up:
+        """What is ready to send now (may read the store); sets ``over`` at the stream's end.
+        While catching up it reads on until something matches: a page of history with nothing
+        for this filter is no reason to wait."""
+        if (why := self._revoked()) is not None:
+            self.over = True
+            return [frame(compact({"reason": why}), event="end")]
+        sent: list[bytes] = []
+        while True:
+            for record in self.sub.take():
+                rendered = self.render(record)
+                if rendered is not None:
+                    data, event = rendered
+                    sent.append(frame(data, record.position, event))
+            if sent or not self.sub.catching_up:
+                break
+        if not sent:
             if self.sub.ended:
                 sent.append(frame(compact({"reason": "the node is shutting down; reconnect"}),
                                   event="end"))
@@ -79,6 +94,12 @@ class EventStream:
                                            "last_event_id": self.sub.sent}), event="overflow"))
                 self.over = True
         return sent
+
+    def _revoked(self) -> str | None:
+        if time.monotonic() - self._checked < self._recheck_seconds:
+            return None
+        self._checked = time.monotonic()
+        return self._still_valid()
 
     def close(self) -> None:
         self.hub.unsubscribe(self.sub)

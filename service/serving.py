@@ -42,6 +42,12 @@ class Front:
         body = self.pool.apply(self._call_app, (environ, answer))
         start_response(answer["status"], answer["headers"])
         stream = environ.get("paiju.event_stream")
+        if environ["REQUEST_METHOD"] == "HEAD":  # the headers only, whatever the app made
+            if stream is not None:
+                self.pool.apply(stream.close)
+            if hasattr(body, "close"):
+                self.pool.apply(body.close)
+            return []
         if stream is not None:
             return self._subscription(stream)
         return self._chunks(answer["written"], body)

@@ -70,10 +70,10 @@ class Subscription:
         if record.position <= self.live_from or not self.filter.matches(record):
             return
         with self._lock:
-            if len(self._buffer) >= self.capacity:
-                self.overflowed = True
-            else:
-                self._buffer.append(record)
+            if self.overflowed or len(self._buffer) >= self.capacity:
+                self.overflowed = True  # and nothing after it: it resumes from what it took
+                return
+            self._buffer.append(record)
         self.wake()
 
     def end(self) -> None:
@@ -116,6 +116,10 @@ class Subscription:
         return [r for r in page if self.filter.matches(r)]
 
 
+class HubClosed(RuntimeError):
+    """A subscription asked of a node that is shutting down."""
+
+
 class Hub:
     """A node's fan-out: one reader of the log's new events for all of its subscribers."""
 
@@ -135,7 +139,7 @@ class Hub:
         """A cursor after position ``after`` (None: after the log's end, what comes next)."""
         with self._lock:
             if self._closed:
-                raise RuntimeError("the node is shutting down")
+                raise HubClosed("the node is shutting down; subscribe on another")
             self._start()
             after = self._seen if after is None else after
             sub = Subscription(self.store, tournament_id, filter, after,

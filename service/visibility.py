@@ -81,14 +81,15 @@ class Visibility:
             return record.to_dict()
         notice = {name: getattr(record, name) for name in NOTICE_FIELDS}
         data = json.loads(record.data)
-        if record.type in permissions.PUBLIC_EVENTS:
-            return {**notice, "data": data}
         prefix = match_stream_prefix(reader.tournament_id)
         hand = data.get("hand") if isinstance(data, dict) else None
-        if not record.stream.startswith(prefix) or not isinstance(hand, int):
-            return {**notice, "withheld": WITHHELD}
-        return {**notice, "hand": hand, **self._hand(record, reader, record.stream[len(prefix):],
-                                                      hand)}
+        if record.stream.startswith(prefix) and isinstance(hand, int):
+            # a hand's event, public or not (lots drawn in play too): as the hand read shows it
+            return {**notice, "hand": hand,
+                    **self._hand(record, reader, record.stream[len(prefix):], hand)}
+        if record.type in permissions.PUBLIC_EVENTS:
+            return {**notice, "data": data}
+        return {**notice, "withheld": WITHHELD}
 
     def _hand(self, record: Record, reader: Reader, match_id: str, number: int) -> dict:
         """The hand as the hand read shows it to ``reader`` right after ``record``."""

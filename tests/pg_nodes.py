@@ -64,14 +64,14 @@ def poll(condition: Callable[[], Any], seconds: float, what: str, every: float =
 class Node:
     """One ``paiju serve --db URL --port P`` process, its output in a log file."""
 
-    def __init__(self, url: str, name: str, folder: Path):
+    def __init__(self, url: str, name: str, folder: Path, options: tuple[str, ...] = ()):
         self.url, self.name = url, name
         self.port = free_port()
         self.log_path = folder / f"{name}.log"
         self._log = open(self.log_path, "wb")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--db", url, "--port", str(self.port)],
-            cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT)
+            [sys.executable, "-m", "service.cli", "serve", "--db", url, "--port", str(self.port),
+             *options], cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT)
         self.killed_at: float | None = None  # time.time() of the SIGKILL
 
     @property
@@ -109,12 +109,14 @@ class Node:
 
 
 @contextlib.contextmanager
-def cluster(url: str, count: int, folder: Path, names: str = "ABCDEFGH") -> Iterator[list[Node]]:
-    """``count`` nodes started together and answering; all killed at the end."""
+def cluster(url: str, count: int, folder: Path, names: str = "ABCDEFGH",
+            options: tuple[str, ...] = ()) -> Iterator[list[Node]]:
+    """``count`` nodes started together (each with ``options``) and answering; all killed at
+    the end."""
     nodes: list[Node] = []
     with running(nodes, url):
         for name in names[:count]:
-            nodes.append(Node(url, name, folder))
+            nodes.append(Node(url, name, folder, options))
         for node in nodes:
             node.wait_ready()
         yield nodes

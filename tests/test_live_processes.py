@@ -61,12 +61,35 @@ def test_a_subscriber_resumes_across_a_restart_with_nothing_lost_or_repeated(tmp
     assert [f.data["id"] for f in received[1:]] == [e["id"] for e in stored]
 
 
+def test_head_through_the_front_sends_headers_only_and_keeps_the_connection(tmp_path):
+    """HEAD of a subscription and of an export through gevent's front (service/serving.py): the
+    headers and no body, so the next answer on the same keep-alive connection is read right."""
+    db = str(tmp_path / "paiju.db")
+    token = admin_token(db, "test_live_processes")
+    nodes: list[Node] = []
+    with running(nodes, db):
+        nodes.append(Node(db, "head", tmp_path))
+        nodes[0].wait_ready()
+        client = Client(nodes[0].port, token)
+        create(client, "live-head")
+        for path in ("/v1/tournaments/live-head/subscribe", "/v1/tournaments/live-head/export"):
+            status, body = client.request("HEAD", path)
+            assert status in (200, 503) and body is None, (path, status, body)
+            status, health = client.get("/v1/health")  # the same connection, read right
+            assert status == 200 and health["status"] == "ok"
+        status, _ = client.request("HEAD", "/v1/tournaments/live-head/subscribe")
+        assert status == 200
+
+
 def test_an_event_appended_on_one_node_reaches_a_subscriber_of_another(postgres_url, tmp_path):
+    """By NOTIFY alone: the nodes' fan-out would look at the log's end only after 600 s, and the
+    subscriber gives up after 15."""
     token = admin_token(postgres_url, "test_live_processes")
-    with cluster(postgres_url, 2, tmp_path) as (a, b):
+    with cluster(postgres_url, 2, tmp_path, options=("--live-poll-seconds", "600")) as (a, b):
         on_a = Client(a.port, token)
         create(on_a, "live-nodes")
-        sub = HttpSubscriber(b.port, "/v1/tournaments/live-nodes/subscribe?type=TeamRegistered")
+        sub = HttpSubscriber(b.port, "/v1/tournaments/live-nodes/subscribe?type=TeamRegistered",
+                             timeout=15)
         stored = register(on_a, "live-nodes", "a")  # on node A, while B's subscriber waits
         (got,) = take(sub.frames, 1)
         assert (got.id, got.data["id"], got.data["data"]["team_id"]) == \

@@ -12,11 +12,12 @@ import re
 from flask import Blueprint, Response, current_app, request
 
 from events.catalogue import match_stream
+from events.store import StoreUnavailable
 
-from ..auth import allows, current_token, viewer_for
+from ..auth import allows, current_token, registry, viewer_for
 from ..event_stream import EventStream, compact, frame
 from ..problems import Problem, validation_failed
-from ..subscriptions import Filter
+from ..subscriptions import Filter, HubClosed
 from ..visibility import Reader
 from .common import require_tournament, services
 from .matches import _match_view
@@ -38,9 +39,11 @@ def subscribe(tid: str):
         raise validation_failed(errors)
     s = services()
     reader = Reader(tid, current_token())
-    sub = s.hub.subscribe(tid, filter, after)
+    sub = _subscribe(tid, filter, after)
     return _sse(EventStream(s.hub, sub, lambda r: (s.visibility.render(r, reader), None),
-                            current_app.config["LIVE_HEARTBEAT_SECONDS"]))
+                            current_app.config["LIVE_HEARTBEAT_SECONDS"],
+                            still_valid=_token_check(),
+                            recheck_seconds=current_app.config["LIVE_TOKEN_RECHECK_SECONDS"]))
 
 
 @bp.get("/matches/<mid>/subscribe")
@@ -54,8 +57,8 @@ def subscribe_match(tid: str, mid: str):
         raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}")
     app, environ = current_app._get_current_object(), dict(request.environ)
     environ.pop("wsgi.input", None)  # the view needs the URL rules, never the body
-    sub = s.hub.subscribe(tid, Filter(streams=frozenset({match_stream(tid, mid),
-                                                         f"tournament-{tid}"})), after=None)
+    sub = _subscribe(tid, Filter(streams=frozenset({match_stream(tid, mid),
+                                                    f"tournament-{tid}"})), after=None)
     last = {"text": None}
 
     def view_at(position: int | None) -> str | None:
@@ -75,12 +78,41 @@ def subscribe_match(tid: str, mid: str):
         return None if text is None else (text, "view")
 
     return _sse(EventStream(s.hub, sub, render, current_app.config["LIVE_HEARTBEAT_SECONDS"],
-                            opening))
+                            opening, still_valid=_token_check(),
+                            recheck_seconds=current_app.config["LIVE_TOKEN_RECHECK_SECONDS"]))
+
+
+def _subscribe(tid: str, filter: Filter, after: int | None):
+    try:
+        return services().hub.subscribe(tid, filter, after)
+    except HubClosed as error:  # 503 with Retry-After, as when the store is away: try again
+        raise StoreUnavailable(str(error)) from None
+
+
+def _token_check():
+    """Why the request's token may no longer read (revoked or expired since the stream opened),
+    or None: an open stream asks again every few seconds, as each new request would."""
+    token, tokens = current_token(), registry()
+    secret = request.headers.get("Authorization", "").strip().partition(" ")[2].strip()
+    if token is None:
+        return lambda: None
+
+    def why_not() -> str | None:
+        now = tokens.lookup(secret)
+        if now is None or now.revoked_at:
+            return f"token {token.token_id} was revoked; the stream ends"
+        if now.expired(tokens.clock()):
+            return f"token {token.token_id} expired at {now.expires_at}; the stream ends"
+        return None
+    return why_not
 
 
 def _sse(stream: EventStream) -> Response:
     """The stream for any WSGI server; service/serving.py finds it in the environ and serves it
-    from its event loop instead of a thread."""
+    from its event loop instead of a thread. HEAD: the headers only, and no subscription left."""
+    if request.method == "HEAD":
+        stream.close()
+        return Response(mimetype="text/event-stream", headers=STREAM_HEADERS)
     request.environ["paiju.event_stream"] = stream
     return Response(stream.blocking(), mimetype="text/event-stream", headers=STREAM_HEADERS)
 

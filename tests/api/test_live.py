@@ -3,6 +3,7 @@ token may see it — compared event by event with the reads — and the bad inpu
 The same streams over real HTTP, across a restart and across nodes: tests/test_live_processes.py."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -10,12 +11,15 @@ from clients import bearer, client_as, token_for
 from sj2_table import Table
 from sse import frames, take
 
+from events.envelope import Record
 from service.permissions import PUBLIC_EVENTS
+from service.visibility import Reader
 
 
 @pytest.fixture
 def app(app):
     app.config["LIVE_HEARTBEAT_SECONDS"] = 0.2
+    app.config["LIVE_TOKEN_RECHECK_SECONDS"] = 0.1
     return app
 
 
@@ -149,9 +153,10 @@ def test_a_match_stream_sends_the_view_as_the_match_read_shows_it(client, app):
     (first,) = take(received, 1)
     assert first.event == "view"
     assert first.data == client.get(path, headers=seat1).get_json()
-    client.post(f"/v1/tournaments/{table.tid}/events", json={
-        "type": "TeamRegistered", "stream": f"tournament-{table.tid}",
-        "data": {"team_id": "late", "name": "迟到", "players": ["戊", "己"]}})
+    archived = client.post(f"/v1/tournaments/{table.tid}/events", json={
+        "type": "TournamentArchived", "stream": f"tournament-{table.tid}",
+        "data": {"reason": "a tournament event that leaves the match as it was"}})
+    assert archived.status_code == 201, archived.get_json()
     dealt = table.deal()
     (after,) = take(received, 1)
     assert after.id == dealt["position"]
@@ -203,3 +208,46 @@ def test_a_subscriber_that_does_not_read_is_dropped_and_appends_go_on(client, ap
     assert rest[-1].event == "overflow"
     assert len(rest) == 4 and rest[-1].data["last_event_id"] == rest[-2].id
     response.close()
+
+
+def test_head_gives_the_headers_and_leaves_no_subscriber(client, app):
+    table = Table(client)
+    response = client.head(f"/v1/tournaments/{table.tid}/subscribe")
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    assert response.get_data() == b""
+    assert app.extensions["paiju"].hub.subscriber_count == 0
+
+
+def test_a_stream_ends_when_its_token_is_revoked(client, app):
+    table = Table(client)
+    secret, token = app.extensions["paiju"].tokens.create("referee", table.tid)
+    received, response = stream(app.test_client(), f"/v1/tournaments/{table.tid}/subscribe",
+                                bearer(secret))
+    take(received, 1)
+    app.extensions["paiju"].tokens.revoke(token.token_id)
+    table.deal()  # the next event: by then the stream has looked the token up again
+    rest = list(received)
+    assert rest[-1].event == "end" and "revoked" in rest[-1].data["reason"]
+    assert all(f.event is None for f in rest[:-1])
+    response.close()
+
+
+def test_lots_drawn_in_a_hand_in_play_reach_the_public_as_the_hand_read_shows_them(client, app):
+    """LotsDrawn is public in the tournament's stream (a draw), but lots drawn in a hand (who
+    declared first, SJ2-4) are the hand's: withheld from the public while it is in play."""
+    table = played_hand(client)
+    visibility = app.extensions["paiju"].visibility
+    last = client.get(f"/v1/tournaments/{table.tid}/events?limit=1000").get_json()["events"][-1]
+    lots = _record(last)._replace(type="LotsDrawn", data=json.dumps(
+        {"hand": 1, "purpose": "declaration", "candidates": [0, 2], "winner": 2}))
+    seen = visibility.visible(lots, Reader(table.tid, None))
+    assert "data" not in seen and "in play" in seen["withheld"]
+    draw = next(e for e in client.get(f"/v1/tournaments/{table.tid}/events").get_json()["events"]
+                if e["type"] == "LotsDrawn")
+    public = json.loads(visibility.render(_record(draw), Reader(table.tid, None)))
+    assert public["data"] == draw["data"]  # the bracket's draw: everyone's
+
+
+def _record(envelope: dict) -> Record:
+    return Record(**{**{k: envelope[k] for k in Record._fields if k in envelope},
+                     "data": json.dumps(envelope["data"]), "meta": json.dumps(envelope["meta"])})

@@ -212,6 +212,11 @@ def _without_null(doc: dict, components: dict[str, dict]) -> tuple[dict, bool]:
     return doc, False
 
 
+def _anything(schema) -> bool:
+    """``true`` or ``{}``: any value (a branch's way to allow a member said elsewhere)."""
+    return schema is True or schema == {}
+
+
 def _types(value) -> set[str]:
     return set(value) if isinstance(value, list) else {value} if value else set()
 
@@ -220,7 +225,7 @@ def _compare(code: dict, doc: dict, where: str, components: dict, nested: dict,
              found: list[str], seen: set[str]) -> None:
     if "$ref" in code:
         code = nested.get(code["$ref"][len(REF):], {})
-    if doc is True:
+    if _anything(doc):
         return  # the document admits anything here and leaves the rest to the code
     doc = _deref(doc, components)
     doc, doc_null = _without_null(doc, components)
@@ -235,7 +240,7 @@ def _compare(code: dict, doc: dict, where: str, components: dict, nested: dict,
     union = {}  # a union the converter cannot write (one shape per kind): its fields together
     for branch in branches:
         for field, sub in branch.get("properties", {}).items():
-            if sub is not True or field not in union:
+            if not _anything(sub) or field not in union:
                 union[field] = sub
     for keyword, value in code.items():
         if keyword in _IGNORED:
@@ -248,7 +253,7 @@ def _compare(code: dict, doc: dict, where: str, components: dict, nested: dict,
             continue  # says nothing
         if keyword == "properties":
             documented = {**union, **{k: v for k, v in doc.get("properties", {}).items()
-                                      if v is not True or k not in union}}
+                                      if not _anything(v) or k not in union}}
             for field, sub in value.items():
                 if field not in documented:
                     found.append(f"{where}/{field}: a field of the code, not in api_spec.yaml")

@@ -123,6 +123,19 @@ def cluster(url: str, count: int, folder: Path, names: str = "ABCDEFGH",
 
 
 @contextlib.contextmanager
+def sqlite_node(folder: Path, name: str) -> Iterator[tuple[list[Node], Client, str]]:
+    """One node on a SQLite file of ``folder``, answering: (the nodes — a test may stop it and
+    add another on the same file —, an admin client of it, the admin token)."""
+    db = str(folder / "paiju.db")
+    token = admin_token(db)
+    nodes: list[Node] = []
+    with running(nodes, db):
+        nodes.append(Node(db, name, folder))
+        nodes[0].wait_ready()
+        yield nodes, Client(nodes[0].port, token), token
+
+
+@contextlib.contextmanager
 def running(nodes: list[Node], url: str) -> Iterator[list[Node]]:
     """Whatever nodes ``nodes`` holds by the end are killed then (a test may add to it), and
     the checkpoint files they left under var/ for this database are removed."""

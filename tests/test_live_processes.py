@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import signal
 
-from pg_nodes import Client, Node, cluster, poll, running
+from pg_nodes import Client, Node, admin_token, cluster, poll, sqlite_node
 from sse import HttpSubscriber, take
-
-from service.deployment import admin_token
 
 TID = "live-restart"
 
@@ -26,13 +24,7 @@ def create(client: Client, tid: str) -> None:
 
 
 def test_a_subscriber_resumes_across_a_restart_with_nothing_lost_or_repeated(tmp_path):
-    db = str(tmp_path / "paiju.db")
-    token = admin_token(db, "test_live_processes")
-    nodes: list[Node] = []
-    with running(nodes, db):
-        nodes.append(Node(db, "first", tmp_path))
-        nodes[0].wait_ready()
-        client = Client(nodes[0].port, token)
+    with sqlite_node(tmp_path, "first") as (nodes, client, token):
         create(client, TID)
         stored = [register(client, TID, t) for t in ("a", "b")]
         sub = HttpSubscriber(nodes[0].port, f"/v1/tournaments/{TID}/subscribe", token)
@@ -46,7 +38,7 @@ def test_a_subscriber_resumes_across_a_restart_with_nothing_lost_or_repeated(tmp
         nodes[0].process.wait(timeout=15)
         client.close()
 
-        nodes.append(Node(db, "second", tmp_path))
+        nodes.append(Node(nodes[0].url, "second", tmp_path))
         nodes[1].wait_ready()
         client = Client(nodes[1].port, token)
         stored += [register(client, TID, t) for t in ("d", "e")]  # while nobody listened
@@ -64,13 +56,7 @@ def test_a_subscriber_resumes_across_a_restart_with_nothing_lost_or_repeated(tmp
 def test_head_through_the_front_sends_headers_only_and_keeps_the_connection(tmp_path):
     """HEAD of a subscription and of an export through gevent's front (service/serving.py): the
     headers and no body, so the next answer on the same keep-alive connection is read right."""
-    db = str(tmp_path / "paiju.db")
-    token = admin_token(db, "test_live_processes")
-    nodes: list[Node] = []
-    with running(nodes, db):
-        nodes.append(Node(db, "head", tmp_path))
-        nodes[0].wait_ready()
-        client = Client(nodes[0].port, token)
+    with sqlite_node(tmp_path, "head") as (_, client, _token):
         create(client, "live-head")
         for path in ("/v1/tournaments/live-head/subscribe", "/v1/tournaments/live-head/export"):
             status, body = client.request("HEAD", path)
@@ -84,7 +70,7 @@ def test_head_through_the_front_sends_headers_only_and_keeps_the_connection(tmp_
 def test_an_event_appended_on_one_node_reaches_a_subscriber_of_another(postgres_url, tmp_path):
     """By NOTIFY alone: the nodes' fan-out would look at the log's end only after 600 s, and the
     subscriber gives up after 15."""
-    token = admin_token(postgres_url, "test_live_processes")
+    token = admin_token(postgres_url)
     with cluster(postgres_url, 2, tmp_path, options=("--live-poll-seconds", "600")) as (a, b):
         on_a = Client(a.port, token)
         create(on_a, "live-nodes")

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import pytest
 from browser_harness import chromium, open_page, screenshot, texts, wait_until
-from pg_nodes import Client, Node, running
+from pg_nodes import Client, sqlite_node
 from selenium.webdriver.common.by import By
 from sj2_table import build_deal
-
-from service.deployment import admin_token
 
 TID = "live-ko"
 
@@ -19,14 +17,7 @@ TID = "live-ko"
 def served(tmp_path_factory):
     """An SJ2 knockout of four on a real server: round 1 drawn, R1-1 started and its hand 1
     dealt (a long declaration window, so the timer leaves it alone), R1-2 not started."""
-    folder = tmp_path_factory.mktemp("live-pages")
-    db = str(folder / "paiju.db")
-    token = admin_token(db, "test_live_pages")
-    nodes: list[Node] = []
-    with running(nodes, db):
-        nodes.append(Node(db, "pages", folder))
-        nodes[0].wait_ready()
-        client = Client(nodes[0].port, token)
+    with sqlite_node(tmp_path_factory.mktemp("live-pages"), "pages") as (nodes, client, token):
         client.ok("POST", "/v1/tournaments", {
             "tournament_id": TID, "name": "直播杯", "game": "SJ2", "format": "knockout",
             "settings": {"match": {"declarationWindowSeconds": 600}}})

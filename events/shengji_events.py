@@ -16,22 +16,19 @@ from datetime import datetime
 from marshmallow import ValidationError, fields, validate
 
 from .catalogue import EventType, FullMatch
-from .tournament_events import IDENTIFIER, MATCH_ID, DataSchema, _optional
+from .tournament_events import (
+    IDENTIFIER,
+    MATCH_ID,
+    DataSchema,
+    StrictBoolean,
+    _optional,
+)
 
 CARD_PATTERN = r"^(?:[2-9TJQKA][SHDC]|BJ|SJ)$"
 _card = FullMatch(CARD_PATTERN, "must be a card: a rank 2-9, T, J, Q, K or A then a suit S, H, "
                                 "D or C (e.g. TH, AS), or BJ / SJ for the jokers")
 RULE_PATTERN = r"^(?:SJ2|SJ3|GD|MJO|MJS|T)-[0-9]+(?:\.[0-9]+)?$"
 _rule = FullMatch(RULE_PATTERN, "must be a rule ID of the rules specification, e.g. SJ2-12.3")
-
-
-class StrictBoolean(fields.Boolean):
-    """true or false only (marshmallow's Boolean also takes "yes", 1, "on", …)."""
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        if not isinstance(value, bool):
-            raise self.make_error("invalid")
-        return value
 
 
 def card() -> fields.String:

@@ -50,6 +50,15 @@ def _optional(field: fields.Field) -> fields.Field:
     return field
 
 
+class StrictBoolean(fields.Boolean):
+    """true or false only (marshmallow's Boolean also takes "yes", 1, "on", …)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
 class TournamentCreatedData(DataSchema):
     tournament_id = fields.String(required=True, validate=IDENTIFIER)
     name = fields.String(required=True, validate=_name)
@@ -59,6 +68,10 @@ class TournamentCreatedData(DataSchema):
                            load_default=dict)
     date = _optional(fields.String(validate=_calendar_date))
     venue = _optional(fields.String(validate=_name))
+    # T-1.7 (interpretation): made by ``paiju simulate`` (bots, not people); the index can
+    # leave it out (?simulated=false) and the pages label it. A fact of the tournament's
+    # origin, not a setting the rules read: beside name and game, not in ``settings``.
+    simulated = _optional(StrictBoolean())
 
 
 class TeamRegisteredData(DataSchema):

@@ -26,9 +26,10 @@ def tournament_view(store: EventStore, catalogue: Catalogue, tournament_id: str,
 
 
 def tournament_summaries(store: EventStore, catalogue: Catalogue, after: int, limit: int,
-                         archived: bool = False) -> Iterator[dict]:
+                         archived: bool = False, simulated: bool | None = None) -> Iterator[dict]:
     """Tournaments in order of creation, from the ``TournamentCreated`` events alone; those
-    archived (``TournamentArchived``) only when ``archived``, marked so."""
+    archived (``TournamentArchived``) only when ``archived``, marked so; ``simulated`` True or
+    False: only those whose ``simulated`` mark (T-1.7) is that, None: both."""
     hidden = {r.tournament_id for r in store.read_type("TournamentArchived")}
     listed = 0
     for record in store.read_type("TournamentCreated", after=after):
@@ -37,7 +38,10 @@ def tournament_summaries(store: EventStore, catalogue: Catalogue, after: int, li
         data = catalogue.upcast(record)
         if data["tournament_id"] in hidden and not archived:
             continue
+        if simulated is not None and data.get("simulated", False) != simulated:
+            continue
         listed += 1
         yield {"id": data["tournament_id"], "name": data["name"], "game": data["game"],
                "format": data["format"], "created_at": record.recorded_at,
-               "position": record.position, "archived": data["tournament_id"] in hidden}
+               "position": record.position, "archived": data["tournament_id"] in hidden,
+               "simulated": data.get("simulated", False)}

@@ -81,6 +81,9 @@ class Tournament:
     # TournamentArchived: left out of the tournament list (and the home page); its log stays
     # whole, readable and verifiable
     archived: bool = False
+    # T-1.7 (interpretation): TournamentCreated's ``simulated``, a tournament that
+    # ``paiju simulate`` made; nothing in the rules reads it
+    simulated: bool = False
 
     @property
     def drawn(self) -> bool:
@@ -97,11 +100,14 @@ class Tournament:
         return {"id": self.tournament_id, "name": self.name, "game": self.game,
                 "format": self.format, "settings": dict(self.settings), "date": self.date,
                 "venue": self.venue, "teams": [t.to_dict() for t in self.teams.values()],
-                "rulings": [r.to_dict() for r in self.rulings], "archived": self.archived}
+                "rulings": [r.to_dict() for r in self.rulings], "archived": self.archived,
+                "simulated": self.simulated}
 
 
 def create(data: dict) -> Tournament:
-    """``TournamentCreated`` opens the tournament (T-1.3) for one discipline and format (T-1.1)."""
+    """``TournamentCreated`` opens the tournament (T-1.3) for one discipline and format (T-1.1).
+    Its ``simulated`` (T-1.7, interpretation; the seeds are silent) says that ``paiju simulate``
+    made it: the list may leave it out and the pages label it; no rule reads it."""
     if data["game"] not in ENTRANT_SIZES:
         raise RuleViolation("T-1.1", f"unknown discipline {data['game']!r}; one of {', '.join(GAMES)}")
     if data["format"] not in FORMATS:
@@ -123,7 +129,8 @@ def create(data: dict) -> Tournament:
         swiss.check_settings(data.get("settings", {}))  # T-6.1 rounds, T-6.7, T-6.8
     return Tournament(tournament_id=data["tournament_id"], name=data["name"], game=data["game"],
                       format=data["format"], settings=data.get("settings", {}),
-                      date=data.get("date"), venue=data.get("venue"))
+                      date=data.get("date"), venue=data.get("venue"),
+                      simulated=data.get("simulated", False))
 
 
 # Tournament settings the tournament rules read: T-2.2, T-2.3; ``match`` holds the settings of

@@ -18,7 +18,6 @@ from .tokens import ROLES
 
 DB_HELP = ("the deployment's database: a SQLite file (created if new; default var/paiju.db) or a "
            "postgresql:// URL (after `paiju db upgrade`); default: DATABASE_URL if it is set")
-PROGRESS_EVERY = 10_000  # long exports, verifications and imports report on the terminal
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -280,9 +279,9 @@ def _simulate(args) -> int:
     clock, options = _simulated_clock(args)
     if args.url and args.game == "guandan":  # real time: the limits pass in real minutes
         options = {"seconds_per_move": 0}
-    run = lambda url, token, at_once: simulate(  # noqa: E731
+    run = lambda url, token, at_once, progress: simulate(  # noqa: E731
         url, teams, args.seed, match, {"thirdPlace": args.third_place}, game=args.game,
-        bot_options=options, token=token, matches_at_once=at_once)
+        bot_options=options, token=token, matches_at_once=at_once, progress=progress)
     return _run_simulation(args, run, report, lambda outcome: outcome.champion, clock)
 
 
@@ -290,29 +289,68 @@ TABLES_AT_ONCE = 4  # the tables (matches) of a stage (round) played at the same
 
 
 def _run_simulation(args, run, report, succeeded, clock=None, timer=True) -> int:
-    """``run(url, token, tables at once)`` against the server at --url, or a temporary one of
-    its own: in a process of its own, the tables of a stage playing at the same time — or, when
-    ``clock`` gives the times it records, in this process, one table after another (a shared
-    simulated clock would move faster at each of several tables). Its own servers run their
-    timer — the one in this process if ``timer`` — and the bots leave the timer's events to it.
-    Prints the report; 0 if ``succeeded(outcome)``."""
+    """``run(url, token, tables at once, progress)`` against the server at --url, or a temporary
+    one of its own: in a process of its own, the tables of a stage playing at the same time —
+    or, when ``clock`` gives the times it records, in this process, one table after another (a
+    shared simulated clock would move faster at each of several tables). Its own servers run
+    their timer — the one in this process if ``timer`` — and the bots leave the timer's events
+    to it. A bar on standard error counts the matches or tables (service/progress.py). Prints
+    the report; 0 if ``succeeded(outcome)``. A run against --url that fails (or is
+    interrupted) archives the tournament it leaves half-built (:func:`_hide_failed`)."""
+    from .progress import SimulationBar
     from .simulator.runner import ApiError, temporary_server
     from .simulator.server_process import server_process
 
+    progress = SimulationBar(args.game)
     try:
         if args.url:
-            outcome = run(args.url, _url_token(args), TABLES_AT_ONCE)
+            outcome = run(args.url, _url_token(args), TABLES_AT_ONCE, progress)
         elif clock is None:
             with server_process() as (url, token):
-                outcome = run(url, token, TABLES_AT_ONCE)
+                outcome = run(url, token, TABLES_AT_ONCE, progress)
         else:
             with temporary_server(clock=clock, timer=timer) as server:
-                outcome = run(server.url, server.token, 1)
-    except (ApiError, OSError, RuntimeError) as error:
-        print(f"paiju simulate: {error}", file=sys.stderr)
-        return 1
+                outcome = run(server.url, server.token, 1, progress)
+    except (ApiError, OSError, RuntimeError, KeyboardInterrupt) as error:
+        progress.close()
+        failure = "interrupted" if isinstance(error, KeyboardInterrupt) else str(error)
+        print(f"paiju simulate: {failure}", file=sys.stderr)
+        if args.url and progress.tournament_id:
+            _hide_failed(args, progress.tournament_id, failure)
+        return 130 if isinstance(error, KeyboardInterrupt) else 1
+    progress.close()
     print(report(outcome))
     return 0 if succeeded(outcome) else 1
+
+
+def _hide_failed(args, tid: str, failure: str) -> None:
+    """A failed run against a real server leaves its tournament half-built there: archive it
+    (``TournamentArchived``), which leaves it out of the index and the home page while its log
+    stays readable. The run made it and knows it failed, so it hides it itself — no one is left
+    to clean up by hand — unless the server cannot be reached (the usual reason for the
+    failure): then the request to post later is printed, the token left to the shell."""
+    import json
+    import shlex
+
+    from .simulator.runner import Api, ApiError
+
+    body = {"type": "TournamentArchived", "stream": f"tournament-{tid}",
+            "data": {"reason": f"paiju simulate {args.game} failed: {failure}"[:2000]},
+            "meta": {"source": "paiju simulate"}}
+    url = args.url.rstrip("/")
+    try:
+        with Api(url, args.token) as api:
+            api.call("POST", f"/v1/tournaments/{tid}/events", body)
+    except (ApiError, OSError) as error:
+        print(f"paiju simulate: tournament {tid} is left half-built at {url} and could not be "
+              f"archived ({error}); to leave it out of the index and the home page:\n"
+              f"  curl -X POST {url}/v1/tournaments/{tid}/events -H \"Authorization: Bearer "
+              f"$PAIJU_TOKEN\" -H 'Content-Type: application/json' -d "
+              f"{shlex.quote(json.dumps(body, ensure_ascii=False))}", file=sys.stderr)
+        return
+    print(f"paiju simulate: tournament {tid} was left half-built, so it is archived "
+          f"(TournamentArchived): out of the index and the home page; its log stays at "
+          f"{url}/v1/tournaments/{tid}", file=sys.stderr)
 
 
 def _url_token(args) -> str:
@@ -342,8 +380,9 @@ def _simulate_mjo(args) -> int:
     advance = advance_for(args.players)
     if args.players % 4:
         args.parser.error("--players: tables of four need a multiple of four (T-8.1)")
-    run = lambda url, token, at_once: simulate(  # noqa: E731
-        url, args.players, args.seed, advance, match, token=token, tables_at_once=at_once)
+    run = lambda url, token, at_once, progress: simulate(  # noqa: E731
+        url, args.players, args.seed, advance, match, token=token, tables_at_once=at_once,
+        progress=progress)
     return _run_simulation(args, run, report, lambda outcome: outcome.standings.get("final"))
 
 
@@ -357,8 +396,9 @@ def _simulate_mjs(args) -> int:
     except ValueError as error:
         args.parser.error(f"--players: {error} (T-7.2)")
     match = {"sessionHands": args.session_hands} if args.session_hands else {}
-    run = lambda url, token, at_once: simulate(  # noqa: E731
-        url, args.players, args.seed, match, token=token, tables_at_once=at_once)
+    run = lambda url, token, at_once, progress: simulate(  # noqa: E731
+        url, args.players, args.seed, match, token=token, tables_at_once=at_once,
+        progress=progress)
     return _run_simulation(args, run, report, lambda outcome: outcome.standings.get("final"))
 
 
@@ -380,9 +420,9 @@ def _simulate_sj3_swiss(args) -> int:
     match = {"alertAtMinute": args.alert_at_minute} if args.alert_at_minute else None
     clock = SimulatedClock(args.seconds_per_move or SECONDS_PER_MOVE)
     idle = None if args.url else (lambda: clock.advance(seconds=clock.step.total_seconds()))
-    run = lambda url, token, at_once: simulate(  # noqa: E731
+    run = lambda url, token, at_once, progress: simulate(  # noqa: E731
         url, teams, args.rounds, args.seed, token=token, timer=bool(args.url), idle=idle,
-        match_settings=match)
+        match_settings=match, progress=progress)
     return _run_simulation(args, run, report, lambda outcome: outcome.standings.get("final"),
                            clock, timer=False)
 
@@ -513,11 +553,20 @@ def _opened(open_it):
 
 
 def _verify(args) -> int:
+    from events.store import verify_records
+
+    from .progress import bar
+
     store = _open_existing(args.db)
     if store is None:
         return 2
     try:
-        reports = [store.verify(args.tournament)] if args.tournament else store.verify_all()
+        # store.verify, each chain's records through one bar (every chain: the log's events)
+        ids = [args.tournament] if args.tournament else store.tournament_ids()
+        every = None if args.tournament else store.last_position()
+        with bar("verified", "events", every) as shown:
+            reports = [verify_records(tid, _stepped(store.read_tournament(tid), shown))
+                       for tid in ids]
         failures = 0
         for report in reports:
             tid = report.tournament_id
@@ -540,6 +589,7 @@ def _export(args) -> int:
     from events.envelope import utc_timestamp
     from events.export_file import export_lines
 
+    from .progress import counted
     from .signing import SigningKeyError, load_signer
     from .version import VERSION
 
@@ -552,8 +602,8 @@ def _export(args) -> int:
         if head is None:
             print(f"paiju: no events for tournament {args.tournament}", file=sys.stderr)
             return 1
-        records = _counted(store.read_tournament(args.tournament, until_position=head[0]),
-                           "exported")
+        records = counted(store.read_tournament(args.tournament, until_position=head[0]),
+                          "exported")
         lines = export_lines(records, args.format, args.tournament, utc_timestamp(), VERSION,
                              signer.sign)
         out = open(args.output, "w", encoding="utf-8", newline="") if args.output else sys.stdout
@@ -572,18 +622,11 @@ def _export(args) -> int:
         store.close()
 
 
-def _counted(records, verb: str):
-    """Pass ``records`` through, telling the terminal every PROGRESS_EVERY events."""
-    count = 0
-    for count, record in enumerate(records, 1):
-        if count % PROGRESS_EVERY == 0:
-            print(f"paiju: {verb} {count} events …", file=sys.stderr, flush=True)
+def _stepped(records, shown):
+    """``records`` passed through, a step of the bar ``shown`` each."""
+    for record in records:
         yield record
-    print(f"paiju: {verb} {count} events", file=sys.stderr, flush=True)
-
-
-def _progress(verb: str):
-    return lambda count: print(f"paiju: {verb} {count} events …", file=sys.stderr, flush=True)
+        shown.update()
 
 
 def _key_path(db: str) -> Path:
@@ -640,12 +683,14 @@ def _verified(path: str, key):
     """The report on the file at ``path`` (streamed: bounded memory), or None if unreadable."""
     from events.export_file import verify_export
 
+    from .progress import counted
+
     file = _export_lines(path)
     if file is None:
         return None
     try:
         with file:
-            return verify_export(file, key, _progress("verified"))
+            return verify_export(counted(file, f"verified {Path(path).name}", "lines"), key)
     except UnicodeDecodeError as error:
         print(f"paiju: {path} is not UTF-8: {error}", file=sys.stderr)
         return None
@@ -659,6 +704,7 @@ def _import(args) -> int:
     from events.store import RestoreConflict
 
     from .deployment import open_store
+    from .progress import counted
 
     if not args.public_key and not args.unsigned:
         print("paiju import: give --public-key (the exporting deployment's key), or --unsigned "
@@ -679,7 +725,7 @@ def _import(args) -> int:
         return 2
     try:
         with _export_lines(args.file) as file:
-            count = store.restore(_counted(event_records(file), "imported"))
+            count = store.restore(counted(event_records(file), "imported", total=report.events))
     except RestoreConflict as error:
         print(f"paiju: nothing was imported: {error}", file=sys.stderr)
         return 1
@@ -875,6 +921,7 @@ def _migrate(args) -> int:
 
     from .deployment import exists, open_deployment
     from .migration import MigrationRefused, migrate
+    from .progress import counted
 
     if not exists(args.source):
         print(f"paiju migrate: no database at {args.source}", file=sys.stderr)
@@ -886,7 +933,8 @@ def _migrate(args) -> int:
             source.close()
         return 2
     try:
-        report = migrate(source, target, lambda records: _counted(records, "migrated"))
+        report = migrate(source, target, lambda records: counted(
+            records, "migrated", total=source.store.last_position()))
     except (MigrationRefused, RestoreConflict) as error:
         print(f"paiju migrate: {error}", file=sys.stderr)
         return 1

@@ -1,6 +1,9 @@
-"""The `paiju verify`, `export`, `keys` and `token` commands on a database file."""
+"""The `paiju verify`, `export`, `keys` and `token` commands on a database file, and the
+progress bars of the long ones (issue 19)."""
+import io
 import json
 import sqlite3
+import sys
 
 import pytest
 
@@ -115,3 +118,78 @@ def test_a_token_revoked_by_the_cli_is_refused_by_the_running_app_at_once(tmp_pa
     refused = client.get("/v1/tournaments/t/verify", headers=auth)
     assert refused.status_code == 401 and "revoked" in refused.json["detail"]
     app.extensions["paiju"].store.close()
+
+
+class Terminal(io.StringIO):
+    """A standard error that says it is a terminal: where tqdm (``disable=None``) draws."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def run(argv: list[str], stderr: io.StringIO, capsys, monkeypatch) -> tuple[int, str, str]:
+    """``paiju argv`` with ``stderr`` as its standard error; (exit, stdout, stderr)."""
+    capsys.readouterr()
+    with monkeypatch.context() as patched:
+        patched.setattr(sys, "stderr", stderr)
+        code = main(argv)
+    return code, capsys.readouterr().out, stderr.getvalue()
+
+
+EXPORTED_AT = "2026-05-01T09:00:00.000000Z"
+
+
+def test_an_export_on_a_terminal_shows_a_bar_and_writes_exactly_the_same_bytes(
+        db, capsys, monkeypatch):
+    """Issue 19: the bar is on standard error only; standard output is the export as it was —
+    byte for byte what export_lines makes of the log (the manifest's time held still, so that
+    two exports are comparable)."""
+    from events.export_file import export_lines
+    from service.app import signing_key_path
+    from service.signing import load_signer
+    from service.version import VERSION
+
+    monkeypatch.setattr("events.envelope.utc_timestamp", lambda *when: EXPORTED_AT)
+    assert main(["keys", "init", "--db", db]) == 0
+    argv = ["export", "--tournament", "t2", "--db", db]
+    code, plain, quiet = run(argv, io.StringIO(), capsys, monkeypatch)
+    assert code == 0
+    code, shown, drawn = run(argv, Terminal(), capsys, monkeypatch)
+    assert code == 0
+    store = SQLiteEventStore(db)
+    signer = load_signer(signing_key_path({"DATABASE": db}))
+    expected = "".join(export_lines(store.read_tournament("t2"), "jsonl", "t2", EXPORTED_AT,
+                                    VERSION, signer.sign))
+    store.close()
+    assert shown == plain == expected
+    assert "\r" not in shown
+    assert "paiju: exported: 3 events" in drawn and "\r" in drawn
+    assert quiet.splitlines() == [quiet.splitlines()[-1]]  # no bar off a terminal: one line
+    assert quiet.startswith("paiju: exported t2 up to position 6 (")
+
+
+@pytest.mark.parametrize("force, terminal, drawn", [
+    ("0", True, False), ("1", False, True), ("", False, False), ("", True, True)])
+def test_paiju_progress_forces_the_bar_on_or_off(db, capsys, monkeypatch, force, terminal,
+                                                 drawn):
+    monkeypatch.setenv("PAIJU_PROGRESS", force)
+    code, out, err = run(["verify", "--db", db], Terminal() if terminal else io.StringIO(),
+                         capsys, monkeypatch)
+    assert code == 0
+    assert [line.split(",")[0] for line in out.splitlines()] == ["t1: ok", "t2: ok"]
+    assert ("paiju: verified: 100%" in err) is drawn
+    if drawn:
+        assert "6/6 [" in err  # every chain: the log's six events
+
+
+def test_verify_and_import_draw_their_bars_and_print_what_they_printed(db, capsys, monkeypatch,
+                                                                       tmp_path):
+    assert main(["keys", "init", "--db", db]) == 0
+    export = tmp_path / "t1.jsonl"
+    assert main(["export", "--tournament", "t1", "--db", db, "--output", str(export)]) == 0
+    code, out, err = run(["import", str(export), "--db", str(tmp_path / "new.db"), "--unsigned"],
+                         Terminal(), capsys, monkeypatch)
+    assert code == 0
+    assert out == f"paiju: imported 3 events of t1 into {tmp_path / 'new.db'} (chain verified)\n"
+    assert "paiju: verified t1.jsonl: 4 lines" in err  # three events and the manifest
+    assert "paiju: imported: 100%" in err and "3/3 [" in err

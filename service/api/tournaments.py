@@ -73,10 +73,12 @@ def list_tournaments():
     after = int_arg("after", 0, 0)
     limit = int_arg("limit", DEFAULT_LIMIT, 1, max_limit())
     archived = str_arg("archived", ("true", "false"), "false") == "true"
+    simulated = str_arg("simulated", ("true", "false"))  # T-1.7: absent, both
     s = services()
-    summaries = tournament_summaries(s.store, s.catalogue, after, limit + 1, archived)
+    summaries = tournament_summaries(s.store, s.catalogue, after, limit + 1, archived,
+                                     None if simulated is None else simulated == "true")
     items, next_url = page(".list_tournaments", summaries, limit, lambda t: t["position"], "after",
-                           archived="true" if archived else None)
+                           archived="true" if archived else None, simulated=simulated)
     return paged_response("tournaments", items, next_url)
 
 

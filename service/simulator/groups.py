@@ -9,7 +9,10 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .runner import Api, EventOutcome, play_tables
+from rules.groups.event import TABLE_SIZE
+from rules.groups.stages import stage_sizes
+
+from .runner import QUIET, Api, EventOutcome, Progress, play_tables
 
 Observer = Callable[[str, str, dict], None]
 # (api, tournament, the stage, the groups read, rng) -> the rounds of lots or dice posted
@@ -34,7 +37,7 @@ def create_event(api: Api, game: str, seed: int, players: int, settings: dict) -
     """A groups tournament of ``game`` with ``players`` players registered; its id."""
     created = api.call("POST", "/v1/tournaments", {
         "name": f"paiju simulate {game.lower()} (seed {seed})", "game": game, "format": "groups",
-        "settings": settings})
+        "settings": settings, "simulated": True})
     tid = created["id"]
     api.call("POST", f"/v1/tournaments/{tid}/events", {"events": [
         {"type": "TeamRegistered", "stream": f"tournament-{tid}",
@@ -43,23 +46,34 @@ def create_event(api: Api, game: str, seed: int, players: int, settings: dict) -
     return tid
 
 
+def planned_tables(players: int, advance: int | None) -> int:
+    """The tables of every stage down to the final (T-8.1, T-7.2)."""
+    return sum(size // TABLE_SIZE for size in stage_sizes(players, advance))
+
+
 def play_event(api: Api, tid: str, rng: random.Random, play_table: TablePlay,
                stage_tie: StageTie, prize_tie: PrizeTie, seed: int = 1,
-               tables_at_once: int = 1) -> Outcome:
+               tables_at_once: int = 1, progress: Progress = QUIET) -> Outcome:
     """Plays the event stage by stage — ``play_table(api, match id, rng)`` plays a table and
     returns its hands; ``stage_tie`` breaks a tie the stage awaits, ``prize_tie`` one at a
     prize place — and returns the final standings and groups. The tables of a stage play at
     the same time, as at a real event, up to ``tables_at_once`` of them (each on a connection of
     its own); each table's bots draw from a generator of their own, seeded by ``seed`` and the
-    table, so the outcome is the same however many play at once."""
+    table, so the outcome is the same however many play at once. ``progress`` is told of each
+    table as it ends."""
     outcome = Outcome(tid)
+
+    def play(table_api: Api, match_id: str, table_rng: random.Random) -> int:
+        hands = play_table(table_api, match_id, table_rng)
+        progress.played(hands)
+        return hands
     base = f"/v1/tournaments/{tid}"
     while True:
         groups = api.call("GET", f"{base}/groups")
         stage = groups["stages"][-1] if groups["stages"] else None
         if stage is not None and not stage["complete"]:
             tables = [t["match_id"] for t in stage["tables"] if not t["completed"]]
-            outcome.hands += sum(play_tables(api, tables, play_table, seed, tables_at_once))
+            outcome.hands += sum(play_tables(api, tables, play, seed, tables_at_once))
             outcome.tables += len(tables)
             continue
         if stage is not None and stage["awaiting_lots"]:

@@ -21,8 +21,15 @@ from rules.mahjong.wall import second_roller
 from rules.mahjong.winning import is_winning_hand
 
 from . import mahjong_bots as tile_bots
-from .groups import Observer, Outcome, create_event, play_event, table_line
-from .runner import Api, cost, events_line, finished, play_match
+from .groups import (
+    Observer,
+    Outcome,
+    create_event,
+    planned_tables,
+    play_event,
+    table_line,
+)
+from .runner import QUIET, Api, Progress, cost, events_line, finished, play_match
 
 CLAIMS = (("pong", 0.5), ("chow", 0.3))   # MJO-4: how often a bot claims what it may
 
@@ -87,17 +94,18 @@ def advance_for(players: int) -> int | None:
 def simulate(api_url: str, players: int = 16, seed: int = 1, advance: int | None = 1,
              match_settings: dict | None = None, observe: Observer | None = None,
              token: str | None = None, tables_at_once: int = 1,
-             batch_claims: bool = True) -> Outcome:
+             batch_claims: bool = True, progress: Progress = QUIET) -> Outcome:
     """Plays a groups-of-four MJO event of ``players`` to its end (with ``advance``: stage after
     stage down to a final table); returns what happened. ``observe(tournament, table, view)``
     sees the referee's view of a table before every move; ``tables_at_once``: the tables of a
-    stage played at the same time."""
+    stage played at the same time; ``progress`` is told of each table as it ends."""
     rng, started = random.Random(seed), time.perf_counter()
     with Api(api_url, token) as api:
         tid = _create(api, players, seed, advance, match_settings)
+        progress.created(tid, "tables", planned_tables(players, advance))
         play = partial(play_table, tid=tid, observe=observe, batch=batch_claims)
         outcome = play_event(api, tid, rng, play, _draw_qualifying_lots, _draw_prize_lots, seed,
-                             tables_at_once)
+                             tables_at_once, progress)
         return finished(outcome, api, started)
 
 

@@ -193,20 +193,46 @@ class Outcome:
 Observer = Callable[[str, str, dict], None]
 
 
+class Progress:
+    """What a run tells whoever watches it — ``paiju simulate``'s progress bar: the tournament
+    it made (every simulation's ``created(tournament, unit, planned)``: its unit, ``"matches"``
+    or ``"tables"``, and how many it plans, None if not known), then each match or table as it
+    ends with the hands it played. It may be told from several tables' threads at once. This
+    one does nothing."""
+
+    def created(self, tournament_id: str, unit: str, planned: int | None) -> None:
+        pass
+
+    def played(self, hands: int) -> None:
+        pass
+
+
+QUIET = Progress()
+
+
+def knockout_matches(teams: int, third_place: str = "playoff") -> int:
+    """The matches of a knockout of ``teams``: each puts one team out (T-2.1), so one fewer
+    than the teams, and the third-place playoff when there are semi-finals (T-2.3)."""
+    return teams - 1 + (third_place == "playoff" and teams >= 4)
+
+
 def simulate(url: str, teams: int = 8, seed: int = 1, match_settings: dict | None = None,
              tournament_settings: dict | None = None, observe: Observer | None = None,
              game: str = "sj2", bot_options: Mapping | None = None,
              token: str | None = None, matches_at_once: int = 1,
-             timer: bool | None = None) -> Outcome:
+             timer: bool | None = None, progress: Progress = QUIET) -> Outcome:
     """Plays a knockout of ``teams`` pairs of ``game`` (a key of ``GAMES``) to its end; returns
     what happened. ``observe(tournament, match, view)`` sees the referee's view before every
     move; ``bot_options`` go to the game's bots (e.g. Guandan's ``seconds_per_move``);
     ``matches_at_once``: the matches of a round played at the same time; ``timer``: the server
-    runs its timer, which closes SJ2's declaration windows and posts Guandan's time limits."""
+    runs its timer, which closes SJ2's declaration windows and posts Guandan's time limits;
+    ``progress`` is told of each match as it ends."""
     setup = GAMES[game]
     started = time.perf_counter()
     with Api(url, token) as api:
         tid = _create(api, setup, game, teams, seed, match_settings, tournament_settings)
+        progress.created(tid, "matches", knockout_matches(
+            teams, (tournament_settings or {}).get("thirdPlace", "playoff")))
         outcome = Outcome(tid, None, {}, {}, game=game)
         while True:
             bracket = api.call("GET", f"/v1/tournaments/{tid}/bracket")
@@ -219,7 +245,7 @@ def simulate(url: str, teams: int = 8, seed: int = 1, match_settings: dict | Non
             for hands, tributes in play_tables(api, [m["match_id"] for m in pending],
                                                partial(_knockout_match, tid=tid, setup=setup,
                                                        observe=observe, options=bot_options,
-                                                       timer=timer),
+                                                       timer=timer, progress=progress),
                                                seed, matches_at_once):
                 outcome.hands += hands
                 outcome.tributes.update(tributes)
@@ -235,10 +261,12 @@ def simulate(url: str, teams: int = 8, seed: int = 1, match_settings: dict | Non
 
 def _knockout_match(api: Api, match_id: str, rng: random.Random, tid: str, setup: GameSetup,
                     observe: Observer | None, options: Mapping | None,
-                    timer: bool | None = None) -> tuple[int, Counter]:
+                    timer: bool | None = None,
+                    progress: Progress = QUIET) -> tuple[int, Counter]:
     """Plays one match of the knockout; its hands and (Guandan) its hands by tribute case."""
     last = play_match(api, tid, match_id, setup.next_action, rng, observe, options,
                       timer=timer)
+    progress.played(last["hands_played"])
     return last["hands_played"], _tribute_cases(api.pages(last["hand_results"], "hands"))
 
 
@@ -248,7 +276,7 @@ def _create(api: Api, setup: GameSetup, game: str, teams: int, seed: int,
                 **(tournament_settings or {})}
     created = api.call("POST", "/v1/tournaments", {
         "name": f"paiju simulate {game} (seed {seed})", "game": setup.game, "format": "knockout",
-        "settings": settings})
+        "settings": settings, "simulated": True})
     tid = created["id"]
     api.call("POST", f"/v1/tournaments/{tid}/events", {"events": [
         {"type": "TeamRegistered", "stream": f"tournament-{tid}",

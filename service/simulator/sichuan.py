@@ -24,8 +24,15 @@ from rules.mahjong.tiles import SUITS, suit
 from rules.mahjong.winning import is_winning_hand
 
 from . import mahjong_bots as tile_bots
-from .groups import Observer, Outcome, create_event, play_event, table_line
-from .runner import Api, cost, events_line, finished, play_match
+from .groups import (
+    Observer,
+    Outcome,
+    create_event,
+    planned_tables,
+    play_event,
+    table_line,
+)
+from .runner import QUIET, Api, Progress, cost, events_line, finished, play_match
 
 ADVANCE = 2                     # T-7.2: the top two of each group go on
 MAX_MOVES = 20_000              # a table that does not end is a bug, not a long game
@@ -149,18 +156,20 @@ def check_players(players: int) -> None:
 
 def simulate(api_url: str, players: int = 16, seed: int = 1, match_settings: dict | None = None,
              observe: Observer | None = None, token: str | None = None,
-             tables_at_once: int = 1, batch_claims: bool = True) -> Outcome:
+             tables_at_once: int = 1, batch_claims: bool = True,
+             progress: Progress = QUIET) -> Outcome:
     """Plays the Sichuan event of ``players`` to its prize ranking; returns what happened.
     ``observe(tournament, table, view)`` sees the referee's view of a table before every move.
     ``Outcome.lots`` counts the rounds of tie dice; ``tables_at_once``: the tables of a stage
-    played at the same time."""
+    played at the same time; ``progress`` is told of each table as it ends."""
     check_players(players)
     rng, started = random.Random(seed), time.perf_counter()
     with Api(api_url, token) as api:
         tid = _create(api, players, seed, match_settings)
+        progress.created(tid, "tables", planned_tables(players, ADVANCE))
         play = partial(play_table, tid=tid, observe=observe, batch=batch_claims)
         outcome = play_event(api, tid, rng, play, _roll_at_the_cut, _roll_for_a_place, seed,
-                             tables_at_once)
+                             tables_at_once, progress)
         return finished(outcome, api, started)
 
 

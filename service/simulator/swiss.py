@@ -26,8 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import bots
-from .runner import (Api, ApiError, EventOutcome, Waiting, cost, events_line, finished,
-                     held_back, post_move, runs_timer)
+from .runner import (QUIET, Api, ApiError, EventOutcome, Progress, Waiting, cost, events_line,
+                     finished, held_back, post_move, runs_timer)
 
 SECONDS_PER_MOVE = 3.0  # 8 tables: a table moves every 24 s (the 5-s kitty pause, SJ3-3.6)
 IDLE_SECONDS = 0.02     # real time: the sleep when every table is waiting (for the pause)
@@ -43,16 +43,17 @@ class SwissOutcome(EventOutcome):
 def simulate(url: str, teams: int = 8, rounds: int = 4, seed: int = 1,
              token: str | None = None, timer: bool | None = None,
              idle: Callable[[], None] | None = None,
-             match_settings: dict | None = None) -> SwissOutcome:
+             match_settings: dict | None = None, progress: Progress = QUIET) -> SwissOutcome:
     """Plays a team event of ``teams`` teams over ``rounds`` rounds to its final standings.
     ``timer``: the server runs its timer (it ends each dealer's pause and calls each table's
     alert; default: runner.runs_timer); ``idle()`` lets time pass when every table is waiting
     (default: a short sleep; on a simulated clock, move it); ``match_settings``: the tables'
-    (e.g. ``alertAtMinute``)."""
+    (e.g. ``alertAtMinute``); ``progress`` is told of each table as it ends."""
     rng, started = random.Random(seed), time.perf_counter()
     timer = runs_timer(url) if timer is None else timer
     with Api(url, token) as api:
         tid = _create(api, teams, rounds, seed, match_settings)
+        progress.created(tid, "tables", planned_tables(teams, rounds))
         outcome = SwissOutcome(tid)
         late_team = None  # drawn among the teams playing round 2
         lateness = {2: ("a", 12), 3: ("b", 25)}  # T-6.6: −30 in hand 1; the round forfeited
@@ -69,7 +70,7 @@ def simulate(url: str, teams: int = 8, rounds: int = 4, seed: int = 1,
                 api.call("POST", f"/v1/tournaments/{tid}/rounds/{number}/lateness",
                          {"team": late_team, "pair": pair, "minutes": minutes})
                 outcome.late.append((number, late_team, pair, minutes))
-            outcome.hands += play_round(api, tid, number, tables, rng, timer, idle)
+            outcome.hands += play_round(api, tid, number, tables, rng, timer, idle, progress)
             outcome.tables += len(tables)
         standings = api.call("GET", f"/v1/tournaments/{tid}/standings")
         if not standings["final"]:  # T-6.8: lots decide the places still shared
@@ -79,12 +80,18 @@ def simulate(url: str, teams: int = 8, rounds: int = 4, seed: int = 1,
         return finished(outcome, api, started)
 
 
+def planned_tables(teams: int, rounds: int) -> int:
+    """Every round's tables: a meeting of two teams at two tables, one for each pair (T-6.2);
+    an odd team out has the bye (T-6.4)."""
+    return rounds * (teams // 2) * 2
+
+
 def _create(api: Api, teams: int, rounds: int, seed: int,
             match_settings: dict | None = None) -> str:
     settings = {"rounds": rounds, **({"match": match_settings} if match_settings else {})}
     created = api.call("POST", "/v1/tournaments", {
         "name": f"paiju simulate sj3-swiss (seed {seed})", "game": "SJ3",
-        "format": "swiss-teams", "settings": settings})
+        "format": "swiss-teams", "settings": settings, "simulated": True})
     tid = created["id"]
     api.call("POST", f"/v1/tournaments/{tid}/events", {"events": [
         {"type": "TeamRegistered", "stream": f"tournament-{tid}",
@@ -109,7 +116,8 @@ def _pair(api: Api, tid: str, number: int, outcome: SwissOutcome) -> dict:
 
 
 def play_round(api: Api, tid: str, number: int, tables: list[str], rng: random.Random,
-               timer: bool = True, idle: Callable[[], None] | None = None) -> int:
+               timer: bool = True, idle: Callable[[], None] | None = None,
+               progress: Progress = QUIET) -> int:
     """Plays the round's tables side by side until every match is over: one move at each table
     in turn — a table held back (the dealer's pause, runner.held_back) is passed over in that
     turn, and when no table could move, ``idle()`` lets time pass; after each turn with moves
@@ -128,6 +136,7 @@ def play_round(api: Api, tid: str, number: int, tables: list[str], rng: random.R
             if action is None:
                 live.remove(table)
                 hands += view["hands_played"]
+                progress.played(view["hands_played"])
                 continue
             reason = held_back(view, action, timer, waiting[table].clock)
             if reason is not None:

@@ -1,8 +1,9 @@
 """The pages an organiser and a spectator use (issue 19, item 4), in a real headless Chromium:
-the home page listing the tournaments (an archived one left out), a knockout's bracket with a
-match in play (its marker, the levels so far, the lines between rounds), provisional standings
-whose undecided places are bands ("5–8", T-10.1), and the team event's rounds page. What each
-page shows is compared with what the API says; screenshots go to test-artifacts/."""
+the home page listing the tournaments (an archived one left out, a simulated one labelled), a
+knockout's bracket with a match in play (its marker, the levels so far, the lines between
+rounds), provisional standings whose undecided places are bands ("5–8", T-10.1), and the team
+event's rounds page. What each page shows is compared with what the API says; screenshots go
+to test-artifacts/."""
 from __future__ import annotations
 
 import pytest
@@ -21,6 +22,7 @@ KO = "spring-ko"  # an SJ2 knockout of four teams, R1-1 in play
 BRIDGE = "bridge-ko"  # a bridge knockout of eight (T-9), two results of round 1 recorded
 TEAMS = "jnu-teams"  # a team event (T-6) of four teams: round 1 played, round 2 in play
 ARCHIVED = "old-cup"
+SIMULATED = "sim-sj2"  # as paiju simulate makes one (T-1.7)
 
 
 def post(client, tid: str, event_type: str, data: dict, stream: str | None = None) -> dict:
@@ -118,6 +120,8 @@ def scene():
     team_event(s.admin, clock)
     s.mj = mahjong_hand(s.admin)
     s.mj_referee = token_for(app, "referee", MJO)
+    ok(s.admin.post("/v1/tournaments", json={"tournament_id": SIMULATED, "name": "paiju simulate "
+                    "sj2 (seed 1)", "game": "SJ2", "format": "knockout", "simulated": True}))
     tournament(s.admin, ARCHIVED, "去年的杯赛", "SJ2", "knockout", [])
     post(s.admin, ARCHIVED, "TournamentArchived", {"reason": "last year's"})
     s.server = LiveServer(app)
@@ -141,12 +145,16 @@ def test_the_home_page_lists_the_tournaments_and_leaves_the_archived_out(scene, 
     s, driver = scene, browser
     listed = api(s, "/v1/tournaments")["tournaments"]
     open_page(driver, s.server.url + path)
-    assert texts(driver, "#tournaments td[data-col='name']") == [t["name"] for t in listed] == \
-        ["春季升级赛", "桥牌淘汰赛", "校庆杯团体赛", "渥太华麻将 test"]
+    assert texts(driver, "#tournaments td[data-col='name'] a") == [t["name"] for t in listed] == \
+        ["春季升级赛", "桥牌淘汰赛", "校庆杯团体赛", "渥太华麻将 test", "paiju simulate sj2 (seed 1)"]
     assert "去年的杯赛" not in driver.find_element(By.ID, "tournaments").text
-    assert texts(driver, "#tournaments td[data-col='game']") == ["SJ2", "bridge", "SJ3", "MJO"]
+    assert texts(driver, "#tournaments [data-mark='simulated']") == ["simulation"]
+    assert texts(driver, f"tr[data-tournament='{SIMULATED}'] td[data-col='name']") == [
+        "paiju simulate sj2 (seed 1) simulation"]
+    assert texts(driver, "#tournaments td[data-col='game']") == [
+        "SJ2", "bridge", "SJ3", "MJO", "SJ2"]
     assert texts(driver, "#tournaments td[data-col='format']") == [
-        "knockout", "knockout", "team event (Swiss)", "groups of four"]
+        "knockout", "knockout", "team event (Swiss)", "groups of four", "knockout"]
     assert texts(driver, f"tr[data-tournament='{TEAMS}'] td[data-col='pages'] a") == [
         "Rounds", "Standings", "Disputes"]
     links = driver.find_elements(By.CSS_SELECTOR, f"tr[data-tournament='{KO}'] td[data-col='pages'] a")

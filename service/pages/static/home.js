@@ -1,5 +1,6 @@
 /* The home page: every tournament not archived (GET /v1/tournaments, page after page), with its
-   game, its format and links to the pages that format has. */
+   game, its format and links to the pages that format has; one that paiju simulate made is
+   labelled "simulation" (its `simulated` mark, T-1.7). */
 "use strict";
 
 const Home = (() => {
@@ -22,7 +23,8 @@ const Home = (() => {
 
   function render(tournaments) {
     const rows = tournaments.map(t => el("tr", {dataset: {tournament: t.id}},
-      el("td", {dataset: {col: "name"}}, el("a", {href: pageUrl("", t.id)}, t.name)),
+      el("td", {dataset: {col: "name"}}, el("a", {href: pageUrl("", t.id)}, t.name),
+         t.simulated ? [" ", el("span", {class: "badge simulated", dataset: {mark: "simulated"}}, "simulation")] : []),
       el("td", {dataset: {col: "game"}}, t.game),
       el("td", {dataset: {col: "format"}}, FORMATS[t.format] || t.format),
       el("td", {dataset: {col: "pages"}, class: "links"},

@@ -6,25 +6,30 @@ from __future__ import annotations
 
 import compileall
 import importlib
+import re
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from spec import SPEC_PATH
 from test_schemathesis import server  # noqa: F401 - the module's real paiju serve
 
+# What the generator says when it leaves a schema out ("Failure to process schema has resulted
+# in the removal of ..."): the client still compiles, but a union naming the schema imports a
+# module it never wrote, or a model silently lacks a member. Its other warnings leave every
+# model in: an error response whose `type` is a const narrowing Problem's string is not parsed
+# into a model (its status and body still reach the caller), and ruff is not installed.
+DROPPED = re.compile(r"^Unable to (?:parse|process) schema ([^\s:]+)", re.MULTILINE)
 
-@pytest.mark.xfail(strict=True, raises=ModuleNotFoundError, reason=(
-    "openapi-python-client 0.29.1 drops DisputeResolvedData (its oneOf of null-typed members: "
-    "'Invalid property in union'), so the EventRequest union imports a module it did not write"))
+
 def test_a_generated_client_creates_a_tournament_and_registers_a_team(server, tmp_path):  # noqa: F811
     url, token = server
     generator = str(Path(sys.executable).with_name("openapi-python-client"))  # the venv's
     made = subprocess.run([generator, "generate", "--path", str(SPEC_PATH), "--meta", "none",
                            "--output-path", str(tmp_path / "paiju_client")],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, check=False)
     assert made.returncode == 0, made.stdout + made.stderr
+    assert DROPPED.findall(made.stdout + made.stderr) == [], made.stdout + made.stderr
     assert compileall.compile_dir(str(tmp_path / "paiju_client"), quiet=1)
 
     sys.path.insert(0, str(tmp_path))

@@ -12,6 +12,8 @@ from marshmallow import (
     validates_schema,
 )
 
+from rules.tournament import FORMATS, GAMES
+
 from .catalogue import EventType, FullMatch
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
@@ -62,8 +64,12 @@ class StrictBoolean(fields.Boolean):
 class TournamentCreatedData(DataSchema):
     tournament_id = fields.String(required=True, validate=IDENTIFIER)
     name = fields.String(required=True, validate=_name)
-    game = fields.String(required=True, validate=validate.Length(min=1, max=20))
-    format = fields.String(required=True, validate=validate.Length(min=1, max=20))
+    # T-1.1: the disciplines and formats are closed sets, refused at the edge (400 naming the
+    # field, as the spec's enums say); which game is played in which format is the rule's (422)
+    game = fields.String(required=True, validate=validate.OneOf(
+        GAMES, error="must be one of {choices} (T-1.1)"))
+    format = fields.String(required=True, validate=validate.OneOf(
+        FORMATS, error="must be one of {choices} (T-1.1)"))
     settings = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=100)),
                            load_default=dict)
     date = _optional(fields.String(validate=_calendar_date))

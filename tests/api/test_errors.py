@@ -210,9 +210,17 @@ def test_415_wrong_content_type(client, unchanged, content_type):
 def test_422_rule_violation_cites_the_rule(client, unchanged):
     body = problem(client.post(EVENTS, json=registered(data={**PAIR, "players": ["甲"]})), 422, "rule-violation")
     assert body["rule"] == "T-1.2" and body["detail"].startswith("T-1.2: ")
-    body = problem(client.post("/v1/tournaments", json={"name": "x", "game": "poker", "format": "knockout"}),
+    body = problem(client.post("/v1/tournaments", json={"name": "x", "game": "MJO", "format": "knockout"}),
                    422, "rule-violation")
     assert body["rule"] == "T-1.1"
+
+
+def test_an_unknown_game_or_format_is_400_naming_the_field_with_the_choices(client, unchanged):
+    body = problem(client.post("/v1/tournaments", json={"name": "x", "game": "poker", "format": "ladder"}),
+                   400, "validation-failed")
+    assert body["errors"] == [
+        {"path": "/game", "message": "must be one of SJ2, SJ3, GD, MJO, MJS, bridge, xiangqi, go (T-1.1)"},
+        {"path": "/format", "message": "must be one of knockout, swiss, groups, swiss-teams (T-1.1)"}]
 
 
 def test_500_without_a_stack_trace():

@@ -290,7 +290,7 @@ def test_response_schemas_have_the_fields_the_code_writes():
 DATA_SAMPLES = {
     "TournamentCreated": [
         {"tournament_id": "t1", "name": "春季", "game": "SJ2", "format": "swiss"},
-        {"tournament_id": "a" * 64, "name": "n" * 200, "game": "g" * 20, "format": "f" * 20,
+        {"tournament_id": "a" * 64, "name": "n" * 200, "game": "xiangqi", "format": "swiss-teams",
          "settings": {"k" * 100: [1, {"x": None}]}, "date": "2025-04-05", "venue": "北京"},
         {"tournament_id": "t1", "name": "x", "game": "SJ2"},
         {"tournament_id": "a" * 65, "name": "x", "game": "SJ2", "format": "swiss"},
@@ -298,7 +298,9 @@ DATA_SAMPLES = {
         {"tournament_id": "t 1", "name": "x", "game": "SJ2", "format": "swiss"},
         {"tournament_id": "t1", "name": "", "game": "SJ2", "format": "swiss"},
         {"tournament_id": "t1", "name": "n" * 201, "game": "SJ2", "format": "swiss"},
-        {"tournament_id": "t1", "name": "x", "game": "g" * 21, "format": "swiss"},
+        {"tournament_id": "t1", "name": "x", "game": "chess", "format": "swiss"},  # T-1.1
+        {"tournament_id": "t1", "name": "x", "game": "sj2", "format": "swiss"},
+        {"tournament_id": "t1", "name": "x", "game": "SJ2", "format": "round-robin"},
         {"tournament_id": "t1", "name": "x", "game": "SJ2", "format": ""},
         {"tournament_id": "t1", "name": "x", "game": "SJ2", "format": "swiss", "settings": []},
         {"tournament_id": "t1", "name": "x", "game": "SJ2", "format": "swiss", "settings": {"": 1}},
@@ -354,8 +356,9 @@ def test_data_schemas_accept_exactly_what_marshmallow_accepts(type_name):
 def _create_samples() -> list[object]:
     base = {"name": "x", "game": "SJ2", "format": "swiss"}
     return [
-        base, {**base, "name": "n" * 200, "game": "g" * 20, "format": "f" * 20},
-        {**base, "game": "chess"},  # matches the schema; a rule (T-1.1) refuses it: 422
+        base, {**base, "name": "n" * 200, "game": "xiangqi", "format": "knockout"},
+        {**base, "game": "chess"},  # not in the enum (T-1.1): 400
+        {**base, "game": "MJO"},  # matches the schema; a rule (T-1.1: groups only) refuses it: 422
         {**base, "tournament_id": "given-id.1", "settings": {"rounds": 7}, "date": "2025-04-05",
          "venue": "上海", "meta": {"source": "web", "correlation_id": "c",
                                   "causation_id": "d"}},

@@ -86,6 +86,24 @@ def test_a_marshmallow_field_changed_without_the_spec_is_noticed(field, wanted):
     assert wanted in openapi.check(TEXT, catalogue, MAX_BATCH)
 
 
+def test_the_request_bodies_say_what_the_routes_load():
+    assert openapi.request_drift(SCHEMAS) == []
+
+
+@pytest.mark.parametrize("extra, wanted", [
+    ({"method": fields.String(validate=validate.OneOf(("lots", "cards", "dice")))},
+     ("DrawRequest/method: enum ['lots', 'cards', 'dice'] in the code, ['lots', 'cards'] in "
+      "api_spec.yaml")),
+    ({"round": fields.Integer(strict=True, validate=validate.Range(min=1, max=10))},
+     "DrawRequest/round: maximum 10 in the code, 64 in api_spec.yaml"),
+    ({"seed": fields.Integer()}, "DrawRequest/seed: a field of the code, not in api_spec.yaml"),
+], ids=["enum", "bound", "field"])
+def test_a_request_schema_changed_without_the_spec_is_noticed(extra, wanted):
+    draw = openapi.request_schemas()["DrawRequest"]
+    changed = type(draw.__name__, (draw,), extra)
+    assert openapi.request_drift(SCHEMAS, {"DrawRequest": changed}) == [wanted]
+
+
 def test_a_new_event_type_makes_the_block_stale_and_write_adds_only_its_schemas():
     class NapTakenData(Schema):
         minutes = fields.Integer(required=True, strict=True, validate=validate.Range(1, 30))

@@ -41,7 +41,8 @@ def test_a_generated_client_creates_a_tournament_and_registers_a_team(server, tm
         client = client_module.AuthenticatedClient(base_url=url, token=token)
 
         created = create.sync_detailed(client=client, body=models.TournamentCreateRequest(
-            name="春季升级赛", game="SJ2", format_="swiss"))
+            name="春季升级赛", game=models.TournamentCreateRequestGame.SJ2,  # the spec's enums
+            format_=models.TournamentCreateRequestFormat.SWISS))
         assert created.status_code == 201, created.content
         tid = created.parsed.id
 

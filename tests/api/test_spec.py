@@ -363,6 +363,9 @@ def _create_samples() -> list[object]:
          "venue": "上海", "meta": {"source": "web", "correlation_id": "c",
                                   "causation_id": "d"}},
         {**base, "tournament_id": "given-id.1"},  # exists by now: 409
+        # an unknown setting is the rule's (T-1.3): 422, so the spec's settings object is open
+        {**base, "format": "knockout", "settings": {"thirdplace": "playoff"}},
+        {**base, "settings": {"match": {"enforcment": "record"}}},  # SJ2-18: 422
         {"game": "SJ2", "format": "swiss"}, {**base, "name": ""}, {**base, "name": "n" * 201},
         {**base, "game": ""}, {**base, "format": "f" * 21}, {**base, "tournament_id": ""},
         {**base, "tournament_id": "-x"}, {**base, "tournament_id": "a" * 65},

@@ -3,6 +3,11 @@
 "use strict";
 
 Paiju.run(async () => {
+  await showGroups();
+  Paiju.redrawLive(null, showGroups);  // each table's coins and places as they are played
+});
+
+async function showGroups() {
   const {el, fill, byId, need, tournament, teamName, replayUrl, status, at, short} = Paiju;
   const t = await tournament();
   const view = await need("groups", {at: at()});
@@ -28,4 +33,4 @@ Paiju.run(async () => {
     stage.lots && stage.lots.length ? el("p", {class: "quiet"}, "Lots: " + short(stage.lots)) : null)),
     view.next_stage ? el("p", {}, "Next stage to draw: " + view.next_stage) : null);
   status("");
-});
+}

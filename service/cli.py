@@ -230,7 +230,7 @@ def _spec(args) -> int:
     for problem in problems:
         print(f"{path}: {problem}", file=sys.stderr)
     if not problems:
-        print(f"{path}: in step with the event catalogue")
+        print(f"{path}: in step with the event catalogue and the routes' request schemas")
     return 1 if problems else 0
 
 

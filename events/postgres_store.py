@@ -270,6 +270,7 @@ class PostgresEventStore(EventStore):
         self._groups = TournamentGroups(self._commit)
         self._closed = False
         self._closing = threading.Lock()
+        self._listening: threading.Thread | None = None  # the LISTEN thread, once someone listens
 
     # --- writes -------------------------------------------------------------------------
     def append(self, tournament_id: str, events: Sequence[NewEvent],
@@ -352,7 +353,12 @@ class PostgresEventStore(EventStore):
         return CommitFeed(on_first_listener=self._start_listening)
 
     def _start_listening(self) -> None:
-        threading.Thread(target=self._listen, name="paiju-listen", daemon=True).start()
+        """One LISTEN connection a store, however often its listeners come and go."""
+        with self._closing:
+            if self._listening is None or not self._listening.is_alive():
+                self._listening = threading.Thread(target=self._listen, name="paiju-listen",
+                                                   daemon=True)
+                self._listening.start()
 
     def _listen(self) -> None:
         """LISTEN on a connection of its own, outside the pool, for as long as the store is open;

@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import logging
 import signal
+import socket
 from typing import Callable, Iterable, Iterator
 
 import gevent
@@ -116,11 +117,21 @@ class Front:
             self.pool.apply(stream.close)
 
 
+class Server(WSGIServer):
+    """gevent's server with TCP_NODELAY on every connection: it sends an answer's headers and
+    body in two writes, and without it the second waits for the client's delayed ACK (40 ms a
+    request, measured; waitress sets it too)."""
+
+    def handle(self, sock, address):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        super().handle(sock, address)
+
+
 def serve(app, host: str, port: int, threads: int, ready: Callable[[], None]) -> None:
     """Serve ``app`` until SIGTERM or SIGINT: then every subscription is told the node is
     shutting down (so clients reconnect elsewhere), and requests in flight may finish."""
     front = Front(app, threads)
-    server = WSGIServer((host, port), front, log=None)
+    server = Server((host, port), front, log=None)
     server.start()  # bound: a port already taken fails here, before ``ready``
     ready()
 

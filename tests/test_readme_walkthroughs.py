@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from service.deployment import admin_token
-from service.simulator.server_process import free_port, wait_until_ready
+from service.simulator.server_process import free_port, stop, wait_until_ready
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -104,12 +104,7 @@ def server(tmp_path_factory):
                 pytest.fail(f"paiju serve did not start: {error}\n{_tail(log_path)}")
             yield f"http://127.0.0.1:{port}", token, work, log_path
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop(process)
 
 
 def _tail(path: Path, chars: int = 3000) -> str:

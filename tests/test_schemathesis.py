@@ -15,18 +15,15 @@ which a generated request cannot read to its end; tests/api/test_live.py covers 
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import sys
 import urllib.request
 from collections import Counter
 
 import pytest
+import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.stateful import run_state_machine_as_test
-from spec import SPEC_PATH, errors
-
-import schemathesis
 from schemathesis import GenerationMode
 from schemathesis.checks import (
     content_type_conformance,
@@ -35,9 +32,16 @@ from schemathesis.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
+from spec import SPEC_PATH, errors
+
 from service.cli import main
 from service.deployment import admin_token
-from service.simulator.server_process import READY_SECONDS, free_port, wait_until_ready
+from service.simulator.server_process import (
+    READY_SECONDS,
+    free_port,
+    stop,
+    wait_until_ready,
+)
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_headers_conformance, response_schema_conformance]
@@ -83,12 +87,7 @@ def server(tmp_path_factory):
         wait_until_ready(process, port, READY_SECONDS)
         yield f"http://127.0.0.1:{port}", token
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
         log.close()
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from service.cli import main
-from service.simulator.server_process import free_port, wait_until_ready
+from service.simulator.server_process import free_port, stop, wait_until_ready
 
 READY_SECONDS = 60
 
@@ -43,12 +43,7 @@ def serve(tmp_path_factory):
                 pytest.fail(f"paiju serve did not start: {error}\n{_tail(log_path)}")
             yield f"http://127.0.0.1:{port}", _first_admin_token(log_path), database, log_path
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop(process)
 
 
 def _first_admin_token(log_path: Path) -> str:

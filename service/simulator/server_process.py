@@ -45,12 +45,7 @@ def server_process() -> Iterator[tuple[str, str]]:
                                    f"{tail}") from None
             yield f"http://127.0.0.1:{port}", token
         finally:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop(process)
             log.close()
 
 
@@ -58,6 +53,17 @@ def _admin_token(database: str) -> str:
     from service.deployment import admin_token
 
     return admin_token(database, "paiju simulate")
+
+
+def stop(process: subprocess.Popen, seconds: float = 30) -> None:
+    """SIGTERM, as an operator stops a server (what it acknowledged is written, its streams
+    told to reconnect); SIGKILL if it has not stopped within ``seconds``."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def free_port() -> int:

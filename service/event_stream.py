@@ -108,11 +108,17 @@ class EventStream:
         """The stream for a thread of a WSGI server: it sleeps until woken or a heartbeat."""
         ready = threading.Event()
         self.add_waker(ready.set)
+        return self.pump(ready)
+
+    def pump(self, ready, call: Callable = lambda work: work()) -> Iterator[bytes]:
+        """The stream's bytes until it is over. ``ready`` is an event (of threading, or of an
+        event loop) that the wakers set; ``call(work)`` runs what may read the store — here, or
+        in a worker thread of an event loop's (service/serving.py)."""
         try:
-            yield b"".join(self.opening())
+            yield b"".join(call(self.opening))
             while True:
                 ready.clear()
-                sent = self.frames()
+                sent = call(self.frames)
                 if sent:
                     yield b"".join(sent)
                 if self.over:
@@ -120,4 +126,4 @@ class EventStream:
                 if not sent and not ready.wait(self.heartbeat_seconds):
                     yield HEARTBEAT
         finally:
-            self.close()
+            call(self.close)

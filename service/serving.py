@@ -22,7 +22,7 @@ from gevent.event import Event
 from gevent.pywsgi import WSGIServer
 from gevent.threadpool import ThreadPool
 
-from .event_stream import HEARTBEAT, EventStream
+from .event_stream import EventStream
 
 log = logging.getLogger("paiju.serving")
 
@@ -101,20 +101,10 @@ class Front:
         watcher.start(ready.set)
         stream.add_waker(watcher.send)  # thread-safe: the fan-out's thread calls it
         try:
-            yield b"".join(self.pool.apply(stream.opening))
-            while True:
-                ready.clear()
-                sent = self.pool.apply(stream.frames)
-                if sent:
-                    yield b"".join(sent)
-                if stream.over:
-                    return
-                if not sent and not ready.wait(stream.heartbeat_seconds):
-                    yield HEARTBEAT
+            yield from stream.pump(ready, self.pool.apply)
         finally:
             watcher.stop()
             watcher.close()
-            self.pool.apply(stream.close)
 
 
 class Server(WSGIServer):

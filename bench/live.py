@@ -25,11 +25,12 @@ import sys
 import tempfile
 import threading
 import time
-from datetime import datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import append  # noqa: E402  (bench/append.py: the server, the clients, the figures)
+
+from rules.match_clock import moment  # noqa: E402
 
 GOAL_RATIO = 0.8
 GOAL_P99_MS = 100.0
@@ -80,8 +81,7 @@ class LiveSubscriber(threading.Thread):
                             self.ids.append(int(line[4:]))
                         if line.startswith(b"data: {"):
                             recorded = json.loads(line[6:])["recorded_at"]
-                            at = datetime.fromisoformat(recorded.replace("Z", "+00:00"))
-                            self.latencies.append(now - at.timestamp())
+                            self.latencies.append(now - moment(recorded).timestamp())
         except Exception as error:
             self.error = error
 

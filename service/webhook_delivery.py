@@ -33,7 +33,7 @@ from typing import Callable
 
 from events.envelope import Record
 from events.store import EventStore
-from rules.match_clock import timestamp
+from rules.match_clock import moment, timestamp
 
 from .leases import Lease
 from .visibility import Reader, Visibility
@@ -171,7 +171,7 @@ class WebhookDelivery:
         failures = hook.failures + 1
         since = hook.failing_since or attempt.at
         hook = replace(hook, failures=failures, failing_since=since, attempts_made=attempt.seq)
-        if now - _parse(since) > self.disable_after:
+        if now - moment(since) > self.disable_after:
             last = f"status {attempt.status}" if attempt.status is not None else attempt.error
             reason = (f"failing since {since}: {failures} attempts at event {attempt.event_id} "
                       f"(position {attempt.position}) failed, the last with {last}")
@@ -233,6 +233,3 @@ class WebhookDelivery:
             except Exception as error:  # the database is gone: the lease lapses by itself
                 log.warning("the webhooks' lease was not given up (%s)", error)
 
-
-def _parse(text: str) -> datetime:
-    return datetime.fromisoformat(text.replace("Z", "+00:00"))

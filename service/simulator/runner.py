@@ -41,6 +41,7 @@ from typing import TypeVar
 from urllib.parse import urlsplit
 
 from events.envelope import utc_timestamp
+from rules.match_clock import moment
 
 from . import bots as sj2_bots
 from . import guandan_bots
@@ -346,7 +347,7 @@ def held_back(view: Mapping, move: Action | list[Action], timer: bool,
         return None
     read = clock()
     ends = [c["deadline"] for c in read["clocks"] if c["event_type"] == "DeclarationWindowClosed"]
-    if ends and _moment(read["now"]) < _moment(ends[0]):
+    if ends and moment(read["now"]) < moment(ends[0]):
         return f"the end of the dealer's pause (SJ3-3.6) at {ends[0]}"
     return None
 
@@ -358,9 +359,6 @@ def _in_the_pause(view: Mapping, moves: list[Action]) -> bool:
     return (hand is not None and hand["phase"] == "declaring"
             and any(event_type == "KittyTaken" for event_type, _ in moves))
 
-
-def _moment(text: str) -> datetime:
-    return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
 class Waiting:

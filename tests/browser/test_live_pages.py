@@ -45,6 +45,14 @@ def browser():
     driver.quit()
 
 
+def in_play(driver, match: str) -> bool | None:
+    """Whether the bracket marks ``match`` in play (None: no such box), read in one script: a
+    redraw between finding the box and reading it would leave a stale element."""
+    return driver.execute_script(
+        "const box = document.querySelector(`.match-box[data-match='${arguments[0]}']`);"
+        "return box ? box.classList.contains('in-play') : null", match)
+
+
 def redrawn(driver) -> int:
     return int(driver.execute_script("return document.body.dataset.redrawn || 0"))
 
@@ -55,13 +63,11 @@ def test_the_bracket_shows_a_match_starting_without_a_reload(served, browser):
     open_page(driver, f"http://127.0.0.1:{node.port}/pages/tournaments/{TID}/bracket")
     wait_until(driver, lambda d: "following live" in d.find_element(By.ID, "live").text,
                "the page to follow the tournament")
-    box = "//*[contains(@class,'match-box')][@data-match='R1-2']"
-    assert "in-play" not in driver.find_element(By.XPATH, box).get_attribute("class")
+    assert in_play(driver, "R1-2") is False
     assert texts(driver, ".in-play-line") == ["In play: R1-1 (东队 (east) v 西队 (west))"]
     screenshot(driver, "live-bracket-before")
     client.ok("POST", f"/v1/tournaments/{TID}/matches", {"match_id": "R1-2"})
-    wait_until(driver, lambda d: "in-play" in d.find_element(By.XPATH, box).get_attribute("class"),
-               "R1-2 to show in play")
+    wait_until(driver, lambda d: in_play(d, "R1-2"), "R1-2 to show in play")
     assert texts(driver, ".in-play-line") == [
         "In play: R1-1 (东队 (east) v 西队 (west)), R1-2 (南队 (south) v 北队 (north))"]
     assert redrawn(driver) >= 1

@@ -14,8 +14,9 @@ from typing import Callable
 from events.catalogue import Catalogue, match_stream
 from events.store import Tail
 
-from .matches import hand_in_play, hand_view
-from .streams import StreamState, fold
+from .matches import hand_in_play, hand_view, load_match
+from .stream_cache import StreamCache
+from .streams import fold
 from .viewers import Viewer
 
 MAX_STEPS = 1000  # more than any hand has; a longer one is paged (``after``)
@@ -37,14 +38,15 @@ def _names_hand(data: dict, number: int, first: int, last: int) -> bool:
 def hand_replay(log: Tail, catalogue: Catalogue, tournament_id: str, match_id: str,
                 number: int, viewer: Viewer, shown: Callable[[object], str | None],
                 with_data: bool, at: int | None = None, after: int = 0,
-                limit: int = MAX_STEPS) -> dict | None:
+                limit: int = MAX_STEPS, cache: StreamCache | None = None) -> dict | None:
     """The steps of hand ``number`` as of ``at``, after position ``after``: each with its
     position, type, seat, the event's data when ``with_data`` (the token may read the log: a
     deal's data names every card) and the hand view at that position as ``viewer`` sees it —
     or ``withheld``, the reason ``shown(state)`` gives for not showing it (the public and a
     hand in play). None if the match has no stream; ``steps`` empty if the hand was not dealt.
     At most ``limit`` steps; ``more`` tells that others follow; ``state``: the match as of
-    ``at``."""
+    ``at``. The fold starts from the match as it stood just before the hand (``cache``: its
+    nearest checkpoint), so a late hand of a long match costs its own events only."""
     stream = match_stream(tournament_id, match_id)
     records = list(log.read_stream(stream, until_position=at))
     if not records:
@@ -63,8 +65,11 @@ def hand_replay(log: Tail, catalogue: Catalogue, tournament_id: str, match_id: s
         return record.type == "RulingRecorded" and record.position > last and \
             _names_hand(data, number, first, last)
 
-    state, steps, more = StreamState(stream), [], False
+    state = load_match(log, catalogue, tournament_id, match_id, first - 1, cache)
+    steps, more = [], False
     for record, data in zip(records, datas):
+        if record.position < first:
+            continue  # folded already
         state = fold(state, [record], catalogue, log)
         if record.position <= after or not in_hand(record, data):
             continue

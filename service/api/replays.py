@@ -10,19 +10,13 @@ from flask import Blueprint, jsonify, url_for
 from projections.matches import hand_in_play, no_card_record, recorded_by_sheet
 from projections.replays import MAX_STEPS, hand_replay, public_sees
 
-from .. import permissions
 from ..auth import allows, current_token, viewer_for
 from ..problems import Problem
 from ..requests import int_arg
+from ..visibility import Reader
 from .common import require_tournament, services
 
 bp = Blueprint("replays", __name__, url_prefix="/v1/tournaments/<tid>")
-
-
-def _may_read_log(tid: str) -> bool:
-    token = current_token()
-    return permissions.tournament_denied(token, tid) is None and \
-        permissions.action_denied(token, "read-log") is None
 
 
 @bp.get("/matches/<mid>/hands/<int:n>/replay")
@@ -35,8 +29,9 @@ def get_hand_replay(tid: str, mid: str, n: int):
     s = services()
     require_tournament(tid)
     shown = (lambda state: None) if live_shown else public_sees(n)
-    replay = hand_replay(s.store, s.catalogue, tid, mid, n, viewer, shown, _may_read_log(tid),
-                         at, after, limit)
+    with_data = Reader(tid, current_token()).reads_log  # the tournament's token: checked above
+    replay = hand_replay(s.store, s.catalogue, tid, mid, n, viewer, shown, with_data,
+                         at, after, limit, s.cache)
     when = "" if at is None else f" at position {at}"
     if replay is None:
         raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}{when}")
@@ -52,7 +47,7 @@ def get_hand_replay(tid: str, mid: str, n: int):
     next_url = url_for(".get_hand_replay", tid=tid, mid=mid, n=n, at=at,
                        after=steps[-1]["position"], limit=limit) if replay["more"] else None
     response = jsonify({"match_id": mid, "hand": n, "game": replay["state"].game,
-                        "viewer": str(viewer), "with_data": _may_read_log(tid), "limit": limit,
+                        "viewer": str(viewer), "with_data": with_data, "limit": limit,
                         "steps": steps, "next": next_url})
     if next_url:
         response.headers["Link"] = f'<{next_url}>; rel="next"'

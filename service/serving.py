@@ -36,22 +36,38 @@ class Front:
         self.app = app
         self.pool = ThreadPool(threads)
         self.max_body = app.config["MAX_CONTENT_LENGTH"]
+        self._answering = 0  # answers begun and not yet sent whole (on the loop: no lock)
+        self.all_answered = Event()
+        self.all_answered.set()
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
-        self._buffer_body(environ)
-        answer: dict = {"written": []}
-        body = self.pool.apply(self._call_app, (environ, answer))
-        start_response(answer["status"], answer["headers"])
-        stream = environ.get("paiju.event_stream")
-        if environ["REQUEST_METHOD"] == "HEAD":  # the headers only, whatever the app made
+        return self._answer(environ, start_response)
+
+    def _answer(self, environ: dict, start_response: Callable) -> Iterator[bytes]:
+        """The answer, from the request to its last byte sent; counted in ``answering`` for as
+        long, so that a stopping node lets it finish (gevent's server itself waits for none)."""
+        self._answering += 1
+        self.all_answered.clear()
+        try:
+            self._buffer_body(environ)
+            answer: dict = {"written": []}
+            body = self.pool.apply(self._call_app, (environ, answer))
+            start_response(answer["status"], answer["headers"])
+            stream = environ.get("paiju.event_stream")
+            if environ["REQUEST_METHOD"] == "HEAD":  # the headers only, whatever the app made
+                if stream is not None:
+                    self.pool.apply(stream.close)
+                if hasattr(body, "close"):
+                    self.pool.apply(body.close)
+                return
             if stream is not None:
-                self.pool.apply(stream.close)
-            if hasattr(body, "close"):
-                self.pool.apply(body.close)
-            return []
-        if stream is not None:
-            return self._subscription(stream)
-        return self._chunks(answer["written"], body)
+                yield from self._subscription(stream)
+            else:
+                yield from self._chunks(answer["written"], body)
+        finally:
+            self._answering -= 1
+            if not self._answering:
+                self.all_answered.set()
 
     def _buffer_body(self, environ: dict) -> None:
         """The body is read here, on the loop that owns the socket: a thread may not. A body
@@ -125,11 +141,18 @@ def serve(app, host: str, port: int, threads: int, ready: Callable[[], None]) ->
     server.start()  # bound: a port already taken fails here, before ``ready``
     ready()
 
+    stopped = Event()
+
     def stop():
-        front.pool.apply(app.extensions["paiju"].hub.close)
+        front.pool.apply(app.extensions["paiju"].hub.close)  # each stream sends its end
+        server.close()  # no new connections
+        front.all_answered.wait(STOP_SECONDS)  # the ends sent, the answers in flight finished
         server.stop(timeout=STOP_SECONDS)
+        stopped.set()
 
     for signum in (signal.SIGTERM, signal.SIGINT):
         gevent.signal_handler(signum, lambda: gevent.spawn(stop))
-    server.serve_forever()
+    # not serve_forever(): it returns as soon as the server closes, and the process would end
+    # before the streams had sent their end
+    stopped.wait()
     front.pool.kill()

@@ -10,6 +10,10 @@ One real server (SQLite, the timer on, as ``make run`` starts it) and, in one ru
     frame is read — and the rest are idle, each following a table of another tournament (a
     tablet of another hall), open and heartbeating but with nothing to receive.
 
+(a) and (b) run one after the other in ``--rounds`` (3) rounds on the same server, the subscribers
+closed between rounds; each throughput is the rounds' median, and (b)/(a) the median of each
+round's own ratio (the machine's speed drifts between rounds more than within one).
+
 It prints (b)'s throughput ÷ (a)'s (goal ≥ 0.8), the latency p50 and p99 (goal p99 < 100 ms),
 and the server's memory per idle subscriber (its RSS with them open, less its RSS before,
 over their count).
@@ -56,34 +60,47 @@ def open_subscription(port: int, path: str) -> socket.socket:
 
 
 class LiveSubscriber(threading.Thread):
-    """Reads every frame of its subscription; for each event, now − its recorded_at."""
+    """Reads every frame of its subscription; for each event, now − its recorded_at. While the
+    load runs it only keeps what it reads, with the time it read it: parsing 64,000 frames
+    then would load the cores (and the GIL of the clients' process) the server is measured on;
+    they are parsed once the load is over."""
 
     def __init__(self, sock: socket.socket, expected: int):
         super().__init__(daemon=True)
         self.sock, self.expected = sock, expected
+        self.received: list[tuple[float, bytes]] = []
         self.latencies: list[float] = []
         self.ids: list[int] = []  # checked: each event once, in order
         self.error: Exception | None = None
 
     def run(self) -> None:
-        buffer = b""
         try:
-            while len(self.latencies) < self.expected:
+            events, tail = 0, b""
+            while events < self.expected:
                 chunk = self.sock.recv(65536)
                 if not chunk:
                     raise append.BenchError("a live subscription ended early")
-                buffer += chunk
-                *frames, buffer = buffer.split(b"\n\n")
-                now = time.time()
-                for frame in frames:
-                    for line in frame.split(b"\n"):
-                        if line.startswith(b"id: "):
-                            self.ids.append(int(line[4:]))
-                        if line.startswith(b"data: {"):
-                            recorded = json.loads(line[6:])["recorded_at"]
-                            self.latencies.append(now - moment(recorded).timestamp())
+                self.received.append((time.time(), chunk))
+                # each frame's "\nid: " (after a chunk's size line), counted once even when
+                # split between two reads: the 4 bytes before hold none of it whole
+                events += (tail + chunk).count(b"\nid: ")
+                tail = chunk[-4:]
         except Exception as error:
             self.error = error
+
+    def parse(self) -> None:
+        """The frames read, each event's latency from the moment its last byte was read."""
+        buffer = b""
+        for now, chunk in self.received:
+            buffer += chunk
+            *frames, buffer = buffer.split(b"\n\n")
+            for frame in frames:
+                for line in frame.split(b"\n"):
+                    if line.startswith(b"id: "):
+                        self.ids.append(int(line[4:]))
+                    if line.startswith(b"data: {"):
+                        recorded = json.loads(line[6:])["recorded_at"]
+                        self.latencies.append(now - moment(recorded).timestamp())
 
 
 def create(port: int, tid: str) -> None:
@@ -97,7 +114,7 @@ def create(port: int, tid: str) -> None:
 
 
 def run(workdir: Path, events: int, clients: int, subscribers: int, live: int,
-        time_limit: float) -> dict:
+        time_limit: float, rounds: int) -> dict:
     db, port, log = workdir / "live.db", append.free_port(), workdir / "live.log"
     server = append.start_server(db, port, log, 512)
     try:
@@ -105,39 +122,60 @@ def run(workdir: Path, events: int, clients: int, subscribers: int, live: int,
         halls = [f"hall-{n}" for n in range(OTHER_HALLS)]
         for tid in halls:
             create(port, tid)
-        quiet = append.run_clients([port], append.create_tournament(port), events, clients,
-                                   time_limit, False)
-        before = rss_kib(server.pid)
-        idle = [open_subscription(port, f"/v1/tournaments/{halls[n % OTHER_HALLS]}/subscribe"
-                                        f"?type=ResultRecorded")
-                for n in range(subscribers - live)]
-        time.sleep(1)  # every idle stream has had its opening
-        per_idle = (rss_kib(server.pid) - before) / max(1, len(idle))
-        tid = append.create_tournament(port)
-        followers = [LiveSubscriber(open_subscription(
-            port, f"/v1/tournaments/{tid}/subscribe?type=TeamRegistered"), events)
-            for _ in range(live)]
-        for f in followers:
-            f.start()
-        loaded = append.run_clients([port], tid, events, clients, time_limit, False)
-        for f in followers:
-            f.join(timeout=time_limit)
-        failed = [f.error or "not every event once, in order" for f in followers
-                  if f.error or len(f.latencies) < events or f.ids != sorted(set(f.ids))]
-        if failed:
-            raise append.BenchError(f"{len(failed)} live subscribers failed: {failed[0]}")
-        for sock in idle + [f.sock for f in followers]:
-            sock.close()
+        figures = [one_round(server, port, halls, events, clients, subscribers, live, time_limit)
+                   for _ in range(rounds)]
     finally:
         append.stop_server(server)
-    latencies = sorted(x for f in followers for x in f.latencies)
-    return {"quiet_events_per_s": quiet["events_per_s"],
-            "loaded_events_per_s": loaded["events_per_s"],
-            "ratio": loaded["events_per_s"] / quiet["events_per_s"],
+    latencies = sorted(x for f in figures for x in f["latencies"])
+    ratios = sorted(f["loaded"] / f["quiet"] for f in figures)
+    return {"quiet_events_per_s": median([f["quiet"] for f in figures]),
+            "loaded_events_per_s": median([f["loaded"] for f in figures]),
+            "ratio": median(ratios), "round_ratios": [round(r, 3) for r in ratios],
             "latency_p50_ms": 1000 * latencies[len(latencies) // 2],
             "latency_p99_ms": 1000 * latencies[int(len(latencies) * 0.99)],
             "deliveries": len(latencies), "subscribers": subscribers, "live": live,
-            "kib_per_idle_subscriber": per_idle}
+            "kib_per_idle_subscriber": figures[0]["kib_per_idle"], "rounds": rounds,
+            "events_per_read": len(latencies) / sum(f["reads"] for f in figures)}
+
+
+def one_round(server, port: int, halls: list[str], events: int, clients: int,
+              subscribers: int, live: int, time_limit: float) -> dict:
+    """(a), then (b) right after it: the machine's speed drifts far more between runs than
+    between the two halves of one round."""
+    quiet = append.run_clients([port], append.create_tournament(port), events, clients,
+                               time_limit, False)
+    before = rss_kib(server.pid)
+    idle = [open_subscription(port, f"/v1/tournaments/{halls[n % OTHER_HALLS]}/subscribe"
+                                    f"?type=ResultRecorded")
+            for n in range(subscribers - live)]
+    time.sleep(1)  # every idle stream has had its opening
+    per_idle = (rss_kib(server.pid) - before) / max(1, len(idle))
+    tid = append.create_tournament(port)
+    followers = [LiveSubscriber(open_subscription(
+        port, f"/v1/tournaments/{tid}/subscribe?type=TeamRegistered"), events)
+        for _ in range(live)]
+    for f in followers:
+        f.start()
+    loaded = append.run_clients([port], tid, events, clients, time_limit, False)
+    for f in followers:
+        f.join(timeout=time_limit)
+        f.parse()
+    failed = [f.error or "not every event once, in order" for f in followers
+              if f.error or len(f.latencies) < events or f.ids != sorted(set(f.ids))]
+    if failed:
+        raise append.BenchError(f"{len(failed)} live subscribers failed: {failed[0]}")
+    for sock in idle + [f.sock for f in followers]:
+        sock.close()
+    time.sleep(2)  # the node lets the closed streams go before the next round's (a)
+    return {"quiet": quiet["events_per_s"], "loaded": loaded["events_per_s"],
+            "latencies": [x for f in followers for x in f.latencies],
+            "reads": sum(len(f.received) for f in followers),
+            "kib_per_idle": per_idle}
+
+
+def median(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
 
 
 def main() -> int:
@@ -147,11 +185,13 @@ def main() -> int:
     parser.add_argument("--subscribers", type=int, default=1000)
     parser.add_argument("--live", type=int, default=16)
     parser.add_argument("--time-limit", type=float, default=300)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="(a) then (b), this many times; each figure is the rounds' median")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         result = run(Path(folder), args.events, args.clients, args.subscribers, args.live,
-                     args.time_limit)
+                     args.time_limit, args.rounds)
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
@@ -160,9 +200,12 @@ def main() -> int:
     print(f"(b) the same with {args.subscribers} subscribers ({args.live} live): "
           f"{result['loaded_events_per_s']:8.0f} events/s   (b)/(a) = {result['ratio']:.2f}"
           f"   (goal >= {GOAL_RATIO})")
+    print(f"    (b)/(a) of each round, in order of size: "
+          f"{', '.join(f'{r:.2f}' for r in result['round_ratios'])}")
     print(f"    commit -> received, {result['deliveries']} deliveries: "
           f"p50 {result['latency_p50_ms']:.1f} ms, p99 {result['latency_p99_ms']:.1f} ms"
           f"   (goal p99 < {GOAL_P99_MS:.0f} ms)")
+    print(f"    a live subscriber's socket gave {result['events_per_read']:.1f} events a read")
     print(f"    memory per idle subscriber: {result['kib_per_idle_subscriber']:.1f} KiB")
     return 0
 

@@ -1,16 +1,23 @@
 """Word of a commit: a store tells who listens that its log has grown (issue 18).
 
-A listener learns only the log's new last position, never the events: whoever wants them reads
-them by position, so a word lost or arriving twice costs a read, never an event. On SQLite the
-word comes from the commit itself (one process writes the file); on PostgreSQL from LISTEN, so a
-node hears the commits of every node (events/postgres_store.py)."""
+A listener learns the log's new last position and, when the commit was this process's own, the
+records it stored (else an empty tuple). The records are a shortcut, never the truth: whoever
+needs every event reads by position what the words did not bring whole and in order, so a word
+lost, late or twice costs a read, never an event. On SQLite the word comes from the writer
+right after each group's commit, its records in position order (one process writes the file);
+on PostgreSQL also from LISTEN, so a node hears the commits of every node
+(events/postgres_store.py)."""
 from __future__ import annotations
 
 import logging
 import threading
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, Sequence
 
-Listener = Callable[[int], None]
+if TYPE_CHECKING:
+    from .envelope import Record
+
+# (the log's last position, the records of this commit if this process made it, else ())
+Listener = Callable[[int, "Sequence[Record]"], None]
 
 log = logging.getLogger("paiju.commits")
 
@@ -40,9 +47,9 @@ class CommitFeed:
     def listened(self) -> bool:
         return bool(self._listeners)
 
-    def announce(self, last_position: int) -> None:
+    def announce(self, last_position: int, records: Sequence[Record] = ()) -> None:
         for listener in list(self._listeners):
             try:
-                listener(last_position)
+                listener(last_position, records)
             except Exception:  # a listener's fault must never fail an append that committed
                 log.exception("a commit listener failed")

@@ -69,7 +69,8 @@ class SQLiteEventStore(EventStore):
         self._opened_lock = threading.Lock()
         writer_connection = self._connect()
         create_schema(writer_connection)
-        self._writer = _GroupCommitWriter(writer_connection, self.clock, max_group)
+        self._writer = _GroupCommitWriter(writer_connection, self.clock, max_group,
+                                          self._announce_records)
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
@@ -96,7 +97,8 @@ class SQLiteEventStore(EventStore):
     # --- writes -------------------------------------------------------------------------
     def append(self, tournament_id: str, events: Sequence[NewEvent],
                decide: Decide | None = None) -> AppendResult:
-        return self._announce(self._writer.submit(tournament_id, list(events), decide))
+        # word of the commit comes from the writer, a group at a time (_GroupCommitWriter)
+        return self._writer.submit(tournament_id, list(events), decide)
 
     def restore(self, records: Iterable[Record]) -> int:
         """One transaction on a connection of its own: SQLite serialises it with the writer's."""
@@ -225,8 +227,10 @@ class _Job:
 
 
 class _GroupCommitWriter:
-    def __init__(self, conn: sqlite3.Connection, clock, max_group: int):
+    def __init__(self, conn: sqlite3.Connection, clock, max_group: int,
+                 committed: Callable[[list[Record]], None] = lambda records: None):
         self.conn, self.clock, self.max_group = conn, clock, max_group
+        self.committed = committed  # told of each group's records, in position order
         self.tail = _TransactionTail(conn)
         self.queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self.closed = False
@@ -297,6 +301,10 @@ class _GroupCommitWriter:
             for job in jobs:
                 if job.error is None:
                     job.result, job.error = None, error
+        else:
+            # from here, in commit order, so that a listener gets every event once and in order
+            self.committed([r for job in jobs if job.error is None and job.result.created
+                            for r in job.result.records])
         finally:
             for job in jobs:
                 job.done.set()

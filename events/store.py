@@ -310,10 +310,14 @@ class EventStore(ABC):
 
     def _announce(self, result: AppendResult) -> AppendResult:
         """Tell the listeners, if any, of an append that stored something; returns it."""
-        feed = self.__dict__.get("_commit_feed")
-        if feed is not None and result.created and result.records:
-            feed.announce(result.records[-1].position)
+        if result.created:
+            self._announce_records(result.records)
         return result
+
+    def _announce_records(self, records: Sequence[Record]) -> None:
+        feed = self.__dict__.get("_commit_feed")
+        if feed is not None and records:
+            feed.announce(records[-1].position, records)
 
     def close(self) -> None:  # noqa: B027 - a store without resources has nothing to close
         """Release connections and threads; the default store holds none."""

@@ -8,8 +8,12 @@ subscriber fell too far behind and was dropped: reconnect with its last id). A c
 every ``heartbeat`` seconds keeps an idle connection open through proxies.
 
 The stream is pulled by whoever serves it: :meth:`EventStream.blocking` in a worker thread (any
-WSGI server), or ``frames()`` from an event loop that waits on :meth:`add_waker` itself
-(service/serving.py, which holds thousands of idle subscribers without a thread each)."""
+WSGI server), or :meth:`EventStream.pump` from an event loop that waits on :meth:`add_waker`
+itself (service/serving.py, which holds thousands of idle subscribers without a thread each).
+On a loop, what needs neither the store nor a fold (the buffered events, rendered from the
+visibility cache or from the record alone) is sent from the loop's own thread: a hop into a
+worker thread and back for every event, for every live subscriber, cost the appends their
+cores (bench/live.py)."""
 from __future__ import annotations
 
 import json
@@ -27,6 +31,8 @@ RECHECK_SECONDS = 5.0  # an open stream's token is looked up again this often (r
 # What a stream sends for an event: the frame's data (JSON text) and, optionally, the event's
 # name; None sends nothing for it (a view that did not change).
 Render = Callable[[Record], "tuple[str, str | None] | None"]
+# The same, if it needs neither the store nor a fold; None: it does, ask ``Render`` in a thread.
+QuickRender = Callable[[Record], "tuple[str, str | None] | None"]
 
 
 def frame(data: str, id: int | None = None, event: str | None = None) -> bytes:
@@ -50,13 +56,14 @@ class EventStream:
     def __init__(self, hub: Hub, sub: Subscription, render: Render, heartbeat_seconds: float,
                  opening: Callable[[], list[bytes]] | None = None,
                  still_valid: Callable[[], str | None] = lambda: None,
-                 recheck_seconds: float = RECHECK_SECONDS):
-        self.hub, self.sub, self.render = hub, sub, render
+                 recheck_seconds: float = RECHECK_SECONDS, quick: QuickRender | None = None):
+        self.hub, self.sub, self.render, self.quick = hub, sub, render, quick
         self.heartbeat_seconds = heartbeat_seconds
         self._opening = opening
         self._still_valid = still_valid  # why the token may no longer read, or None
         self._recheck_seconds = recheck_seconds
         self._checked = time.monotonic()
+        self._pending: list[Record] = []  # taken by quick_frames, left for a thread to render
         self.over = False
 
     def add_waker(self, waker: Callable[[], None]) -> None:
@@ -76,7 +83,8 @@ class EventStream:
             return [frame(compact({"reason": why}), event="end")]
         sent: list[bytes] = []
         while True:
-            for record in self.sub.take():
+            records, self._pending = self._pending or self.sub.take(), []
+            for record in records:
                 rendered = self.render(record)
                 if rendered is not None:
                     data, event = rendered
@@ -95,8 +103,29 @@ class EventStream:
                 self.over = True
         return sent
 
+    def quick_frames(self) -> list[bytes] | None:
+        """What is ready to send, if none of it needs the store or a fold (for an event loop's
+        own thread, which must not wait on either); None: call :meth:`frames` in a thread.
+        Events taken whose rendering needs one are kept for that call, in order."""
+        if self.quick is None or self._pending or self.sub.catching_up or self._recheck_due() \
+                or self.sub.ended or self.sub.overflowed:
+            return None
+        sent: list[bytes] = []
+        records = self.sub.take()
+        for n, record in enumerate(records):
+            rendered = self.quick(record)
+            if rendered is None:
+                self._pending = records[n:]
+                return sent or None
+            data, event = rendered
+            sent.append(frame(data, record.position, event))
+        return sent
+
+    def _recheck_due(self) -> bool:
+        return time.monotonic() - self._checked >= self._recheck_seconds
+
     def _revoked(self) -> str | None:
-        if time.monotonic() - self._checked < self._recheck_seconds:
+        if not self._recheck_due():
             return None
         self._checked = time.monotonic()
         return self._still_valid()
@@ -118,7 +147,9 @@ class EventStream:
             yield b"".join(call(self.opening))
             while True:
                 ready.clear()
-                sent = call(self.frames)
+                sent = self.quick_frames()
+                if sent is None:
+                    sent = call(self.frames)
                 if sent:
                     yield b"".join(sent)
                 if self.over:

@@ -3,8 +3,10 @@
 A subscriber names a tournament, a filter and the last position it has (``after``). It first
 reads the log by position up to where the node's fan-out stood when it arrived, then takes what
 the fan-out hands it: one reader a node (``Hub``), woken by word of each commit
-(events/commits.py) and, in case a word is lost, by a poll, reads each new event once and offers
-it to the subscribers of its tournament. Positions are committed in order, so "every event
+(events/commits.py) and, in case a word is lost, by a poll, offers each new event once to the
+subscribers of its tournament. The node's own commits come with their records: those that follow
+on from the last position handed out, with no gap, are handed out as they are; anything else
+(another node's commits, a word out of order or lost) is read from the log by position. Positions are committed in order, so "every event
 after my position" is exact: nothing lost, nothing twice, across reconnects and restarts.
 
 A subscriber that does not keep up is dropped when its buffer is full, never waited for: appends
@@ -66,15 +68,17 @@ class Subscription:
         self._wakers: list[Callable[[], None]] = []
 
     # --- the fan-out's side ---------------------------------------------------------------
-    def offer(self, record: Record) -> None:
+    def offer(self, record: Record) -> bool:
+        """Buffer ``record`` if the subscriber wants it; False: it overflowed, drop it."""
         if record.position <= self.live_from or not self.filter.matches(record):
-            return
+            return not self.overflowed
         with self._lock:
             if self.overflowed or len(self._buffer) >= self.capacity:
                 self.overflowed = True  # and nothing after it: it resumes from what it took
-                return
+                return False
             self._buffer.append(record)
         self.wake()
+        return True
 
     def end(self) -> None:
         self.ended = True
@@ -132,6 +136,9 @@ class Hub:
         self._lock = threading.Lock()
         self._woken = threading.Event()
         self._seen: int | None = None  # the last position handed to the subscribers
+        self._heard: list[Record] = []  # records the words of commits brought, not handed out
+        self._heard_end = 0  # the last position any word named, with its records or not
+        self._heard_lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._closed = False
 
@@ -191,31 +198,56 @@ class Hub:
         return {s for group in self._by_tournament.values() for subs in group.values()
                 for s in subs}
 
-    def _on_commit(self, last_position: int) -> None:
+    def _on_commit(self, last_position: int, records=()) -> None:
         if self._seen is None or last_position > self._seen:
+            with self._heard_lock:
+                self._heard.extend(records)
+                self._heard_end = max(self._heard_end, last_position)
             self._woken.set()
 
     def _run(self) -> None:
         while not self._closed:
-            self._woken.wait(self.poll_seconds)
+            woken = self._woken.wait(self.poll_seconds)
             self._woken.clear()
             try:
-                if not self._skip_if_unheard():
+                if not self._skip_if_unheard() and not (woken and self._hand_out_heard()):
                     self._fan_out()
             except sqlite3.ProgrammingError:  # the store was closed under us: the app is gone
                 return
             except Exception:  # a store unavailable for a moment: the next poll reads again
                 log.exception("the fan-out could not read the log")
 
+    def _hand_out_heard(self) -> bool:
+        """Hand out the records the words brought that follow on from ``_seen``; True if
+        that reached the last position the words named (nothing to read from the log)."""
+        with self._heard_lock:
+            heard, self._heard, end = self._heard, [], self._heard_end
+        if not heard:
+            return False
+        heard.sort(key=lambda r: r.position)
+        run: list[Record] = []
+        for record in heard:
+            if record.position == (run[-1].position if run else self._seen) + 1:
+                run.append(record)
+            elif record.position > (run[-1].position if run else self._seen):
+                break  # a gap: what is missing is read from the log
+        self._hand_out(run)
+        return self._seen >= end
+
     def _skip_if_unheard(self) -> bool:
         """With nobody subscribed, move past the log's end without reading it (a subscriber
         who comes later reads back what it missed from the store)."""
-        end = self.store.last_position()
         with self._lock:
             if self._by_tournament:
                 return False
+        end = self.store.last_position()
+        with self._lock:
+            if self._by_tournament:  # one came meanwhile: it starts from _seen, read on
+                return False
             self._seen = max(self._seen, end)
-            return True
+        with self._heard_lock:
+            self._heard.clear()  # nobody to hand them to; the log has them
+        return True
 
     def _fan_out(self) -> None:
         while not self._closed:
@@ -227,14 +259,15 @@ class Hub:
                 return
 
     def _hand_out(self, records: Iterable[Record]) -> None:
+        dropped: set[Subscription] = set()
         with self._lock:
             for record in records:
                 group = self._by_tournament.get(record.tournament_id)
                 if group:
                     for sub in chain(group.get(None, ()), group.get(record.stream, ())):
-                        sub.offer(record)
+                        if not sub.offer(record):
+                            dropped.add(sub)
                 self._seen = record.position
-            dropped = [s for s in self._all() if s.overflowed]
         for sub in dropped:
             self.unsubscribe(sub)
 

@@ -65,11 +65,30 @@ class Visibility:
     def render(self, record: Record, reader: Reader) -> str:
         """The event as ``reader`` may see it, as compact JSON text."""
         key = (record.position, record.id, reader.key)
+        if (text := self._cached(key)) is not None:
+            return text
+        return self._keep(key, json.dumps(self.visible(record, reader), ensure_ascii=False,
+                                          separators=(",", ":")))
+
+    def render_quick(self, record: Record, reader: Reader) -> str | None:
+        """``render``, if it needs neither the store nor a fold: it is cached, or it is made
+        from the record alone (all but a hand's event for a reader of less than the log);
+        None otherwise."""
+        key = (record.position, record.id, reader.key)
+        if (text := self._cached(key)) is not None:
+            return text
+        if not reader.reads_log and self._hand_of(record, reader) is not None:
+            return None
+        return self.render(record, reader)
+
+    def _cached(self, key: tuple) -> str | None:
         with self._lock:
             if key in self._done:
                 self._done.move_to_end(key)
                 return self._done[key]
-        text = json.dumps(self.visible(record, reader), ensure_ascii=False, separators=(",", ":"))
+        return None
+
+    def _keep(self, key: tuple, text: str) -> str:
         with self._lock:
             self._done[key] = text
             while len(self._done) > self.keep:
@@ -80,16 +99,23 @@ class Visibility:
         if reader.reads_log:
             return record.to_dict()
         notice = {name: getattr(record, name) for name in NOTICE_FIELDS}
-        data = json.loads(record.data)
-        prefix = match_stream_prefix(reader.tournament_id)
-        hand = data.get("hand") if isinstance(data, dict) else None
-        if record.stream.startswith(prefix) and isinstance(hand, int):
+        if (hand := self._hand_of(record, reader)) is not None:
             # a hand's event, public or not (lots drawn in play too): as the hand read shows it
-            return {**notice, "hand": hand,
-                    **self._hand(record, reader, record.stream[len(prefix):], hand)}
+            match_id, number = hand
+            return {**notice, "hand": number, **self._hand(record, reader, match_id, number)}
         if record.type in permissions.PUBLIC_EVENTS:
-            return {**notice, "data": data}
+            return {**notice, "data": json.loads(record.data)}
         return {**notice, "withheld": WITHHELD}
+
+    @staticmethod
+    def _hand_of(record: Record, reader: Reader) -> tuple[str, int] | None:
+        """(match id, hand number) of an event of a hand of the reader's tournament, else None."""
+        prefix = match_stream_prefix(reader.tournament_id)
+        if not record.stream.startswith(prefix):
+            return None
+        data = json.loads(record.data)
+        hand = data.get("hand") if isinstance(data, dict) else None
+        return (record.stream[len(prefix):], hand) if isinstance(hand, int) else None
 
     def _hand(self, record: Record, reader: Reader, match_id: str, number: int) -> dict:
         """The hand as the hand read shows it to ``reader`` right after ``record``."""

@@ -207,7 +207,7 @@ class WebhookDelivery:
         self._thread = threading.Thread(target=self._run, name="paiju-webhooks", daemon=True)
         self._thread.start()
 
-    def _heard(self, last_position: int) -> None:
+    def _heard(self, last_position: int, records=()) -> None:
         self._wake.set()
 
     def _run(self) -> None:

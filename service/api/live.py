@@ -40,10 +40,15 @@ def subscribe(tid: str):
     s = services()
     reader = Reader(tid, current_token())
     sub = _subscribe(tid, filter, after)
+    def quick(record):
+        text = s.visibility.render_quick(record, reader)
+        return None if text is None else (text, None)
+
     return _sse(EventStream(s.hub, sub, lambda r: (s.visibility.render(r, reader), None),
                             current_app.config["LIVE_HEARTBEAT_SECONDS"],
                             still_valid=_token_check(),
-                            recheck_seconds=current_app.config["LIVE_TOKEN_RECHECK_SECONDS"]))
+                            recheck_seconds=current_app.config["LIVE_TOKEN_RECHECK_SECONDS"],
+                            quick=quick))
 
 
 @bp.get("/matches/<mid>/subscribe")

@@ -251,3 +251,27 @@ def test_lots_drawn_in_a_hand_in_play_reach_the_public_as_the_hand_read_shows_th
 def _record(envelope: dict) -> Record:
     return Record(**{**{k: envelope[k] for k in Record._fields if k in envelope},
                      "data": json.dumps(envelope["data"]), "meta": json.dumps(envelope["meta"])})
+
+
+def test_what_an_event_loop_renders_itself_is_what_a_thread_renders(client, app):
+    """render_quick (sent from serving's loop without a worker thread) gives render's text, or
+    None when it would need a fold: a hand's event for anyone who does not read the raw log,
+    until a thread has rendered it once for that kind of reader."""
+    table = played_hand(client)
+    visibility = app.extensions["paiju"].visibility
+    log = [_record(e) for e in
+           client.get(f"/v1/tournaments/{table.tid}/events?limit=1000").get_json()["events"]]
+    hand_events = [r for r in log if r.stream == table.stream and '"hand":' in r.data]
+    others = [r for r in log if r not in hand_events]
+    assert hand_events and others
+    tokens = app.extensions["paiju"].tokens
+    referee = Reader(table.tid, tokens.lookup(token_for(app, "referee", table.tid)))
+    seat = Reader(table.tid, tokens.lookup(token_for(app, "player", table.tid, "R1-1", 1)))
+    for reader in (referee, seat, Reader(table.tid, None)):
+        for record in others:
+            assert visibility.render_quick(record, reader) == visibility.render(record, reader)
+    for record in hand_events:
+        assert visibility.render_quick(record, referee) == visibility.render(record, referee)
+        assert visibility.render_quick(record, seat) is None  # the hand read folds
+        text = visibility.render(record, seat)
+        assert visibility.render_quick(record, seat) == text  # now it is cached

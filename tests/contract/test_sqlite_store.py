@@ -157,8 +157,11 @@ def test_an_untouched_log_verifies_clean(sqlite_store):
 
 def test_group_commit_keeps_every_concurrent_append_and_isolates_a_refused_one(sqlite_store):
     """32 writers at once: they share commits, yet each append stays atomic, the refused ones
-    (wrong expected version) leave no trace, and the chain stays whole."""
+    (wrong expected version) leave no trace, and the chain stays whole. Word of the commits
+    (events/commits.py) brings every stored record once, in position order, and nothing else."""
     outcomes, barrier = [], threading.Barrier(32)
+    heard = []
+    sqlite_store.commits.listen(lambda last, records: heard.append((last, list(records))))
 
     def writer(n):
         barrier.wait()
@@ -180,6 +183,8 @@ def test_group_commit_keeps_every_concurrent_append_and_isolates_a_refused_one(s
     assert [r.position for r in records] == list(range(1, 57))
     assert all(sqlite_store.stream_head(f"match-{n}") is None for n in range(0, 32, 8))
     assert sqlite_store.verify("t1").ok
+    assert [r for _, records in heard for r in records] == records
+    assert all(last == group[-1].position for last, group in heard)
 
 
 def test_a_refused_append_rolls_back_alone_first_in_its_group_or_after_others(tmp_path):

@@ -34,3 +34,76 @@ def test_catching_up_reads_past_pages_with_nothing_for_the_filter():
     stream = EventStream(hub, sub, lambda r: (r.type, None), heartbeat_seconds=60)
     assert stream.frames() == [f"id: {wanted.position}\ndata: TournamentArchived\n\n".encode()]
     hub.close()
+
+
+class Ready:
+    """A ready flag that never waits: the test pulls the pump by hand."""
+    def clear(self): pass
+    def wait(self, seconds): return True
+
+
+def test_a_loop_sends_what_needs_no_thread_itself_and_hands_the_rest_over_in_order():
+    store = InMemoryEventStore()
+    hub = Hub(store, poll_seconds=60)  # not started: the test offers the events itself
+    sub = Subscription(store, "t", Filter(), after=0, live_from=0)
+    in_thread: list[str] = []
+
+    def call(work):  # what a loop hands to a worker thread (service/serving.py)
+        in_thread.append(work.__name__)
+        return work()
+
+    slow = {"TournamentArchived"}  # as a hand's event for a seat: its rendering folds
+    stream = EventStream(hub, sub, lambda r: (f"{r.type} {r.position}", None), 60,
+                         quick=lambda r: None if r.type in slow else (f"{r.type} {r.position}",
+                                                                      None))
+    pump = stream.pump(Ready(), call)
+    next(pump)  # the opening, in a thread
+    assert in_thread == ["opening"]
+    for record in stored(store, 2) + stored(store, 1, "TournamentArchived") + stored(store, 1):
+        sub.offer(record)
+    assert next(pump) == b"id: 1\ndata: TeamRegistered 1\n\nid: 2\ndata: TeamRegistered 2\n\n"
+    assert in_thread == ["opening"]  # the two were rendered on the loop: no hop
+    assert next(pump) == b"id: 3\ndata: TournamentArchived 3\n\nid: 4\ndata: TeamRegistered 4\n\n"
+    assert in_thread == ["opening", "frames"]
+    pump.close()
+
+
+def test_a_stream_due_its_token_check_asks_a_thread_whatever_is_buffered():
+    store = InMemoryEventStore()
+    hub = Hub(store, poll_seconds=60)
+    sub = Subscription(store, "t", Filter(), after=0, live_from=0)
+    stream = EventStream(hub, sub, lambda r: (r.type, None), 60, recheck_seconds=0,
+                         still_valid=lambda: "token t1 was revoked; the stream ends",
+                         quick=lambda r: (r.type, None))
+    sub.offer(stored(store, 1)[0])
+    assert stream.quick_frames() is None  # the check reads the token registry
+    assert stream.frames() == [b'event: end\ndata: {"reason":"token t1 was revoked; '
+                               b'the stream ends"}\n\n']
+
+
+def received(sub: Subscription, count: int, seconds: float = 5.0) -> list[int]:
+    import time
+    got: list[int] = []
+    deadline = time.monotonic() + seconds
+    while len(got) < count and time.monotonic() < deadline:
+        got += [r.position for r in sub.take()]
+        time.sleep(0.01)
+    return got
+
+
+def test_the_fan_out_hands_out_what_the_words_bring_and_reads_the_log_only_for_a_gap():
+    store = InMemoryEventStore()
+    reads: list[int] = []
+    read_all = store.read_all
+    store.read_all = lambda after=0, limit=None: reads.append(after) or read_all(after, limit)
+    hub = Hub(store, poll_seconds=60)  # no poll in this test: only words wake the fan-out
+    sub = hub.subscribe("t", Filter(), after=None)
+    first = [r.position for r in stored(store, 1) + stored(store, 2)]
+    assert received(sub, 3) == first and reads == []  # the commits' own records
+    store.commits.unlisten(hub._on_commit)  # a word lost
+    (lost,) = stored(store, 1)
+    store.commits.listen(hub._on_commit)
+    (after_gap,) = stored(store, 1)  # its word names a position after the one never heard of
+    assert received(sub, 2) == [lost.position, after_gap.position]  # nothing lost, in order
+    assert reads == [first[-1]]  # read from the log, after the last handed out
+    hub.close()

@@ -7,7 +7,7 @@ One real server (SQLite, the timer on, as ``make run`` starts it) and, in one ru
 (b) the same load while the node holds ``--subscribers`` (1,000) subscriptions: ``--live`` of
     them (16) follow the tournament being appended to and receive every event — the commit →
     received latency is measured on them, from the event's ``recorded_at`` to the moment its
-    frame is read — and the rest are idle, each following a table of another tournament (a
+    frame is read, by one reading loop in a process of its own — and the rest are idle, each following a table of another tournament (a
     tablet of another hall), open and heartbeating but with nothing to receive.
 
 (a) and (b) run one after the other in ``--rounds`` (3) rounds on the same server, the subscribers
@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import selectors
 import socket
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -59,34 +60,19 @@ def open_subscription(port: int, path: str) -> socket.socket:
     return sock
 
 
-class LiveSubscriber(threading.Thread):
-    """Reads every frame of its subscription; for each event, now − its recorded_at. While the
-    load runs it only keeps what it reads, with the time it read it: parsing 64,000 frames
-    then would load the cores (and the GIL of the clients' process) the server is measured on;
-    they are parsed once the load is over."""
+class LiveSubscriber:
+    """One live subscription: what it read, with the time it read it, then each event's
+    latency, now − its recorded_at. All live subscriptions are read by one loop in a process
+    of their own (``read_live``), as a real subscriber is another program: threads in this one
+    would fight the clients for its GIL and add their waits to the latencies. Nothing is parsed
+    while the load runs: that would load the cores the server is measured on."""
 
     def __init__(self, sock: socket.socket, expected: int):
-        super().__init__(daemon=True)
         self.sock, self.expected = sock, expected
         self.received: list[tuple[float, bytes]] = []
         self.latencies: list[float] = []
         self.ids: list[int] = []  # checked: each event once, in order
-        self.error: Exception | None = None
-
-    def run(self) -> None:
-        try:
-            events, tail = 0, b""
-            while events < self.expected:
-                chunk = self.sock.recv(65536)
-                if not chunk:
-                    raise append.BenchError("a live subscription ended early")
-                self.received.append((time.time(), chunk))
-                # each frame's "\nid: " (after a chunk's size line), counted once even when
-                # split between two reads: the 4 bytes before hold none of it whole
-                events += (tail + chunk).count(b"\nid: ")
-                tail = chunk[-4:]
-        except Exception as error:
-            self.error = error
+        self.error: str | None = None
 
     def parse(self) -> None:
         """The frames read, each event's latency from the moment its last byte was read."""
@@ -101,6 +87,57 @@ class LiveSubscriber(threading.Thread):
                     if line.startswith(b"data: {"):
                         recorded = json.loads(line[6:])["recorded_at"]
                         self.latencies.append(now - moment(recorded).timestamp())
+
+
+def read_live(socks: list[socket.socket], expected: int, time_limit: float, answer) -> None:
+    """In a process of its own: read every socket until each has ``expected`` events; send back
+    each socket's (time read, bytes) and its error, if any."""
+    received: list[list[tuple[float, bytes]]] = [[] for _ in socks]
+    counts, tails, errors = [0] * len(socks), [b""] * len(socks), [None] * len(socks)
+    selector = selectors.DefaultSelector()
+    for n, sock in enumerate(socks):
+        sock.setblocking(False)
+        selector.register(sock, selectors.EVENT_READ, n)
+    deadline = time.monotonic() + time_limit
+    while selector.get_map() and time.monotonic() < deadline:
+        for key, _ in selector.select(timeout=1):
+            n = key.data
+            chunk = socks[n].recv(65536)
+            if not chunk:
+                errors[n] = "a live subscription ended early"
+                selector.unregister(socks[n])
+                continue
+            received[n].append((time.time(), chunk))
+            # each frame's "\nid: " (after a chunk's size line), counted once even when split
+            # between two reads: the 4 bytes before hold none of it whole
+            counts[n] += (tails[n] + chunk).count(b"\nid: ")
+            tails[n] = chunk[-4:]
+            if counts[n] >= expected:
+                selector.unregister(socks[n])
+    answer.send((received, errors))
+    answer.close()
+
+
+def follow(followers: list[LiveSubscriber], time_limit: float) -> multiprocessing.Process:
+    """Start reading the followers' sockets in another process; ``collect`` ends it."""
+    mine, theirs = multiprocessing.get_context("fork").Pipe()
+    process = multiprocessing.get_context("fork").Process(
+        target=read_live, args=([f.sock for f in followers], followers[0].expected,
+                                time_limit, theirs), daemon=True)
+    process.start()
+    process.answer = mine
+    return process
+
+
+def collect(process: multiprocessing.Process, followers: list[LiveSubscriber],
+            time_limit: float) -> None:
+    if not process.answer.poll(time_limit):
+        raise append.BenchError("the live subscribers' reader did not finish")
+    received, errors = process.answer.recv()
+    process.join(timeout=10)
+    for f, got, error in zip(followers, received, errors):
+        f.received, f.error = got, error
+        f.parse()
 
 
 def create(port: int, tid: str) -> None:
@@ -154,12 +191,9 @@ def one_round(server, port: int, halls: list[str], events: int, clients: int,
     followers = [LiveSubscriber(open_subscription(
         port, f"/v1/tournaments/{tid}/subscribe?type=TeamRegistered"), events)
         for _ in range(live)]
-    for f in followers:
-        f.start()
+    reader = follow(followers, time_limit)
     loaded = append.run_clients([port], tid, events, clients, time_limit, False)
-    for f in followers:
-        f.join(timeout=time_limit)
-        f.parse()
+    collect(reader, followers, time_limit)
     failed = [f.error or "not every event once, in order" for f in followers
               if f.error or len(f.latencies) < events or f.ids != sorted(set(f.ids))]
     if failed:

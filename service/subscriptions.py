@@ -68,16 +68,16 @@ class Subscription:
         self._wakers: list[Callable[[], None]] = []
 
     # --- the fan-out's side ---------------------------------------------------------------
-    def offer(self, record: Record) -> bool:
-        """Buffer ``record`` if the subscriber wants it; False: it overflowed, drop it."""
+    def offer(self, record: Record) -> bool | None:
+        """Buffer ``record`` if the subscriber wants it: True if it did, None if it is not
+        wanted, False if the buffer overflowed (drop the subscriber). The caller wakes it."""
         if record.position <= self.live_from or not self.filter.matches(record):
-            return not self.overflowed
+            return False if self.overflowed else None
         with self._lock:
             if self.overflowed or len(self._buffer) >= self.capacity:
                 self.overflowed = True  # and nothing after it: it resumes from what it took
                 return False
             self._buffer.append(record)
-        self.wake()
         return True
 
     def end(self) -> None:
@@ -259,15 +259,24 @@ class Hub:
                 return
 
     def _hand_out(self, records: Iterable[Record]) -> None:
+        """Offer each record to the subscribers of its stream; each subscriber that took some
+        is woken once for all of them (a wake is a word to another thread: one per event and
+        subscriber was most of the fan-out's cost)."""
+        took: set[Subscription] = set()
         dropped: set[Subscription] = set()
         with self._lock:
             for record in records:
                 group = self._by_tournament.get(record.tournament_id)
                 if group:
                     for sub in chain(group.get(None, ()), group.get(record.stream, ())):
-                        if not sub.offer(record):
+                        offered = sub.offer(record)
+                        if offered:
+                            took.add(sub)
+                        elif offered is False:
                             dropped.add(sub)
                 self._seen = record.position
+        for sub in took | dropped:  # a dropped one learns it from its stream's next frames
+            sub.wake()
         for sub in dropped:
             self.unsubscribe(sub)
 

@@ -18,10 +18,10 @@ def test_after_an_overflow_nothing_more_is_buffered_and_nothing_is_skipped():
     store = InMemoryEventStore()
     r1, r2, r3, r4 = stored(store, 4)
     sub = Subscription(store, "t", Filter(), after=0, live_from=0, capacity=2)
-    for record in (r1, r2, r3):  # the third finds the buffer full
-        sub.offer(record)
+    # the third finds the buffer full: False, drop this subscriber
+    assert [sub.offer(record) for record in (r1, r2, r3)] == [True, True, False]
     assert [r.position for r in sub.take()] == [1, 2]
-    sub.offer(r4)  # room again, but 3 was lost to this subscriber: 4 must not follow 2
+    assert sub.offer(r4) is False  # room again, but 3 was lost to it: 4 must not follow 2
     assert sub.take() == [] and sub.overflowed and sub.sent == 2
 
 

@@ -8,7 +8,8 @@ PostgreSQL pool, the timer and the fan-out keep the threads they are written for
 monkey-patched. The loop only moves bytes: it reads each request's body, hands the request to a
 thread, and sends the answer; a subscription (service/event_stream.py) is served from the loop
 itself, waking when the fan-out says there is something for it (an ``async`` watcher, the one
-gevent object that another thread may signal), and asking a thread for the frames."""
+gevent object that another thread may signal); it makes the frames on the loop when they need
+neither the store nor a fold, and asks a thread for the others."""
 from __future__ import annotations
 
 import io

@@ -6,8 +6,9 @@ the fan-out hands it: one reader a node (``Hub``), woken by word of each commit
 (events/commits.py) and, in case a word is lost, by a poll, offers each new event once to the
 subscribers of its tournament. The node's own commits come with their records: those that follow
 on from the last position handed out, with no gap, are handed out as they are; anything else
-(another node's commits, a word out of order or lost) is read from the log by position. Positions are committed in order, so "every event
-after my position" is exact: nothing lost, nothing twice, across reconnects and restarts.
+(another node's commits, a word out of order or lost) is read from the log by position.
+Positions are committed in order, so "every event after my position" is exact: nothing lost,
+nothing twice, across reconnects and restarts.
 
 A subscriber that does not keep up is dropped when its buffer is full, never waited for: appends
 do not know subscribers exist (the fan-out runs beside them), and the dropped subscriber resumes

@@ -40,7 +40,8 @@ def subscribe(tid: str):
     s = services()
     reader = Reader(tid, current_token())
     sub = _subscribe(tid, filter, after)
-    def quick(record):
+
+    def quick(record):  # on serving's event loop: what needs no store or fold (None: it does)
         text = s.visibility.render_quick(record, reader)
         return None if text is None else (text, None)
 

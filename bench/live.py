@@ -27,6 +27,7 @@ import json
 import multiprocessing
 import selectors
 import socket
+import statistics
 import sys
 import tempfile
 import time
@@ -118,22 +119,23 @@ def read_live(socks: list[socket.socket], expected: int, time_limit: float, answ
     answer.close()
 
 
-def follow(followers: list[LiveSubscriber], time_limit: float) -> multiprocessing.Process:
-    """Start reading the followers' sockets in another process; ``collect`` ends it."""
-    mine, theirs = multiprocessing.get_context("fork").Pipe()
-    process = multiprocessing.get_context("fork").Process(
-        target=read_live, args=([f.sock for f in followers], followers[0].expected,
-                                time_limit, theirs), daemon=True)
+def follow(followers: list[LiveSubscriber], time_limit: float):
+    """Start reading the followers' sockets in another process: (it, the end of the pipe its
+    answer comes by), for ``collect``."""
+    fork = multiprocessing.get_context("fork")
+    answer, theirs = fork.Pipe()
+    process = fork.Process(target=read_live, args=([f.sock for f in followers],
+                                                   followers[0].expected, time_limit, theirs),
+                           daemon=True)
     process.start()
-    process.answer = mine
-    return process
+    return process, answer
 
 
-def collect(process: multiprocessing.Process, followers: list[LiveSubscriber],
-            time_limit: float) -> None:
-    if not process.answer.poll(time_limit):
+def collect(reader, followers: list[LiveSubscriber], time_limit: float) -> None:
+    process, answer = reader
+    if not answer.poll(time_limit):
         raise append.BenchError("the live subscribers' reader did not finish")
-    received, errors = process.answer.recv()
+    received, errors = answer.recv()
     process.join(timeout=10)
     for f, got, error in zip(followers, received, errors):
         f.received, f.error = got, error
@@ -164,10 +166,11 @@ def run(workdir: Path, events: int, clients: int, subscribers: int, live: int,
     finally:
         append.stop_server(server)
     latencies = sorted(x for f in figures for x in f["latencies"])
-    ratios = sorted(f["loaded"] / f["quiet"] for f in figures)
-    return {"quiet_events_per_s": median([f["quiet"] for f in figures]),
-            "loaded_events_per_s": median([f["loaded"] for f in figures]),
-            "ratio": median(ratios), "round_ratios": [round(r, 3) for r in ratios],
+    rates = {part: [f[part] for f in figures] for part in ("quiet", "loaded")}
+    return {"quiet_events_per_s": statistics.median(rates["quiet"]),
+            "loaded_events_per_s": statistics.median(rates["loaded"]),
+            "ratio": append.round_by_round(rates, "loaded", "quiet"),
+            "round_ratios": sorted(round(f["loaded"] / f["quiet"], 3) for f in figures),
             "latency_p50_ms": 1000 * latencies[len(latencies) // 2],
             "latency_p99_ms": 1000 * latencies[int(len(latencies) * 0.99)],
             "deliveries": len(latencies), "subscribers": subscribers, "live": live,
@@ -205,11 +208,6 @@ def one_round(server, port: int, halls: list[str], events: int, clients: int,
             "latencies": [x for f in followers for x in f.latencies],
             "reads": sum(len(f.received) for f in followers),
             "kib_per_idle": per_idle}
-
-
-def median(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[len(ordered) // 2]
 
 
 def main() -> int:

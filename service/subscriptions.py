@@ -227,11 +227,13 @@ class Hub:
             return False
         heard.sort(key=lambda r: r.position)
         run: list[Record] = []
+        last = self._seen
         for record in heard:
-            if record.position == (run[-1].position if run else self._seen) + 1:
-                run.append(record)
-            elif record.position > (run[-1].position if run else self._seen):
+            if record.position > last + 1:
                 break  # a gap: what is missing is read from the log
+            if record.position == last + 1:
+                run.append(record)
+                last = record.position
         self._hand_out(run)
         return self._seen >= end
 

@@ -64,58 +64,54 @@ class Visibility:
 
     def render(self, record: Record, reader: Reader) -> str:
         """The event as ``reader`` may see it, as compact JSON text."""
-        key = (record.position, record.id, reader.key)
-        if (text := self._cached(key)) is not None:
-            return text
-        return self._keep(key, json.dumps(self.visible(record, reader), ensure_ascii=False,
-                                          separators=(",", ":")))
+        return self._render(record, reader, quick=False)
 
     def render_quick(self, record: Record, reader: Reader) -> str | None:
         """``render``, if it needs neither the store nor a fold: it is cached, or it is made
         from the record alone (all but a hand's event for a reader of less than the log);
         None otherwise."""
-        key = (record.position, record.id, reader.key)
-        if (text := self._cached(key)) is not None:
-            return text
-        if not reader.reads_log and self._hand_of(record, reader) is not None:
-            return None
-        return self.render(record, reader)
+        return self._render(record, reader, quick=True)
 
-    def _cached(self, key: tuple) -> str | None:
+    def _render(self, record: Record, reader: Reader, quick: bool) -> str | None:
+        key = (record.position, record.id, reader.key)
         with self._lock:
             if key in self._done:
                 self._done.move_to_end(key)
                 return self._done[key]
-        return None
-
-    def _keep(self, key: tuple, text: str) -> str:
+        if (seen := self.visible(record, reader, quick)) is None:
+            return None
+        text = json.dumps(seen, ensure_ascii=False, separators=(",", ":"))
         with self._lock:
             self._done[key] = text
             while len(self._done) > self.keep:
                 self._done.popitem(last=False)
         return text
 
-    def visible(self, record: Record, reader: Reader) -> dict:
+    def visible(self, record: Record, reader: Reader, quick: bool = False) -> dict | None:
+        """What ``reader`` may see of ``record``; None if ``quick`` and that needs a fold."""
         if reader.reads_log:
             return record.to_dict()
+        data = json.loads(record.data)
         notice = {name: getattr(record, name) for name in NOTICE_FIELDS}
-        if (hand := self._hand_of(record, reader)) is not None:
+        if (hand := self._hand_of(record, reader, data)) is not None:
+            if quick:
+                return None  # the hand read folds the match
             # a hand's event, public or not (lots drawn in play too): as the hand read shows it
             match_id, number = hand
             return {**notice, "hand": number, **self._hand(record, reader, match_id, number)}
         if record.type in permissions.PUBLIC_EVENTS:
-            return {**notice, "data": json.loads(record.data)}
+            return {**notice, "data": data}
         return {**notice, "withheld": WITHHELD}
 
     @staticmethod
-    def _hand_of(record: Record, reader: Reader) -> tuple[str, int] | None:
-        """(match id, hand number) of an event of a hand of the reader's tournament, else None."""
+    def _hand_of(record: Record, reader: Reader, data) -> tuple[str, int] | None:
+        """(match id, hand number) of an event of a hand of the reader's tournament, else None;
+        ``data`` is the event's, parsed."""
         prefix = match_stream_prefix(reader.tournament_id)
-        if not record.stream.startswith(prefix):
-            return None
-        data = json.loads(record.data)
         hand = data.get("hand") if isinstance(data, dict) else None
-        return (record.stream[len(prefix):], hand) if isinstance(hand, int) else None
+        if not record.stream.startswith(prefix) or not isinstance(hand, int):
+            return None
+        return record.stream[len(prefix):], hand
 
     def _hand(self, record: Record, reader: Reader, match_id: str, number: int) -> dict:
         """The hand as the hand read shows it to ``reader`` right after ``record``."""

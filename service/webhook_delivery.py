@@ -232,4 +232,3 @@ class WebhookDelivery:
                 release()
             except Exception as error:  # the database is gone: the lease lapses by itself
                 log.warning("the webhooks' lease was not given up (%s)", error)
-

@@ -360,7 +360,6 @@ def _in_the_pause(view: Mapping, moves: list[Action]) -> bool:
             and any(event_type == "KittyTaken" for event_type, _ in moves))
 
 
-
 class Waiting:
     """How long one table has been held back (:func:`held_back`): at most ``WAIT_SECONDS`` on
     end, then a RuntimeError that says what it waited for."""

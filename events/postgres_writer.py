@@ -46,7 +46,6 @@ from .store import AppendResult, Decide, StoreUnavailable, plan_append
 LOCK_SPACE = 0x7061696A   # 'paij': the two-key advisory lock space of the seal lock
 SEAL_LOCK = (LOCK_SPACE, 1)
 RETRIES = 3               # a group that met another tournament's insert of an id or a stream
-COPY_FROM = 8             # groups of at least this many events go in by COPY
 
 
 COMMITS_CHANNEL = "paiju_commits"  # LISTEN/NOTIFY: word of each commit, its last position
@@ -143,55 +142,114 @@ def commit_group(conn: psycopg.Connection, sql: Callable[[str], str], jobs: list
     """``jobs`` (one tournament's) in one transaction on ``conn``: each judged in turn, then
     the accepted ones sealed, inserted and committed together. Each job leaves with its result
     or its refusal; raises what fails the whole group (a lost connection, the insert, the
-    commit), and then no job's result or refusal counts."""
-    with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                     (jobs[0].tournament_id,))
-        tail = GroupTail(conn, sql, {e.stream for job in jobs for e in job.events})
+    commit), and then no job's result or refusal counts.
+
+    In pipeline mode, statements go out without waiting for each other's answers: a group
+    whose decisions read no more than the look-up brought takes three round trips (the begin,
+    the tournament's lock and the look-up; the seal and the insert; the commit) and four
+    statements, where it took a dozen of each. Every statement costs the node's CPU too
+    (psycopg's Python), which is what several nodes on one machine run short of."""
+    with conn.pipeline(), conn.transaction():
+        tail = GroupTail(conn, sql, jobs)
         for job in jobs:
             tail.judge(job, recorded_at)
         if tail.pending:
-            tail.seal()
-            insert(conn, tail.pending)
-            # delivered at the commit to every node that listens (events/commits.py)
-            conn.execute("SELECT pg_notify(%s, %s)", (COMMITS_CHANNEL, str(tail.pending[-1].position)))
+            tail.seal_and_insert()
         tail.finish(jobs)
 
 
 def insert(conn: psycopg.Connection, records: list[Record]) -> None:
-    columns = ", ".join(COLUMNS)
-    if len(records) >= COPY_FROM:
-        with conn.cursor().copy(f"COPY events ({columns}) FROM STDIN") as copy:
-            for record in records:
-                copy.write_row(record)
-    else:
-        conn.cursor().executemany(
-            f"INSERT INTO events ({columns}) VALUES ({', '.join(['%s'] * len(COLUMNS))})",
-            [tuple(r) for r in records])
+    """``records`` by COPY (outside pipeline mode, which COPY cannot share): an import's."""
+    with conn.cursor().copy(f"COPY events ({', '.join(COLUMNS)}) FROM STDIN") as copy:
+        for record in records:
+            copy.write_row(record)
+
+
+TOURNAMENT_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"
+SEAL = "SELECT pg_advisory_xact_lock(?, ?)"
+# What every append of a group asks first, in one statement, a row per record, each row led
+# by its kind: the log's last record (its end), the tournament's last (its head), each stream's
+# last RECENT (its head, and what a decision reads after a cached state: the last entries of
+# its (stream, version) index), and any stored already under an id the appends bring.
+RECENT = 2  # a node's cached state of a stream it writes is the one before its last append
+_RECORD = ", ".join(COLUMNS)
+
+
+def _last(where: str, key: str, count: int) -> str:
+    return f"SELECT {_RECORD} FROM events WHERE {where} ORDER BY {key} DESC LIMIT {count}"
+
+
+LOOK_UP = (
+    f"(SELECT ?::text, e.* FROM ({_last('true', 'position', 1)}) AS e) UNION ALL "
+    f"(SELECT ?::text, e.* FROM ({_last('tournament_id = ?', 'position', 1)}) AS e) UNION ALL "
+    f"(SELECT ?::text, e.* FROM unnest(?::text[]) AS s "
+    f"CROSS JOIN LATERAL ({_last('stream = s', 'version', RECENT)}) AS e) UNION ALL "
+    f"(SELECT ?::text, {_RECORD} FROM events WHERE id = ANY(?::text[]))")
+_ARRAY_TYPES = {"position": "bigint", "version": "bigint", "schema_version": "integer"}
+# The group's records, one array a column, inserted only if the log still ends where the
+# group's positions assume, and word of them (delivered at the commit to every node that
+# listens, events/commits.py): one statement, however many records, with a row if it wrote
+# (a wrong guess writes nothing, and is numbered again). The arrays go in binary form (%b):
+# psycopg escapes each text of a text-form array with a regular expression.
+INSERT_IF_AT_END = (
+    f"WITH written AS (INSERT INTO events ({', '.join(COLUMNS)}) SELECT * FROM unnest("
+    + ", ".join(f"%b::{_ARRAY_TYPES.get(c, 'text')}[]" for c in COLUMNS)
+    + f") WHERE ({LAST_POSITION}) = %s RETURNING position) "
+    "SELECT pg_notify(%s, max(position)::text) FROM written HAVING count(*) > 0")
 
 
 class GroupTail:
     """The :class:`events.store.Tail` of a group's open transaction: the log as stored, and
     after it the records of the group's appends judged so far (``pending``, not yet written).
 
-    The heads it reads from the database it remembers: the tournament's lock keeps its own
-    streams as they are to the commit. (A stream or event id that another tournament's
-    append takes meanwhile is met by the unique indexes at the insert; the whole group is then
-    judged again, and meets it.)"""
+    What every append asks first (its streams' heads, the tournament's head, the log's end,
+    the stored events of the ids it brings) is read for the whole group with the tournament's
+    lock, in one round trip, and remembered: the lock keeps the tournament's own streams as
+    they are to the commit. (A stream or event id that another tournament's append takes
+    meanwhile is met by the unique indexes at the insert; the whole group is then judged
+    again, and meets it.)"""
 
-    def __init__(self, conn: psycopg.Connection, sql: Callable[[str], str], streams: set[str]):
+    def __init__(self, conn: psycopg.Connection, sql: Callable[[str], str], jobs: list[Job]):
         self.conn, self.sql = conn, sql
         self.pending: list[Record] = []
         self._accepted: list[tuple[Job, int, int]] = []  # (job, its first, past its last)
         self._streams: dict[str, tuple[str, int] | None] = {}
         self._tournaments: dict[str, tuple[int, str] | None] = {}
+        self._stored: dict[str, Record] = {}
+        # each looked-up stream's last RECENT stored records, oldest first (all, if fewer)
+        self._recent: dict[str, list[Record]] = {}
+        self._looked_up: set[str] = set()  # the ids whose stored events _stored holds
         self._deciding = False
         self.sealed = False
-        self._read_heads(streams)
-        self._base = self.query(LAST_POSITION)[0][0]  # the log's end: a guess until sealed
+        self._base = self._look_up(jobs)  # the log's end: a guess until sealed
 
     def query(self, sql: str, params: Sequence = ()) -> list[tuple]:
         return self.conn.execute(self.sql(sql), params).fetchall()
+
+    def _send(self, sql: str, params: Sequence = ()) -> psycopg.Cursor:
+        """A statement sent, its answer read later (pipeline mode): fetching it waits."""
+        return self.conn.execute(self.sql(sql), params)
+
+    def _look_up(self, jobs: list[Job]) -> int:
+        """The tournament's lock, and with it everything :data:`LOOK_UP` reads; the log's end."""
+        tournament_id = jobs[0].tournament_id
+        streams = list({e.stream for job in jobs for e in job.events})
+        ids = list({e.id for job in jobs for e in job.events if e.id})
+        self._send(TOURNAMENT_LOCK, (tournament_id,))
+        found: dict[str, list[Record]] = {"end": [], "tournament": [], "stream": [], "id": []}
+        params = ("end", "tournament", tournament_id, "stream", streams, "id", ids)
+        for kind, *row in self._send(LOOK_UP, params):
+            found[kind].append(Record(*row))
+        self._streams.update({stream: None for stream in streams})
+        self._recent = {stream: [] for stream in streams}
+        for record in sorted(found["stream"], key=lambda r: r.position):
+            self._streams[record.stream] = (record.tournament_id, record.version)
+            self._recent[record.stream].append(record)
+        self._tournaments[tournament_id] = next(
+            ((r.position, r.hash) for r in found["tournament"]), None)
+        self._stored = {r.id: r for r in found["id"]}
+        self._looked_up = set(ids)
+        return next((r.position for r in found["end"]), 0)
 
     # --- judging, sealing ---------------------------------------------------------------------
     def judge(self, job: Job, recorded_at: str) -> None:
@@ -228,14 +286,32 @@ class GroupTail:
         the guess was right."""
         if self.sealed:
             return
-        with self.conn.pipeline():
-            self.conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", SEAL_LOCK)
-            end = self.conn.execute(self.sql(LAST_POSITION))
-        true_end = end.fetchone()[0]
+        self._send(SEAL, SEAL_LOCK)
+        self._sealed_at(self.query(LAST_POSITION)[0][0])
+
+    def _sealed_at(self, true_end: int) -> None:
         self.sealed = True
         if true_end != self._base and self.pending:
             self.pending = _renumbered(self.pending, true_end + 1)
         self._base = true_end
+
+    def seal_and_insert(self) -> None:
+        """The seal with the insert of ``pending``: one round trip when the positions guessed
+        still follow the log's end (no other tournament committed since the group began),
+        two more when they are numbered again."""
+        if not self.sealed:
+            self._send(SEAL, SEAL_LOCK)
+            if self._insert_if_at_end():
+                self.sealed = True
+                return
+            self._sealed_at(self.query(LAST_POSITION)[0][0])
+        if not self._insert_if_at_end():
+            raise AssertionError("the log moved on under the seal")
+
+    def _insert_if_at_end(self) -> bool:
+        columns = map(list, zip(*self.pending))
+        return bool(self._send(INSERT_IF_AT_END, (*columns, self._base, COMMITS_CHANNEL))
+                    .fetchall())
 
     def finish(self, jobs: list[Job]) -> None:
         """Each job's result as inserted: an accepted job's records, and a retry's of a batch
@@ -250,10 +326,13 @@ class GroupTail:
 
     # --- the Tail protocol ------------------------------------------------------------------
     def records_by_id(self, ids):
-        # one array parameter, however many ids (SQLite's IN (…) is bounded by its variables)
-        rows = self.query(SELECT + "WHERE id = ANY(?)", (list(ids),))
-        found = {row[1]: Record(*row) for row in rows}
         wanted = set(ids)
+        if wanted <= self._looked_up:
+            found = {i: self._stored[i] for i in wanted if i in self._stored}
+        else:
+            # one array parameter, however many ids (SQLite's IN (…) is bounded by its variables)
+            rows = self.query(SELECT + "WHERE id = ANY(?)", (list(ids),))
+            found = {row[1]: Record(*row) for row in rows}
         found.update((r.id, r) for r in self.pending if r.id in wanted)
         return found
 
@@ -281,7 +360,13 @@ class GroupTail:
         return self._base + len(self.pending)
 
     def read_stream(self, stream, from_version=1, limit=None, until_position=None):
-        stored = read_stream_rows(self.query, stream, from_version, limit, until_position)
+        recent = self._recent.get(stream)
+        if until_position is None and recent is not None and (
+                len(recent) < RECENT or from_version >= recent[0].version):
+            # what a decision on a cached state reads, or a stream of few events: known
+            stored = iter([r for r in recent if r.version >= from_version])
+        else:
+            stored = read_stream_rows(self.query, stream, from_version, limit, until_position)
         pending = (r for r in self.pending if r.stream == stream and r.version >= from_version
                    and (until_position is None or r.position <= until_position))
         count = 0
@@ -290,16 +375,6 @@ class GroupTail:
                 return
             count += 1
             yield record
-
-    def _read_heads(self, streams: set[str]) -> None:
-        """The heads of ``streams`` in one query: each the last entry of the (stream, version)
-        index, one probe per stream however long it is."""
-        rows = self.query("SELECT s, h.tournament_id, h.version FROM unnest(?::text[]) AS s "
-                          "CROSS JOIN LATERAL (SELECT tournament_id, version FROM events "
-                          "WHERE stream = s ORDER BY version DESC LIMIT 1) AS h",
-                          (list(streams),))
-        self._streams.update({stream: None for stream in streams})
-        self._streams.update({stream: (owner, version) for stream, owner, version in rows})
 
 
 def _renumbered(records: list[Record], first_position: int) -> list[Record]:

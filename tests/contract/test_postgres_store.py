@@ -359,3 +359,24 @@ def test_a_retry_in_the_same_group_as_its_batch_gets_the_records_as_stored(pg):
     assert results["batch"].created and not results["retry"].created
     assert results["retry"].records == results["batch"].records == [pg.get(event_id)]
     assert pg.get(event_id).position == 3
+
+
+def test_a_group_answers_its_decisions_reads_as_the_log_does(pg):
+    """With the tournament's lock, a group looks up each of its streams' last two records
+    (events/postgres_writer.py LOOK_UP); a decision's read from them on is answered from those,
+    any other from the log. Every read a decision makes, from every version, with and without
+    a limit, of a stream of four events, one of one event, and one of none, is the store's."""
+    pg.append("A", [ev("match-a", n) for n in range(4)] + [ev("match-one")])
+    reads = [(stream, version, limit) for stream in ("match-a", "match-one", "match-new")
+             for version in range(1, 7) for limit in (None, 1, 2)]
+    expected = {read: [r.id for r in pg.read_stream(read[0], from_version=read[1],
+                                                    limit=read[2])] for read in reads}
+    seen = {}
+
+    def decide(tail, recorded_at):
+        for read in reads:
+            seen[read] = [r.id for r in tail.read_stream(read[0], from_version=read[1],
+                                                         limit=read[2])]
+    pg.append("A", [ev("match-a", 9)], decide)
+    assert seen == expected
+    assert expected[("match-a", 3, None)] != [] and expected[("match-one", 1, None)] != []

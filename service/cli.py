@@ -915,8 +915,8 @@ def _db_upgrade(args) -> int:
 
 
 def _migrate(args) -> int:
-    """Every tournament's log (positions, ids and hashes as stored) and the tokens, from one
-    database into an empty one; each chain verified on both sides."""
+    """Every tournament's log (positions, ids and hashes as stored), the tokens and the
+    webhooks, from one database into an empty one; each chain verified on both sides."""
     from events.store import RestoreConflict
 
     from .deployment import exists, open_deployment
@@ -941,9 +941,9 @@ def _migrate(args) -> int:
     finally:
         source.close()
         target.close()
-    print(f"paiju: migrated {report.events} events of {report.tournaments} tournaments and "
-          f"{report.tokens} tokens from {_shown(args.source)} to {_shown(args.target)}; every "
-          f"chain verified, heads identical")
+    print(f"paiju: migrated {report.events} events of {report.tournaments} tournaments, "
+          f"{report.tokens} tokens and {report.webhooks} webhooks from {_shown(args.source)} "
+          f"to {_shown(args.target)}; every chain verified, heads identical")
     return 0
 
 

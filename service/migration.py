@@ -3,7 +3,8 @@ event outgrows one machine, or back.
 
 The log is copied as stored (positions, ids, hashes; the export's ``restore`` underneath), so
 each chain, and so every projection, is identical afterwards; the tokens move by their digests,
-so every token still works. Every chain is verified before anything is written and again in the
+so every token still works; the webhooks move with their secrets, cursors and delivery attempts,
+so each goes on from the event it had reached. Every chain is verified before anything is written and again in the
 new database, and each tournament's head must be the same on both sides.
 """
 from __future__ import annotations
@@ -24,6 +25,7 @@ class MigrationReport:
     tournaments: int
     events: int
     tokens: int
+    webhooks: int
 
 
 def migrate(source: Deployment, target: Deployment,
@@ -42,8 +44,17 @@ def migrate(source: Deployment, target: Deployment,
     moved = [(d, t) for d, t in source.tokens.with_digests() if t.token_id not in kept]
     for token_digest, token in moved:
         target.tokens.adopt(token_digest, token)
+    hooks = _move_webhooks(source, target)
     _check_identical(source, target, reports)
-    return MigrationReport(len(reports), count, len(moved))
+    return MigrationReport(len(reports), count, len(moved), hooks)
+
+
+def _move_webhooks(source: Deployment, target: Deployment) -> int:
+    kept = {hook.webhook_id for hook in target.webhooks.every()}
+    moving = [hook for hook in source.webhooks.every() if hook.webhook_id not in kept]
+    for hook in moving:
+        target.webhooks.adopt(hook, source.webhooks.every_attempt(hook.webhook_id))
+    return len(moving)
 
 
 def _check_identical(source: Deployment, target: Deployment, reports) -> None:

@@ -190,6 +190,30 @@ class WebhookRegistry(ABC):
             f"SELECT {', '.join(_HOOK_FIELDS)} FROM webhooks WHERE state = ? "
             "ORDER BY created_at, webhook_id", (ACTIVE,))]
 
+    def every(self) -> list[Webhook]:
+        """Every webhook of the deployment, whatever its state (``paiju migrate`` moves all)."""
+        return [_hook(r) for r in self._query(
+            f"SELECT {', '.join(_HOOK_FIELDS)} FROM webhooks ORDER BY created_at, webhook_id",
+            ())]
+
+    def adopt(self, hook: Webhook, attempts: Iterable[Attempt]) -> None:
+        """Keep a webhook moved from another database of the deployment, with its delivery
+        attempts, as they were (secret, cursor, state, every attempt), in one transaction:
+        ``paiju migrate``."""
+        self._write([(f"INSERT INTO webhooks ({', '.join(_HOOK_FIELDS)}) VALUES "
+                      f"({', '.join('?' * len(_HOOK_FIELDS))})", _hook_row(hook)),
+                     *((f"INSERT INTO webhook_deliveries ({', '.join(_ATTEMPT_FIELDS)}) "
+                        f"VALUES ({', '.join('?' * len(_ATTEMPT_FIELDS))})",
+                        tuple(getattr(attempt, f) for f in _ATTEMPT_FIELDS))
+                       for attempt in attempts)])
+
+    def every_attempt(self, webhook_id: str, page: int = 1000) -> Iterable[Attempt]:
+        """The webhook's delivery attempts, all of them, in the order they were made."""
+        after = 0
+        while batch := self.deliveries(webhook_id, after, page):
+            yield from batch
+            after = batch[-1].seq
+
     def deliveries(self, webhook_id: str, after_seq: int = 0, limit: int = 100) -> list[Attempt]:
         """The attempts in the order they were made, after the ``after_seq``-th."""
         return [Attempt(*row) for row in self._query(

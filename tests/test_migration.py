@@ -4,6 +4,7 @@ is not empty, or a source whose chain is broken, gets nothing written."""
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 
 import psycopg
 import pytest
@@ -97,3 +98,43 @@ def test_db_upgrade_then_migrate_as_the_readme_says(simulated, postgres_template
         assert "first admin" in listed and "paiju simulate" in listed
     finally:
         postgres.drop(url)
+
+
+def test_webhooks_move_with_their_secrets_cursors_and_delivery_attempts(simulated, postgres_url,
+                                                                       tmp_path, capsys):
+    """An organiser's webhooks go on from where they were after the move: the same id, secret,
+    filters, cursor and state, and every delivery attempt in its order."""
+    from service.deployment import open_deployment
+    from service.webhooks import Attempt, SQLiteWebhookRegistry
+
+    outcome, db, _ = simulated
+    source = tmp_path / "with-webhooks.db"
+    with sqlite3.connect(db) as original, sqlite3.connect(source) as copy:
+        original.backup(copy)
+    hooks = SQLiteWebhookRegistry(source)
+    tid = outcome.tournament_id
+    _, live = hooks.create(tid, "https://scores.example/hook", ["HandEnded"], None, 40,
+                           "2026-12-02T05:00:00.000000Z")
+    _, failing = hooks.create(tid, "https://down.example/hook", None, None, 0,
+                              "2026-12-02T05:00:01.000000Z")
+    for n in (1, 2, 3):
+        hooks.save(replace(failing, failures=n, attempts_made=n),
+                   Attempt(f"d{n}", failing.webhook_id, "e1", 1, n, f"2026-12-02T05:0{n}:00Z",
+                           500, "500 Internal Server Error", None, n))
+    hooks.save(replace(failing, state="disabled", disabled_reason="failing for 24 h"))
+    hooks.close()
+
+    assert main(["migrate", "--from", str(source), "--to", postgres_url]) == 0
+    assert "2 webhooks" in capsys.readouterr().out
+    moved = open_deployment(postgres_url)
+    kept = open_deployment(str(source))
+    try:
+        assert moved.webhooks.every() == kept.webhooks.every()
+        assert [h.state for h in moved.webhooks.every()] == ["active", "disabled"]
+        assert moved.webhooks.get(tid, live.webhook_id).secret == live.secret
+        attempts = list(moved.webhooks.every_attempt(failing.webhook_id))
+        assert attempts == list(kept.webhooks.every_attempt(failing.webhook_id))
+        assert [a.attempt for a in attempts] == [1, 2, 3]
+    finally:
+        moved.close()
+        kept.close()

@@ -192,6 +192,8 @@ def _passed_wins(state: Hand, w: ClaimWindow, taken: Sequence[Claim]) -> Hand:
         return state
     winners = {c.seat for c in taken if c.kind == "win"}
     passed = {s for s in range(SEATS) if "win" in w.may[s] and s not in winners}
+    if passed <= state.passed_win:
+        return state  # nobody newly barred: the same state, not a copy of it
     return evolve(state, passed_win=state.passed_win | passed)
 
 
@@ -213,8 +215,9 @@ def _false_win_claims(state: Hand, w: ClaimWindow) -> tuple[Hand, ClaimWindow]:
     """Record enforcement with a false-win penalty (MJS-9.2): a win claim on a hand that is
     not a win is a 炸胡 — the claimer pays, is barred from winning, and his claim counts as a
     pass."""
-    if state.settings.falseWinPayment is None:
-        return state, w
+    if state.settings.falseWinPayment is None or \
+            not any(c is not None and c.irregular for c in w.claims):
+        return state, w  # (the state as it was: nothing to settle before the claims)
     for c in w.made:
         if c.irregular:
             state = false_win(state, c.seat)

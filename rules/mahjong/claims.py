@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .settings import GameSettings
-from .tiles import Meld, shifted, sort_tiles, suit
+from .tiles import KINDS, Meld, shifted, sort_tiles, suit
 from .wall import SEATS, next_seat
 
 CLAIM_KINDS = ("win", "kong", "pong", "chow")
@@ -98,15 +98,28 @@ def turn_order_after(seat: int) -> tuple[int, ...]:
 _TURN_ORDERS = tuple(tuple((seat + k) % SEATS for k in range(1, SEATS)) for seat in range(SEATS))
 
 
-def chow_options(concealed: Sequence[str], tile: str) -> tuple[tuple[str, str], ...]:
-    """MJO-4.1: the pairs of tiles from the hand that make a chow with ``tile`` (at most
-    three: the tile low, middle or high in the sequence)."""
+def _chows_with(tile: str) -> tuple[tuple[str, str], ...]:
+    """MJO-4.1: the pairs of tiles that make a chow with ``tile``: the tile low, middle or
+    high in the sequence, those inside ranks 1..9."""
     options = []
     for low in (-2, -1, 0):
         others = tuple(shifted(tile, low + k) for k in range(3) if low + k != 0)
-        if None not in others and all(o in concealed for o in others):
+        if None not in others:
             options.append(others)
     return tuple(options)
+
+
+# every discard asks the next seat's chows: the pairs of each tile worked out once
+_CHOWS_WITH = {tile: _chows_with(tile) for tile in KINDS}
+
+
+def chow_options(concealed: Sequence[str], tile: str) -> tuple[tuple[str, str], ...]:
+    """MJO-4.1: the pairs of tiles from the hand that make a chow with ``tile`` (at most
+    three: the tile low, middle or high in the sequence)."""
+    pairs = _CHOWS_WITH.get(tile)
+    if pairs is None:  # not a tile: no chow, as shifted finds none
+        pairs = _chows_with(tile)
+    return tuple(p for p in pairs if p[0] in concealed and p[1] in concealed)
 
 
 def is_chow_with(tile: str, tiles: Sequence[str]) -> bool:
@@ -158,6 +171,10 @@ def window_decided(window: ClaimWindow, settings: GameSettings) -> bool:
     answer could make, whatever their tiles (:meth:`ClaimWindow.could_claim`). What their
     tiles allow (``may``) never decides it: the table would learn from the window staying
     open or closing whether someone can claim."""
+    if not any(window.claims):
+        # asked after every event of a window, mostly before any claim: with none made it is
+        # decided exactly when every seat that answers has passed
+        return window.open_to <= window.passed
     pending = window.pending
     if not pending:
         return True
@@ -173,6 +190,8 @@ def successful_claims(window: ClaimWindow, settings: GameSettings) -> tuple[Clai
     """MJO-4.2 / MJO-4.4: the claims that take the discard — every win claim in turn order
     (``all``) or the first one after the discarder (``firstInTurn``); else the pong or kong;
     else the chow; else none."""
+    if not any(window.claims):
+        return ()  # every seat passed: the common close of a window
     made = window.made
     wins = tuple(c for c in made if c.kind == "win")
     if wins:

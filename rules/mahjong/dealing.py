@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from .hand import Hand, SeatHand, _fail, _seat_arg, _tiles_arg
 from .settings import GameSettings
-from .tiles import format_tiles, over_copies, sort_tiles, tile_set
+from .tiles import COPIES, format_tiles, over_copies, sort_tiles, tile_set
 from .wall import SEATS, break_wall, deal_order, dealt_size, live_wall_size
 
 
@@ -19,12 +19,18 @@ def _hands_arg(settings: GameSettings, hands: object) -> tuple[tuple[str, ...], 
     return tuple(_tiles_arg(settings, h) for h in hands)
 
 
+_FULL_SET = {count: Counter(tile_set(count)) for count in (136, 108)}  # read, never changed
+
+
 def _must_be_a_true_set(settings: GameSettings, tiles: Sequence[str], complete: bool) -> None:
     """MJO-1.1: no face more than four times; with the wall recorded, exactly the set."""
-    extra = over_copies(tiles)
-    if extra:
-        raise _fail(settings, "tiles", f"the deal has more than four of {' '.join(extra)}")
-    if complete and Counter(tiles) != Counter(tile_set(settings.tileCount)):
+    counts = Counter(tiles)
+    if max(counts.values(), default=0) > COPIES:  # (over_copies names them)
+        raise _fail(settings, "tiles", f"the deal has more than four of "
+                                       f"{' '.join(over_copies(tiles))}")
+    # compared as plain dicts (in C; neither holds a zero count, so it is Counter equality)
+    if complete and (len(tiles) != settings.tileCount or not dict.__eq__(
+            counts, _FULL_SET.get(settings.tileCount) or Counter(tile_set(settings.tileCount)))):
         missing = Counter(tile_set(settings.tileCount)) - Counter(tiles)
         raise _fail(settings, "tiles",
                     f"hands and wall hold {len(tiles)} tiles, not the {settings.tileCount} of "

@@ -230,18 +230,29 @@ class Hand:
     def over(self) -> bool:
         return self.phase == "over"
 
+    # winners, still_in and is_out are asked many times on every event, mostly before anyone
+    # has won: that case answers at once
+
     @property
     def winners(self) -> tuple[int, ...]:
-        return tuple(w.seat for w in self.wins)
+        return tuple(w.seat for w in self.wins) if self.wins else ()
 
     @property
     def still_in(self) -> tuple[int, ...]:
         """MJS-4.2: the seats that have not won (in MJO a win ends the hand)."""
+        if not self.wins:
+            return _EVERY_SEAT
         won = set(self.winners)
         return tuple(s for s in range(SEATS) if s not in won)
 
     def is_out(self, seat: int) -> bool:
-        return seat in self.winners
+        for w in self.wins:
+            if w.seat == seat:
+                return True
+        return False
+
+
+_EVERY_SEAT = tuple(range(SEATS))
 
 
 def winning_tiles(state: Hand, win: WinRecord) -> tuple[str, ...]:
@@ -252,6 +263,8 @@ def winning_tiles(state: Hand, win: WinRecord) -> tuple[str, ...]:
 
 def next_in(state: Hand, seat: int) -> int:
     """MJS-3.5: the next seat after ``seat`` still in the hand (MJO: the next seat)."""
+    if not state.wins:
+        return next_seat(seat)
     return next((s for s in turn_order_after(seat) if not state.is_out(s)), next_seat(seat))
 
 
@@ -273,6 +286,9 @@ def _seat_arg(settings: GameSettings, data: Mapping, key: str = "seat") -> int:
 
 def _tile_arg(settings: GameSettings, tile: object) -> str:
     """MJO-1.1 / MJS-1.1: a tile of this game's set."""
+    faces = _FACES.get(settings.tileCount)
+    if faces is not None and type(tile) is str and tile in faces:
+        return tile  # (every drawn and discarded tile: what the checks below return)
     try:
         parsed = parse_tile(tile)
     except TileError as e:
@@ -287,7 +303,16 @@ def _tiles_arg(settings: GameSettings, tiles: object) -> tuple[str, ...]:
         return ()
     if isinstance(tiles, str):
         tiles = tiles.split()
+    tiles = tuple(tiles)
+    # a deal names every tile of the set: when all are faces of it, they stand as given (what
+    # _tile_arg returns for each); else _tile_arg names the first that is not
+    faces = _FACES.get(settings.tileCount)
+    if faces is not None and all(isinstance(t, str) for t in tiles) and faces.issuperset(tiles):
+        return tiles
     return tuple(_tile_arg(settings, t) for t in tiles)
+
+
+_FACES = {count: frozenset(kinds(count)) for count in (136, 108)}
 
 
 def _with_seat(state: Hand, seat: int, hand: SeatHand) -> tuple[SeatHand, ...]:

@@ -8,6 +8,7 @@ or a pool is a tuple of such strings, read as a multiset unless a rule gives it 
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -109,6 +110,22 @@ def remove_tiles(hand: Iterable[str], tiles: Iterable[str]) -> tuple[str, ...]:
 
 def add_tiles(hand: Iterable[str], tiles: Iterable[str]) -> tuple[str, ...]:
     return sort_tiles((*hand, *tiles))
+
+
+# A seat's concealed tiles are always in canonical order (dealt sorted, every change sorts):
+# a draw or a discard, the most frequent changes, keep that order without sorting again.
+
+def with_one(hand: tuple[str, ...], tile: str) -> tuple[str, ...]:
+    """:func:`add_tiles` of one tile to a hand in canonical order: the tile after its equals."""
+    at = bisect_right(hand, INDEX[tile], key=INDEX.__getitem__)
+    return hand[:at] + (tile,) + hand[at:]
+
+
+def without_one(hand: tuple[str, ...], tile: str) -> tuple[str, ...]:
+    """:func:`remove_tiles` of one held tile from a hand in canonical order: its first copy
+    taken out (a ValueError if it is not held)."""
+    at = hand.index(tile)
+    return hand[:at] + hand[at + 1:]
 
 
 def over_copies(tiles: Iterable[str]) -> tuple[str, ...]:

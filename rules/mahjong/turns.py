@@ -18,7 +18,8 @@ from .hand import (
     next_in,
 )
 from .may_win import may_win_on
-from .tiles import COPIES, add_tiles, format_tiles, remove_tiles, suit
+from .tiles import COPIES, format_tiles, suit, with_one, without_one
+from .wall import SEATS
 
 
 def draw(state: Hand, data: Mapping) -> Hand:
@@ -51,7 +52,7 @@ def draw(state: Hand, data: Mapping) -> Hand:
         raise _fail(settings, "tiles", f"seat {seat} drew {tile}: it is not a possible draw")
     hand = state.seats[seat]
     return evolve(state, seats=_with_seat(state, seat, evolve(
-        hand, concealed=add_tiles(hand.concealed, (tile,)))), wall=wall,
+        hand, concealed=with_one(hand.concealed, tile))), wall=wall,
         wall_count=state.wall_count - 1, phase="discard", drawn=tile, replacement=False,
         drawn_from_end=state.replacement,
         turn_kongs=state.turn_kongs if state.replacement else (),
@@ -75,35 +76,45 @@ def discard(state: Hand, data: Mapping) -> Hand:
         raise _fail(settings, "turn", f"seat {seat} does not hold {tile} "
                                       f"(holds {format_tiles(hand.concealed)})")
     void = state.voids[seat]
-    if settings.voidFirstDiscards and void is not None and suit(tile) != void:
+    # (README §3: a suit letter is a tile's only lower-case one, so the joined text holds it
+    # exactly when a tile of the suit is held — the usual case, no tile of it, found at once)
+    if settings.voidFirstDiscards and void is not None and suit(tile) != void \
+            and void in "".join(hand.concealed):
         left = [t for t in hand.concealed if suit(t) == void]
-        if left:
-            raise _fail(settings, "void", f"seat {seat} still holds {format_tiles(left)} of his "
-                                          f"void suit and discards those first")
-    hand = evolve(hand, concealed=remove_tiles(hand.concealed, (tile,)),
+        raise _fail(settings, "void", f"seat {seat} still holds {format_tiles(left)} of his "
+                                      f"void suit and discards those first")
+    hand = evolve(hand, concealed=without_one(hand.concealed, tile),
                    discards=hand.discards + (Discard(tile),))
-    state = evolve(state, seats=_with_seat(state, seat, hand), drawn=None)
-    return _open_window(state, seat, tile)
+    # one copy of the state for the discard and its window (a fold step makes one per event)
+    return _open_window(state, seat, tile, seats=_with_seat(state, seat, hand), drawn=None)
 
 
-def _open_window(state: Hand, discarder: int, tile: str) -> Hand:
+def _open_window(state: Hand, discarder: int, tile: str, **discarded) -> Hand:
     """MJO-4.5, MJS section 11: after every discard a claim window opens, answered by each
     other seat still in (MJS-4.2), each able to claim what its tiles allow. It opens even when
     no seat can claim anything: a window closing at once would tell the whole table that
-    nobody holds a pair of the tile or waits on it (rules README §5, hidden information)."""
+    nobody holds a pair of the tile or waits on it (rules README §5, hidden information).
+    ``state`` is the state before the discard, ``discarded`` the discard's own changes to it:
+    what the window reads — the other seats' tiles, who is still in — is the same in both."""
     settings = state.settings
     last = state.wall_count == 0
+    no_claim = frozenset()
     may = tuple(
-        frozenset() if state.is_out(s) else
+        no_claim if s == discarder or state.is_out(s) else
         claim_options(h.concealed, s, discarder, tile, settings, last_discard=last,
-                      can_win=s != discarder and may_win_on(state, s, tile),
-                      void=state.voids[s])
+                      can_win=may_win_on(state, s, tile), void=state.voids[s])
         for s, h in enumerate(state.seats))
     return evolve(state, phase="claims", turn=next_in(state, discarder), turn_kongs=(),
                    window=ClaimWindow(discarder, tile, may, kongs=state.turn_kongs,
-                                      open_to=_answering(state, discarder), last=last))
+                                      open_to=_answering(state, discarder), last=last),
+                   **discarded)
 
 
 def _answering(state: Hand, discarder: int) -> frozenset[int]:
     """The seats that answer a claim window: every other seat still in the hand."""
+    if not state.wins:
+        return _OTHERS[discarder]  # before any win (every MJO window): worked out once
     return frozenset(s for s in state.still_in if s != discarder)
+
+
+_OTHERS = tuple(frozenset(s for s in range(SEATS) if s != seat) for seat in range(SEATS))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..violations import RuleViolation
+from .completing import completing_groups, may_complete
 from .settings import GameSettings
 from .tiles import COPIES, INDEX, KINDS, Meld, format_tiles, kinds, rank, sort_tiles
 
@@ -39,24 +40,42 @@ def hand_size(concealed: Sequence[str], melds: Sequence[Meld]) -> int:
 
 @lru_cache(maxsize=65536)
 def _set_partitions(c: tuple[int, ...]) -> tuple[tuple[tuple[int, str], ...], ...]:
-    """Every way to split the counts ``c`` into pungs and chows, each exactly once: at the
-    lowest tile left, choose whether it starts a pung, and the rest of its copies start chows."""
-    i = next((k for k, n in enumerate(c) if n), None)
-    if i is None:
+    """Every way to split the counts ``c`` (of the 34 faces) into pungs and chows, each exactly
+    once. No set spans two suits (nor two honours), so they are the ways of each suit, one
+    after another in the order of the faces — the search below, made suit by suit (each
+    suit's ways memoised on its own counts, which recur far more often than whole hands)."""
+    ways = [_suit_partitions(low, c[low:high]) for low, high in _SUIT_SPANS]
+    if not all(ways):
+        return ()
+    return tuple(m + p + s + h for m in ways[0] for p in ways[1] for s in ways[2]
+                 for h in ways[3])
+
+
+_SUIT_SPANS = ((0, 9), (9, 18), (18, 27), (27, 34))  # the faces of m, p, s and the honours
+
+
+@lru_cache(maxsize=65536)
+def _suit_partitions(low: int, c: tuple[int, ...]) -> tuple[tuple[tuple[int, str], ...], ...]:
+    """Every way to split the counts ``c`` of the faces from index ``low`` on (one suit, or
+    the honours) into pungs and chows, each exactly once: at the lowest tile left, choose
+    whether it starts a pung, and the rest of its copies start chows."""
+    j = next((k for k, n in enumerate(c) if n), None)
+    if j is None:
         return ((),)
+    i = low + j  # the face's index in KINDS
     out = []
-    n = c[i]
+    n = c[j]
     for pungs in (1, 0) if n >= 3 else (0,):
         chows = n - 3 * pungs
         rest = list(c)
-        rest[i] -= 3 * pungs
+        rest[j] -= 3 * pungs
         if chows:
-            if i >= 27 or i % 9 > 6 or rest[i + 1] < chows or rest[i + 2] < chows:
+            if i >= 27 or i % 9 > 6 or rest[j + 1] < chows or rest[j + 2] < chows:
                 continue
-            for k in (i, i + 1, i + 2):
+            for k in (j, j + 1, j + 2):
                 rest[k] -= chows
         head = ((i, "pung"),) * pungs + ((i, "chow"),) * chows
-        out.extend(head + tail for tail in _set_partitions(tuple(rest)))
+        out.extend(head + tail for tail in _suit_partitions(low, tuple(rest)))
     return tuple(out)
 
 
@@ -122,23 +141,114 @@ def winning_readings(concealed: Iterable[str], melds: Sequence[Meld],
 def is_winning_hand(concealed: Iterable[str], melds: Sequence[Meld],
                     settings: GameSettings) -> bool:
     """MJO-5.1 to 5.3: whether the hand (concealed tiles plus melds, 14 counting each meld as
-    three) is a win — the same answer as :func:`winning_readings`, without building them."""
+    three) is a win — the same answer as :func:`winning_readings`, without building them.
+
+    It is asked for every other seat after every discard (who may win on it), so it reads the
+    tile counts once and judges each suit on its own: a set never spans two suits, so the hand
+    is four sets and a pair exactly when every suit reads as sets, one of them after taking out
+    the pair (:func:`_suit_sets`, :func:`_suit_pairs`: memoised on the suit's counts, as
+    :func:`_suit_partitions` is). The tiles need not be in sort order."""
     tiles = tuple(concealed)
-    if settings.sevenPairs and seven_pairs_reading(tiles, melds, settings.fourAsTwoPairs):
-        return True
     if len(melds) > SETS_IN_A_HAND or len(tiles) != 3 * (SETS_IN_A_HAND - len(melds)) + 2:
-        return False
+        return False  # a seven-pairs hand (14 concealed tiles, no meld) fits this size too
     c = [0] * len(KINDS)
     for tile in tiles:
         c[INDEX[tile]] += 1
-    for i, n in enumerate(c):
-        if n >= 2 and pair_allowed(KINDS[i], settings):
-            c[i] -= 2
-            found = bool(_set_partitions(tuple(c)))
-            c[i] += 2
-            if found:
-                return True
-    return False
+    # MJS-5.3: seven pairs is every face held an even number of times (four as two pairs
+    # only with fourAsTwoPairs) — seven_pairs_reading's answer, from the counts; seven faces
+    # at most, first, is quick to refuse
+    if settings.sevenPairs and not melds and len(set(tiles)) <= 7 and \
+            all(n % 2 == 0 for n in c) and (settings.fourAsTwoPairs or max(c) <= 2):
+        return True
+    return _reads_as_sets(c, settings.pairRanks)
+
+
+def winning_faces(concealed: Iterable[str], melds: Sequence[Meld], settings: GameSettings,
+                  faces: Iterable[str]) -> tuple[str, ...]:
+    """The faces of ``faces``, in their order, that make the concealed tiles plus one of them
+    a win: :func:`is_winning_hand` of each (MJO-5.2 Ex 5, MJS-8.2: a hand's waits), the
+    concealed tiles counted once for all."""
+    tiles = tuple(concealed)
+    if len(melds) > SETS_IN_A_HAND or len(tiles) + 1 != 3 * (SETS_IN_A_HAND - len(melds)) + 2:
+        return ()
+    c = [0] * len(KINDS)
+    for tile in tiles:
+        c[INDEX[tile]] += 1
+    seven = settings.sevenPairs and not melds
+    out = []
+    for face in faces:
+        i = INDEX[face]
+        c[i] += 1
+        if seven and all(n % 2 == 0 for n in c) and (settings.fourAsTwoPairs or max(c) <= 2) \
+                or _reads_as_sets(c, settings.pairRanks):
+            out.append(face)
+        c[i] -= 1
+    return tuple(out)
+
+
+def _reads_as_sets(c: list[int], pair_ranks: frozenset[int] | None) -> bool:
+    """MJO-5.1, 5.2, 5.5: whether the counts ``c`` (of the 34 faces) read as sets and one pair
+    whose rank ``pair_ranks`` allows (None: any pair) — as :func:`_set_partitions` reads
+    them, whatever the counts. A suit whose count is 1 more than a multiple of 3 reads as
+    nothing, 2 more must hold the pair, a multiple of 3 only sets; an honour is a pung (3)
+    or holds the pair (2, or a pair and a pung: 5)."""
+    pair = False
+    for low in (0, 9, 18):
+        part = tuple(c[low:low + 9])
+        left = sum(part) % 3
+        if left == 1:
+            return False
+        if left == 2:
+            if pair:
+                return False
+            pair = True
+            if not any(pair_ranks is None or r in pair_ranks for r in _suit_pairs(part)):
+                return False
+        elif not _suit_sets(part):
+            return False
+    for n in c[27:]:
+        if n == 2 or n == 5:
+            if pair or pair_ranks is not None:  # an honour has no rank (MJO-5.2)
+                return False
+            pair = True
+        elif n and n != 3:
+            return False
+    return pair
+
+
+@lru_cache(maxsize=8192)
+def _suit_sets(part: tuple[int, ...]) -> bool:
+    """Whether the counts of one suit's nine ranks read as pungs and chows only, as
+    :func:`_suit_partitions` finds (whichever suit: the readings differ in their faces, not
+    in whether there is one) — without listing them: at the lowest rank left holding n
+    tiles, n mod 3 of them must start chows (three chows there are the same tiles as three
+    pungs), the rest are pungs; one reading to try."""
+    if max(part) > COPIES:  # not tiles of one set (MJO-1.1): the search's own answer
+        return bool(_suit_partitions(0, part))
+    rest = list(part)
+    for i in range(9):
+        n = rest[i]
+        if n:
+            chows = n % 3
+            if chows:
+                if i > 6 or rest[i + 1] < chows or rest[i + 2] < chows:
+                    return False
+                rest[i + 1] -= chows
+                rest[i + 2] -= chows
+    return True
+
+
+@lru_cache(maxsize=8192)
+def _suit_pairs(part: tuple[int, ...]) -> tuple[int, ...]:
+    """The ranks (1..9) of the pairs whose removal leaves one suit's counts as sets only."""
+    out = []
+    for i, n in enumerate(part):
+        if n >= 2:
+            rest = list(part)
+            rest[i] -= 2
+            if _suit_sets(tuple(rest)):
+                out.append(i + 1)
+    return tuple(out)
 
 
 def must_be_winning_hand(concealed: Iterable[str], melds: Sequence[Meld],
@@ -188,5 +298,7 @@ def waits(concealed: Iterable[str], melds: Sequence[Meld],
     held = [0] * len(KINDS)
     for tile in (*tiles, *(t for m in melds for t in m.tiles)):
         held[INDEX[tile]] += 1
-    return tuple(t for t in kinds(settings.tileCount)
-                 if held[INDEX[t]] < COPIES and is_winning_hand((*tiles, t), melds, settings))
+    groups = completing_groups(tiles)  # cheap tests first: most faces fail them
+    return winning_faces(tiles, melds, settings, [
+        t for t in kinds(settings.tileCount)
+        if held[INDEX[t]] < COPIES and may_complete(tiles, melds, settings, t, groups)])

@@ -28,11 +28,15 @@ def violation(rule: str, message: str) -> RuleViolation:
     return RuleViolation(rule, f"{message} ({rule})")
 
 
+# GD-1.1: the 54 distinct cards of a deck, for a parse by one set look-up (every event carries
+# cards, so parsing is on the path of every fold step)
+CARDS = frozenset([r + s for s in SUITS for r in RANKS] + list(JOKERS))
+
+
 def parse_card(text: object) -> str:
     """README section 2 / GD-1.1: a card of the two decks ("QH", "TD", "BJ"); anything else
     ("10H", "qh", "Q♥") is not a card of the game."""
-    if isinstance(text, str) and (text in JOKERS or (len(text) == 2 and text[0] in RANKS
-                                                     and text[1] in SUITS)):
+    if isinstance(text, str) and text in CARDS:
         return text
     raise violation("GD-1.1", f"{text!r} is not a card: write rank then suit (ranks "
                               f"{' '.join(RANKS)}, suits {' '.join(SUITS)}) or BJ / SJ")
@@ -42,7 +46,11 @@ def parse_cards(items: Iterable[str] | str) -> tuple[str, ...]:
     """GD-1.1: a list of cards; a single string is read as a space-separated list."""
     if isinstance(items, str):
         items = items.split()
-    return tuple(parse_card(item) for item in items)
+    cards = tuple(items)
+    for item in cards:
+        if not (isinstance(item, str) and item in CARDS):
+            parse_card(item)  # raises, naming the first that is not a card
+    return cards
 
 
 def parse_level(level: object) -> str:
@@ -121,6 +129,21 @@ def missing_cards(hand: Iterable[str], cards: Iterable[str]) -> tuple[str, ...]:
 def remove_cards(hand: Iterable[str], cards: Iterable[str]) -> tuple[str, ...]:
     """``hand`` without ``cards`` (a multiset the hand holds), sorted."""
     return tuple(sorted(multisets.without(hand, cards)))
+
+
+def take_cards(hand: Iterable[str],
+               cards: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``hand`` without ``cards`` (sorted) and the cards of ``cards`` it does not hold, in the
+    order given — :func:`remove_cards` and :func:`missing_cards` in one pass over the hand, as
+    every play asks both (GD-5.2)."""
+    left, absent = list(hand), []
+    for card in cards:
+        try:
+            left.remove(card)  # one copy: a multiset
+        except ValueError:
+            absent.append(card)
+    left.sort()
+    return tuple(left), tuple(absent)
 
 
 def show(cards: Iterable[str]) -> str:

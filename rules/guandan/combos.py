@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import chain, combinations_with_replacement
 
 from ..frozen import evolve
@@ -94,6 +95,9 @@ class Combination:
         return describe(self.type, self.rank, self.size, self.level)
 
 
+# memoised: every play's description is logged with its trick (match.py), and the same few
+# combinations recur through a match
+@lru_cache(maxsize=1024)
 def describe(type_: str, rank: str, size: int, level: str) -> str:
     """Plain-English name of a combination of a type whose key rank is ``rank``."""
     level_note = " (level cards)" if rank == level else ""
@@ -153,7 +157,7 @@ def _of_a_kind(rank: str, n: int, level: str) -> tuple[str, int, str] | None:
     return None
 
 
-def _five(read: tuple[str, ...], counts: Counter, level: str,
+def _five(read: tuple[str, ...], counts: dict[str, int], level: str,
           joker_pair: bool) -> tuple[str, int, str] | None:
     """GD-3.1/3.2/3.3: a full house, straight or straight flush of five cards."""
     if sorted(counts.values()) == [2, 3]:
@@ -170,7 +174,7 @@ def _five(read: tuple[str, ...], counts: Counter, level: str,
     return None
 
 
-def _six(counts: Counter) -> tuple[str, int, str] | None:
+def _six(counts: dict[str, int]) -> tuple[str, int, str] | None:
     """GD-3.1: three consecutive pairs or two consecutive triples (no jokers)."""
     if any(j in counts for j in JOKERS):
         return None
@@ -182,12 +186,24 @@ def _six(counts: Counter) -> tuple[str, int, str] | None:
     return None
 
 
+def _rank_counts(read: tuple[str, ...]) -> dict[str, int]:
+    """How many cards of each rank (a joker its own rank), in the order the ranks first come —
+    a Counter's result, counted without its overhead (a play is a few cards)."""
+    counts: dict[str, int] = {}
+    for card in read:
+        rank = card if card in JOKERS else card[0]
+        counts[rank] = counts.get(rank, 0) + 1
+    return counts
+
+
+# memoised: pure on a tuple of cards, and every play (and every wildcard reading tried) asks it
+@lru_cache(maxsize=8192)
 def natural_shape(read: tuple[str, ...], level: str,
                   joker_pair: bool = True) -> tuple[str, int, str] | None:
     """GD-3.1: (type, key, key rank) of cards taken at face value, or None (GD-3.4)."""
-    counts = Counter(rank_of(c) for c in read)
+    counts = _rank_counts(read)
     n = len(read)
-    if n == 4 and counts[BIG_JOKER] == 2 and counts[SMALL_JOKER] == 2:
+    if n == 4 and counts.get(BIG_JOKER) == 2 and counts.get(SMALL_JOKER) == 2:
         return FOUR_JOKERS, 0, ""
     if len(counts) == 1:
         return _of_a_kind(next(iter(counts)), n, level)
@@ -224,6 +240,8 @@ def _substitution_sets(options: tuple[str, ...], wilds: int) -> Iterable[tuple[s
 def _split(cards: tuple[str, ...], level: str) -> tuple[tuple[str, ...], int]:
     """The non-wildcard cards of a play and the number of wildcards in it (GD-2.3)."""
     wild = wildcard(level)
+    if wild not in cards:  # the most of plays: nothing to take out
+        return cards, 0
     return tuple(c for c in cards if c != wild), cards.count(wild)
 
 
@@ -242,9 +260,20 @@ def readings(cards: Iterable[str] | str, level: str,
     catalogue order and highest first within a type; each carries the reading (``wild_as``)
     with the fewest substitutions. Empty when the cards make no combination (GD-3.4)."""
     cards, level = parse_cards(cards), parse_level(level)
-    joker_pair = settings_from(settings).full_house_joker_pair
+    return list(_readings(cards, level, settings_from(settings).full_house_joker_pair))
+
+
+@lru_cache(maxsize=4096)
+def _readings(cards: tuple[str, ...], level: str, joker_pair: bool) -> tuple[Combination, ...]:
+    """:func:`readings` of parsed cards, memoised (pure on immutable arguments; the same plays
+    recur through a match)."""
     base, wilds = _split(cards, level)
     mono = physically_one_suit(cards)
+    if not wilds:  # no wildcard: the one reading is the cards at face value (GD-2.3)
+        shape = natural_shape(cards, level, joker_pair)
+        if shape is None or (shape[0] == STRAIGHT and mono):
+            return ()
+        return (Combination(shape[0], shape[1], shape[2], len(cards), cards, (), level),)
     found: dict[tuple[str, int], Combination] = {}
     for subs in _substitution_sets(_substitutes(base, level, len(cards)), wilds):
         shape = natural_shape(_read(base, subs, wilds, level), level, joker_pair)
@@ -253,7 +282,7 @@ def readings(cards: Iterable[str] | str, level: str,
         if (shape[0], shape[1]) not in found:
             found[shape[0], shape[1]] = Combination(shape[0], shape[1], shape[2], len(cards), cards,
                                                     tuple(subs), level)
-    return sorted(found.values(), key=_type_order)
+    return tuple(sorted(found.values(), key=_type_order))
 
 
 # --- classification of one play ------------------------------------------------------------
@@ -364,20 +393,26 @@ def classify(cards: Iterable[str] | str, level: str, wild_as: Iterable[str] | No
     only the readings of that type — the seed's straight 「不分花色」 lets a run of one suit be
     read as a plain straight (GD-3.2); without it, such a run is a straight flush."""
     cards, level = parse_cards(cards), parse_level(level)
-    joker_pair = settings_from(settings).full_house_joker_pair
+    return classify_parsed(cards, level, wild_as, settings_from(settings).full_house_joker_pair,
+                           read_as)
+
+
+def classify_parsed(cards: tuple[str, ...], level: str, wild_as: Iterable[str] | None,
+                    joker_pair: bool, read_as: str | None = None) -> Combination:
+    """:func:`classify` of cards and a level already parsed, with the setting
+    ``fullHouseJokerPair`` (GD-3.1): what a hand's play calls, having parsed both."""
     if not cards:
         raise violation("GD-3.4", "a play needs at least one card")
     if read_as is not None and read_as not in TYPES:
         raise violation("GD-2.4", f"readAs is {read_as!r}; it must be one of {', '.join(TYPES)}")
     if wild_as is not None:
         return _classify_declared(cards, level, wild_as, joker_pair, read_as)
-    found = readings(cards, level, settings)
+    found = _readings(cards, level, joker_pair)
     if not found:
         raise _not_a_combination(cards, level, joker_pair)
     if read_as is not None:
         return _classify_read_as(cards, level, found, read_as)
-    types = {c.type for c in found}
-    if len(types) > 1:
+    if len(found) > 1 and any(c.type != found[0].type for c in found):  # several types
         options = " or ".join(dict.fromkeys(_kind(c) for c in found))
         raise violation("GD-2.4", f"{show(cards)} can be read as {options}; state wildAs, the card "
                                   f"each wildcard {wildcard(level)} stands for")

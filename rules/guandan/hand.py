@@ -15,15 +15,15 @@ from dataclasses import dataclass, field
 
 from ..frozen import evolve
 from .cards import (
-    missing_cards,
     parse_card,
     parse_cards,
     parse_level,
     remove_cards,
     show,
+    take_cards,
     violation,
 )
-from .combos import check_beats, classify
+from .combos import check_beats, classify_parsed
 from .play import Trick, after_pass, after_play, check_pass, check_turn, public_counts
 from .procedure import check_first_leader, check_hands
 from .seats import is_finished
@@ -66,7 +66,7 @@ class GDHand:
 
     @property
     def counts(self) -> tuple[int, ...]:
-        return tuple(len(h) for h in self.hands)
+        return tuple(map(len, self.hands))
 
     def public_counts(self) -> dict[int, int]:
         """GD-5.7: the card counts the backend publishes (10 or fewer)."""
@@ -209,32 +209,38 @@ def play(state: GDHand, seat: int, cards: Iterable[str] | str,
     cards he holds, making a combination under the stated (or inferred) reading — ``wild_as``,
     and ``read_as`` its type — that beats the top play; with his last card he goes out; the
     hand ends when a team is out."""
-    rule = _check_playing(state)
-    check_turn(state.trick, seat, rule)
+    if state.phase != PLAY or seat != state.trick.turn:  # the checks, when one must fail
+        check_turn(state.trick, seat, _check_playing(state))
     cards = parse_cards(cards)
     if not cards:
         raise violation("GD-5.2", f"seat {seat} plays no cards; to decline, pass")
-    missing = missing_cards(state.hands[seat], cards)
+    left, missing = take_cards(state.hands[seat], cards)
     if missing:
         raise violation("GD-5.2", f"seat {seat} does not hold {show(missing)}")
-    combo = classify(cards, state.level, wild_as, state.settings, read_as)
+    # the cards are parsed above and the level when the hand started (start_hand)
+    combo = classify_parsed(cards, state.level, wild_as, state.settings.full_house_joker_pair,
+                            read_as)
     if state.trick.top is not None:
         check_beats(combo, state.trick.top, seat)
     hands = list(state.hands)
-    hands[seat] = remove_cards(hands[seat], cards)
-    state = evolve(state, hands=tuple(hands), plays=state.plays + 1, last_trick=None)
+    hands[seat] = left
+    # one new state for the whole step (a copy per change was most of a play's cost)
+    changes = {"hands": tuple(hands), "plays": state.plays + 1, "last_trick": None}
     if not hands[seat]:
-        state = evolve(state, order=state.order + (seat,))
-        if is_finished(state.order):
-            return evolve(state, phase=OVER, trick=Trick(None, combo, seat))
-    return evolve(state, trick=after_play(state.trick, seat, combo, state.counts))
+        changes["order"] = order = state.order + (seat,)
+        if is_finished(order):
+            return evolve(state, phase=OVER, trick=Trick(None, combo, seat), **changes)
+    trick = after_play(state.trick, seat, combo, tuple(map(len, hands)))
+    return evolve(state, trick=trick, **changes)
 
 
 def pass_turn(state: GDHand, seat: int) -> GDHand:
     """``Passed`` (GD-5.2/5.3/5.5): the player on turn declines; when every other player still
     holding cards has passed, the author of the top play leads (or his partner, 接风)."""
-    check_pass(state.trick, seat, _check_playing(state))
-    trick, ended = after_pass(state.trick, seat, state.counts, state.settings.jiefeng)
+    trick = state.trick
+    if state.phase != PLAY or seat != trick.turn or trick.top is None:  # one check must fail
+        check_pass(trick, seat, _check_playing(state))
+    trick, ended = after_pass(trick, seat, tuple(map(len, state.hands)), state.settings.jiefeng)
     return evolve(state, trick=trick, last_trick=ended)
 
 

@@ -197,8 +197,12 @@ def _must_be_playing(m: GDMatch) -> None:
 
 def current_deal(m: GDMatch, number: int) -> Deal:
     """GD-12: a hand event names the hand in play."""
-    _must_be_playing(m)
     d = m.hand
+    # the common case, decided at once (every hand event asks): the hand named is in play
+    if (d is not None and d.number == number and d.void_reason is None
+            and d.state.phase != OVER and m.status != "completed"):
+        return d
+    _must_be_playing(m)
     if d is None or number > d.number:
         raise RuleViolation("GD-12", f"hand {number} has not been dealt")
     if number == d.number and d.phase == "completed":
@@ -281,21 +285,28 @@ def hand_step(m: GDMatch, event_type: str, data: Mapping, at: str | None = None)
     enforcement modes, GD penalising none (module docstring). One that starts new waits (GD-9)
     starts their clock at its recorded time ``at``."""
     d = current_deal(m, data["hand"])
-    if event_type in ("GDCardsPlayed", "Passed"):
-        _not_out(d, data["seat"])
-    state = _HAND_STEPS[event_type](d.state, data)
-    if event_type == "GDCardsPlayed":
-        d = _log_play(d, data, state)
-    elif event_type == "Passed":
-        d = _log_pass(d, data["seat"], state)
-    clock = at if restarts_clock(d.state, state) else d.clock
-    d = evolve(d, state=state, clock=clock)
-    return completed(m, d) if state.phase == OVER else evolve(m, hand=d)
+    # the deal's changes are gathered and made at once: one new Deal per event. A play or a
+    # pass (the most of a stream) always starts the next wait (restarts_clock, GD-9.2).
+    if event_type == "GDCardsPlayed" or event_type == "Passed":
+        if data["seat"] in d.state.order:
+            _not_out(d, data["seat"])
+        state = _HAND_STEPS[event_type](d.state, data)
+        changes = _log_play(d, data, state) if event_type == "GDCardsPlayed" else \
+            _log_pass(d, data["seat"], state)
+        changes["clock"] = at
+    else:
+        state = _HAND_STEPS[event_type](d.state, data)
+        changes = {"clock": at if restarts_clock(d.state, state) else d.clock}
+    d = evolve(d, state=state, **changes)
+    if state.phase == OVER:
+        return completed(m, d)
+    # the time of the event is set with the hand (apply then has nothing left to change)
+    return evolve(m, hand=d) if at is None else evolve(m, hand=d, last_event_at=at)
 
 
-def _log_play(d: Deal, data: Mapping, after: GDHand) -> Deal:
+def _log_play(d: Deal, data: Mapping, after: GDHand) -> dict:
     """The play joins the trick in play (a lead opens a new one); a play that ends the hand
-    also ends its trick (GD-5.6)."""
+    also ends its trick (GD-5.6). Returns the deal's changes."""
     seat, combo = data["seat"], after.trick.top
     trick = d.trick
     if d.state.trick.is_lead:
@@ -305,19 +316,20 @@ def _log_play(d: Deal, data: Mapping, after: GDHand) -> Deal:
             "description": combo.describe(), "went_out": not after.hands[seat]}
     trick = {**trick, "plays": trick["plays"] + (play,)}
     if after.phase == OVER:
-        return evolve(d, tricks=d.tricks + ({**trick, "winner": seat},), trick=None)
-    return evolve(d, trick=trick)
+        return {"tricks": d.tricks + ({**trick, "winner": seat},), "trick": None}
+    return {"trick": trick}
 
 
-def _log_pass(d: Deal, seat: int, after: GDHand) -> Deal:
+def _log_pass(d: Deal, seat: int, after: GDHand) -> dict:
     """The pass joins the trick; when every other player holding cards has passed, the trick
-    ends: its winner, the next leader and whether by 接风 (GD-5.3, 5.5)."""
+    ends: its winner, the next leader and whether by 接风 (GD-5.3, 5.5). Returns the deal's
+    changes."""
     trick = {**d.trick, "plays": d.trick["plays"] + ({"seat": seat, "pass": True},)}
     if after.last_trick is None:
-        return evolve(d, trick=trick)
+        return {"trick": trick}
     leader, jiefeng = after.last_trick
     ended = {**trick, "winner": d.state.trick.top_seat, "next_leader": leader, "jiefeng": jiefeng}
-    return evolve(d, tricks=d.tricks + (ended,), trick=None)
+    return {"tricks": d.tricks + (ended,), "trick": None}
 
 
 def time_overrun(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
@@ -514,6 +526,10 @@ _SHEET_EVENTS = frozenset({"TimeLimitReached", "RulingRecorded", "LevelPenaltyAs
 
 
 def _step(m: GDMatch | None, event_type: str, data: Mapping, at: str | None) -> GDMatch:
+    if event_type in _HAND_STEPS and m is not None:  # the most of a stream, checked first
+        if m.settings.by_sheet:
+            sheet.not_by_sheet(m.settings, event_type)
+        return hand_step(m, event_type, data, at)
     if event_type == "MatchStarted":
         if m is not None:
             raise RuleViolation("GD-12", "the match has already started")
@@ -524,8 +540,6 @@ def _step(m: GDMatch | None, event_type: str, data: Mapping, at: str | None) -> 
         sheet.not_by_sheet(m.settings, event_type)
     if event_type in _MATCH_EVENTS:
         return _MATCH_EVENTS[event_type](m, data, at)
-    if event_type in _HAND_STEPS:
-        return hand_step(m, event_type, data, at)
     if event_type == "IrregularityReported":
         return report_irregularity(m, data)
     if event_type == "HandVoided":
@@ -552,5 +566,6 @@ def apply(m: GDMatch | None, event_type: str, data: dict, at: str | None = None)
         m = _step(m, event_type, data, at)
     except RuleViolation as error:
         raise _plain(error) from None
-    # the clock's "now" as far as the log goes: a referee device times the limits by it
-    return m if at is None else evolve(m, last_event_at=at)
+    # the clock's "now" as far as the log goes: a referee device times the limits by it (a
+    # step of the hand has set it already: no second copy of the match)
+    return m if at is None or m.last_event_at == at else evolve(m, last_event_at=at)

@@ -89,11 +89,16 @@ def after_pass(trick: Trick, seat: int, counts: tuple[int, ...],
                jiefeng: bool = True) -> tuple[Trick, tuple[int, bool] | None]:
     """GD-5.2/5.3/5.5: the next trick state after ``seat`` passes, and — when the pass ends the
     trick — (next leader, 接风) as for ``TrickEnded``."""
-    passed = Trick(trick.turn, trick.top, trick.top_seat, trick.passed | {seat})
-    if trick_over(passed, counts):
-        leader, by_jiefeng = next_leader(trick.top_seat, counts, jiefeng)
-        return Trick(leader), (leader, by_jiefeng)
-    return Trick(next_to_act(seat, counts), trick.top, trick.top_seat, passed.passed), None
+    passed, top_seat = trick.passed | {seat}, trick.top_seat
+    # trick_over of the trick with this pass, without building that trick first
+    if top_seat is not None:
+        for other in range(4):
+            if other != top_seat and counts[other] > 0 and other not in passed:
+                break  # someone holding cards has not passed yet
+        else:
+            leader, by_jiefeng = next_leader(top_seat, counts, jiefeng)
+            return Trick(leader), (leader, by_jiefeng)
+    return Trick(next_to_act(seat, counts), trick.top, top_seat, passed), None
 
 
 def public_counts(counts: tuple[int, ...]) -> dict[int, int]:

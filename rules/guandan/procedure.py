@@ -14,6 +14,9 @@ from .cards import JOKERS, RANKS, parse_cards, show, two_decks, value, violation
 from .seats import check_order, is_double_down, next_seat, prev_seat
 
 HAND_SIZE = 27
+# GD-1.1: the two decks as one sorted tuple, to compare a deal with at once (sorted, it is the
+# same multiset exactly when it is the same tuple)
+_PACK = tuple(sorted(two_decks().elements()))
 
 # GD-9.1/9.2: seconds allowed — tribute after the draw, return after the tribute, first lead
 # after the return (after HandDealt when there is no tribute), any later play or pass.
@@ -29,6 +32,8 @@ def check_hands(hands: Iterable[Iterable[str]]) -> tuple[tuple[str, ...], ...]:
         if len(hand) != HAND_SIZE:
             raise violation("GD-8.4", f"seat {seat} holds {len(hand)} cards; every player draws "
                                       f"{HAND_SIZE}")
+    if tuple(sorted(card for hand in hands for card in hand)) == _PACK:
+        return hands
     dealt = Counter(card for hand in hands for card in hand)
     pack = two_decks()
     if dealt != pack:

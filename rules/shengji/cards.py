@@ -86,9 +86,18 @@ def missing_cards(hand: Iterable[str], cards: Iterable[str]) -> tuple[str, ...]:
 def remove_cards(hand: Iterable[str], cards: Iterable[str]) -> tuple[str, ...]:
     """``hand`` minus ``cards`` as multisets, keeping the hand's order. The cards must be held
     (a ValueError names the ones that are not)."""
-    if type(hand) is tuple and type(cards) is tuple and len(cards) == 1 and cards[0] in hand:
-        index = hand.index(cards[0])  # a single played (most plays): its first copy goes
-        return hand[:index] + hand[index + 1:]
+    if type(hand) is tuple and type(cards) is tuple:
+        if len(cards) == 1 and cards[0] in hand:
+            index = hand.index(cards[0])  # a single played (most plays): its first copy goes
+            return hand[:index] + hand[index + 1:]
+        kept = list(hand)  # a few cards from a hand of dozens: each card's first copy goes
+        try:
+            for card in cards:
+                kept.remove(card)
+        except ValueError:
+            pass  # not held: multisets.without names the cards
+        else:
+            return tuple(kept)
     return multisets.without(hand, cards)
 
 

@@ -523,8 +523,8 @@ def apply(m: Match | None, event_type: str, data: dict, at: str | None = None) -
     if event_type not in EVENTS[m.game]:
         raise RuleViolation(m.variant.rule("lifecycle"),
                             f"{event_type} is not an event of a {m.game} match")
-    if event_type not in _SHEET_EVENTS and not _match_tie(event_type, data):
-        sheet.not_by_sheet(m.settings, m.variant, event_type)
+    if event_type not in _SHEET_EVENTS and m.settings.by_sheet and not _match_tie(event_type, data):
+        sheet.not_by_sheet(m.settings, m.variant, event_type)  # raises: a card event
     moment = _moment(at)
     if event_type in _MATCH_EVENTS:
         return _MATCH_EVENTS[event_type](m, data, moment)

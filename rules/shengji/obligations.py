@@ -101,11 +101,15 @@ def check_follow(lead_components: Sequence[Component], hand: Sequence[str], play
     """SJ3-8.1–8.7: is ``play`` (cards the player holds) a legal follow to the lead read as
     ``lead_components`` from ``hand`` (his cards before playing)? Raises RuleViolation naming the
     rule broken; a wrong number of cards is SJ3-8.1 (never a renege that can be recorded)."""
-    lead = tuple(card for comp in lead_components for card in comp.cards)
+    key = lead_components[0]
     hand, play = tuple(hand), tuple(play)
-    if len(lead) == 1 and len(play) == 1 and follows_single(lead[0], hand, play[0], trump):
-        return  # a single led asks only for its class
-    cls = lead_components[0].cls
+    if len(lead_components) == 1:  # one component led (most leads): its cards are the lead
+        lead = key.cards
+        if len(lead) == 1 and len(play) == 1 and follows_single(lead[0], hand, play[0], trump):
+            return  # a single led asks only for its class
+    else:
+        lead = tuple(card for comp in lead_components for card in comp.cards)
+    cls = key.cls
     must_play_lead_size(lead, play, trump, player, rule=COUNT_RULE)
     own = trump.of_class(hand, cls)
     must_follow_class(cls, own, len(lead), play, trump, player, rule=COUNT_RULE)
@@ -113,6 +117,9 @@ def check_follow(lead_components: Sequence[Component], hand: Sequence[str], play
         return
     if len(play) <= 3 and play.count(play[0]) == len(play):
         return  # a pair or triple of the class meets whatever two or three cards led ask for
+    if len(lead_components) == 1 and key.kind in (PAIR, TRIPLE) and \
+            _meets_set(key.size, own, play):
+        return
     needed = required_units(lead_components, own, trump)
     if not needed or units.fits(units.columns(play, trump), needed):
         return
@@ -123,6 +130,15 @@ def check_follow(lead_components: Sequence[Component], hand: Sequence[str], play
         f"{class_name(cls)} and must play {_describe(needed)} to follow the led "
         f"{' + '.join(_name(c) for c in lead_components)} {trump.format_cards(lead)}; the play "
         f"{trump.format_cards(play)} does not contain {'them' if len(needed) > 1 else 'it'} ({rule})"))
+
+
+def _meets_set(width: int, own: tuple[str, ...], play: tuple[str, ...]) -> bool:
+    """Whether ``play`` meets what a pair (SJ3-8.3) or triple (SJ3-8.4, ``width`` 3) led asks
+    of ``own``, counted without the search of :func:`required_units`: the most identical cards
+    he holds, up to ``width`` — a triple, else a pair, else nothing owed — must be in the play.
+    False sends the play to the search, which names what is owed."""
+    owed = min(width, max(map(own.count, set(own))))
+    return owed < 2 or max(map(play.count, set(play))) >= owed
 
 
 def _describe(needed: Sequence[units.Unit]) -> str:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ..violations import RuleViolation
+from . import units
 from .cards import Trump
 from .combos import (
     PAIR,
@@ -15,10 +17,8 @@ from .combos import (
     TRIPLE,
     TRIPLE_TRACTOR,
     Component,
-    can_beat_component,
     check_lead,
 )
-
 
 # SJ3-7.3: the component types, smallest first (the default choice takes the first present)
 KIND_ORDER = (SINGLE, PAIR, TRIPLE, TRACTOR, TRIPLE_TRACTOR)
@@ -27,7 +27,13 @@ KIND_ORDER = (SINGLE, PAIR, TRIPLE, TRACTOR, TRIPLE_TRACTOR)
 def single_component(cards: Sequence[str], trump: Trump) -> Component | None:
     """SJ3-6.1/6.2 (SJ2-7.1/7.2): the one component the cards are — a single, pair, triple,
     tractor or triple-tractor of one class, one card identity per run place — or None."""
-    cards = tuple(cards)
+    return _single_component(tuple(cards), trump)
+
+
+# every lead and every stated part is read so, the same cards again and again in a hand (most
+# leads are one card): memoised (immutable arguments, an immutable result)
+@lru_cache(maxsize=4096)
+def _single_component(cards: tuple[str, ...], trump: Trump) -> Component | None:
     if len(cards) == 1:  # a single (most leads)
         return Component(SINGLE, cards, trump.card_class(cards[0]), trump.run_pos(cards[0]), 0)
     if not cards or len({trump.card_class(card) for card in cards}) != 1:
@@ -64,18 +70,34 @@ def lead_components(cards: Sequence[str], trump: Trump,
     components by SJ3-7.1: a throw states its structure); with one, its parts must each be a
     component and together be exactly the cards led, all of one class."""
     cards = tuple(cards)
-    check_lead(cards, trump, rule="SJ3-7.1")
     if structure is None:
-        component = single_component(cards, trump)
-        if component is not None:
-            return (component,)
-        if is_captive(cards, trump):
-            raise RuleViolation("SJ3-6.5", f"{trump.format_cards(cards)} is a 俘虏 (triples and pairs together): it may "
-                                           "not be led as a unit, only as a throw whose structure "
-                                           "is stated, e.g. triple + pair (SJ3-6.5)")
-        raise RuleViolation("SJ3-7.1", f"{trump.format_cards(cards)} is not one single, pair, triple, tractor or "
-                                       "triple-tractor: a throw must state its structure (SJ3-7.1)")
-    parts = [tuple(part) for part in structure]
+        if len(cards) == 1:  # a single (most leads): one class, one component
+            card = cards[0]
+            return (Component(SINGLE, cards, trump.card_class(card), trump.run_pos(card), 0),)
+        return _unit_lead(cards, trump)
+    check_lead(cards, trump, rule="SJ3-7.1")
+    return _stated(cards, tuple(tuple(part) for part in structure), trump)
+
+
+@lru_cache(maxsize=4096)
+def _unit_lead(cards: tuple[str, ...], trump: Trump) -> tuple[Component, ...]:
+    """:func:`lead_components` without a stated structure (most leads): memoised, a refusal
+    raised again each time."""
+    check_lead(cards, trump, rule="SJ3-7.1")
+    component = single_component(cards, trump)
+    if component is not None:
+        return (component,)
+    if is_captive(cards, trump):
+        raise RuleViolation("SJ3-6.5", f"{trump.format_cards(cards)} is a 俘虏 (triples and pairs together): it may "
+                                       "not be led as a unit, only as a throw whose structure "
+                                       "is stated, e.g. triple + pair (SJ3-6.5)")
+    raise RuleViolation("SJ3-7.1", f"{trump.format_cards(cards)} is not one single, pair, triple, tractor or "
+                                   "triple-tractor: a throw must state its structure (SJ3-7.1)")
+
+
+def _stated(cards: tuple[str, ...], parts: tuple[tuple[str, ...], ...],
+            trump: Trump) -> tuple[Component, ...]:
+    """:func:`lead_components` of a throw with its stated ``parts`` (the cards of one class)."""
     stated = [card for part in parts for card in part]
     if Counter(stated) != Counter(cards):
         raise RuleViolation("SJ3-7.1", f"the stated structure {' | '.join(map(' '.join, parts))} "
@@ -114,6 +136,8 @@ def merged_parts(parts: Sequence[Component], trump: Trump) -> tuple[Component, .
     The search grows a set of parts from each part: while a place of its span holds fewer than
     ``width`` cards it must take a part of that place (at most three cards, so three parts, hold
     a place and card); a complete set of one part may take a part of the next place up."""
+    if not _may_merge(parts, trump):
+        return None
     for width in (2, 3):
         fitting = [i for i, part in enumerate(parts) if part.width <= width]
         for start in fitting:
@@ -121,6 +145,26 @@ def merged_parts(parts: Sequence[Component], trump: Trump) -> tuple[Component, .
             if found is not None:
                 return tuple(parts[i] for i in sorted(found))
     return None
+
+
+def _may_merge(parts: Sequence[Component], trump: Trump) -> bool:
+    """Whether some parts could together be one unit, as :func:`merged_parts` searches (most
+    throws: none can, and the search is skipped). In such a union of two or more parts either a
+    place holds cards of two parts — one card identity per place, so the two share a card — or
+    each place is one part's, every part then as wide as the unit, and two of them lie at
+    adjacent places."""
+    seen: set[str] = set()
+    spans: dict[int, list[tuple[int, int]]] = {}
+    for part in parts:
+        cards = set(part.cards)
+        if not seen.isdisjoint(cards):
+            return True
+        seen |= cards
+        if part.width >= 2:
+            places = [trump.run_pos(card) for card in cards]
+            spans.setdefault(part.width, []).append((min(places), max(places)))
+    return any(low == other_high + 1 for same in spans.values() for low, _ in same
+               for _, other_high in same)
 
 
 def _grow(parts: Sequence[Component], fitting: Sequence[int], chosen: frozenset[int], width: int,
@@ -155,8 +199,22 @@ def beatable_components(components: Sequence[Component], trump: Trump,
     opponents never combine). A lead of one component is no throw: nothing to beat."""
     if len(components) < 2:
         return ()
-    return tuple(comp for comp in components
-                 if any(can_beat_component(hand, comp, trump) for hand in opponent_hands))
+    # can_beat_component for each opponent's hand, his cards of the led class (a throw is of one
+    # class, SJ3-7.1) and their runs read once for every component
+    cls = components[0].cls
+    held = [trump.of_class(hand, cls) for hand in opponent_hands]
+    runs = [units.columns(own, trump) for own in held] \
+        if any(comp.kind != SINGLE for comp in components) else None
+    beaten = []
+    for comp in components:
+        if comp.kind == SINGLE:
+            beats = any(trump.run_pos(card) > comp.top for own in held for card in own)
+        else:
+            width, length = comp.unit
+            beats = any(top > comp.top for state in runs for top in units.tops(state, width, length))
+        if beats:
+            beaten.append(comp)
+    return tuple(beaten)
 
 
 def throw_options(components: Sequence[Component]) -> tuple[Component, ...]:

@@ -13,7 +13,7 @@ from ..violations import RuleViolation
 from . import declaring, obligations, scoring
 from .cards import Trump, points, remove_cards
 from .combos import Component, check_lead, decompose, judge_mixed_lead, judge_throw
-from .following import check_follow, must_play_lead_size
+from .following import check_follow, follows_single, must_play_lead_size
 from .stated_leads import beatable_components, default_throw_choice, lead_components, throw_options
 from .winning import trick_winner
 from .hand import MOVE_SECONDS, POINTS_PENALTY, Hand, Trick, in_phase, must_hold, with_holding
@@ -25,14 +25,18 @@ def play(h: Hand, data: Mapping, at: datetime | None = None) -> Hand:
     follow error left uncorrected is established when the next card is played (SJ2-12.4), or in
     SJ3 when the next trick is led (SJ3-11.2). ``at``: the play's time, the move the next one's
     limit counts from (:func:`move_clock`), set in the same new value as the play."""
-    in_phase(h, "a play", "playing")
+    # the checks every play passes are called only when they may refuse it (one play an event)
+    if h.phase != "playing":
+        in_phase(h, "a play", "playing")
     seat, cards = data["seat"], tuple(data["cards"])
-    _must_not_await_choice(h)
+    if h.trick is not None and not h.trick.plays:
+        _must_not_await_choice(h)
     _must_be_on_turn(h, seat)
     must_hold(h, seat, cards, "play")
     structure = data.get("structure")
-    _must_state_structure_only_when_leading(h, structure)
-    if h.trick is None or not h.variant.renege_until_next_lead:
+    if structure is not None:
+        _must_state_structure_only_when_leading(h, structure)
+    if h.pending and (h.trick is None or not h.variant.renege_until_next_lead):
         h = _establish_pending(h)
     if h.trick is None:  # a lead never completes a trick
         return _lead(h, seat, cards, structure, at)
@@ -201,21 +205,24 @@ def _follow(h: Hand, seat: int, cards: tuple[str, ...], at: datetime | None) -> 
     trick is led (SJ3-11.2). A wrong number of cards is refused in both modes. The fourth play
     completes the trick (SJ2-10 / SJ3-9), judged as it is stored; after the last trick, the hand
     ends. The trick and the hand are each made once, with the play's time (``at``)."""
-    trick = h.trick
-    flagged, pending = trick.flagged, h.pending
-    if len(cards) != len(trick.lead):
-        must_play_lead_size(trick.lead, cards, h.trump, f"seat {seat}",
+    trick, hand = h.trick, h.hands[seat]
+    flagged, pending, lead = trick.flagged, h.pending, trick.lead
+    if len(cards) != len(lead):
+        must_play_lead_size(lead, cards, h.trump, f"seat {seat}",
                             rule=h.variant.rule("follow_count"))
-    try:
-        _check_obligations(h, trick, h.hands[seat], seat, cards)
-    except RuleViolation as violation:
-        if h.settings.strict:
-            raise
-        entry = {"seat": seat, "trick": trick.number,
-                 "rule": violation.rule, "message": violation.message}
-        flagged, pending = flagged + (entry,), pending + (entry,)
+    if len(lead) == 1 and follows_single(lead[0], hand, cards[0], h.trump):
+        pass  # a single led, followed by one card it allows (most follows: SJ2-9.2, SJ3-8.1)
+    else:
+        try:
+            _check_obligations(h, trick, hand, seat, cards)
+        except RuleViolation as violation:
+            if h.settings.strict:
+                raise
+            entry = {"seat": seat, "trick": trick.number,
+                     "rule": violation.rule, "message": violation.message}
+            flagged, pending = flagged + (entry,), pending + (entry,)
     plays = trick.plays + ((seat, cards),)
-    hands = with_holding(h.hands, seat, remove_cards(h.hands[seat], cards))
+    hands = with_holding(h.hands, seat, remove_cards(hand, cards))
     if len(plays) < 4:
         return evolve(h, trick=evolve(trick, plays=plays, flagged=flagged), pending=pending,
                       hands=hands, clock=at)

@@ -43,9 +43,13 @@ def unit_counts(state: Columns, width: int) -> Counter:
 def tops(state: Columns, width: int, length: int) -> list[int]:
     """The top places of every run of ``length`` consecutive places each holding ``width``
     identical cards, highest first."""
-    held = set(unit_counts(state, width))
-    return sorted((top for top in held
-                   if all(top - step in held for step in range(length))), reverse=True)
+    # the columns are sorted by place: read backwards, highest first (no Counter: every step of
+    # a search asks this)
+    held = [place for place, cards in reversed(state) if any(n >= width for _, n in cards)]
+    if length == 1:
+        return held
+    have = set(held)
+    return [top for top in held if all(top - step in have for step in range(1, length))]
 
 
 def longest(state: Columns, width: int) -> int:
@@ -76,7 +80,11 @@ def _choices(state: Columns, top: int, width: int, length: int) -> Iterator[tupl
 def _take(state: Columns, chosen: tuple[str, ...], width: int) -> Columns:
     wanted = set(chosen)
     taken = []
-    for place, held in state:
+    for column in state:
+        place, held = column
+        if not any(card in wanted for card, _ in held):
+            taken.append(column)  # a place the run does not touch: kept as it is
+            continue
         left = tuple((card, count - width if card in wanted else count) for card, count in held)
         left = tuple((card, count) for card, count in left if count > 0)
         if left:
@@ -112,7 +120,35 @@ def _place(state: Columns, units: tuple[Unit, ...]) -> tuple[tuple[str, ...], ..
 
 def fits(state: Columns, units: Sequence[Unit]) -> bool:
     """Whether all ``units`` can be taken from ``state`` at once."""
+    if all(length == 1 for _, length in units):  # pairs and triples only (most obligations)
+        counted = _fits_sets(state, units)
+        if counted is not None:
+            return counted
     return place(state, units) is not None
+
+
+def _fits_sets(state: Columns, units: Sequence[Unit]) -> bool | None:
+    """:func:`fits` for pairs and triples alone, by counting: with at most three copies of a
+    card (three decks, SJ3-1.1) a card gives one set at most (a triple, or a pair of two or
+    three), so the triples need as many cards held three times and all the sets as many held
+    twice or more. None when that does not hold (more copies, or another width): search."""
+    triples = pairs = 0
+    for width, _ in units:
+        if width == 3:
+            triples += 1
+        elif width == 2:
+            pairs += 1
+        else:
+            return None
+    threes = twos = 0
+    for _, held in state:
+        for _, n in held:
+            if n >= 2:
+                if n > 3:
+                    return None
+                twos += 1
+                threes += n == 3
+    return threes >= triples and twos >= triples + pairs
 
 
 @lru_cache(maxsize=16384)

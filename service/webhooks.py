@@ -142,6 +142,16 @@ CREATE INDEX IF NOT EXISTS webhook_deliveries_seq ON webhook_deliveries (webhook
 """
 
 
+_INSERT_HOOK = (f"INSERT INTO webhooks ({', '.join(_HOOK_FIELDS)}) "
+                f"VALUES ({', '.join('?' * len(_HOOK_FIELDS))})")
+_INSERT_ATTEMPT = (f"INSERT INTO webhook_deliveries ({', '.join(_ATTEMPT_FIELDS)}) "
+                   f"VALUES ({', '.join('?' * len(_ATTEMPT_FIELDS))})")
+
+
+def _attempt_row(attempt: Attempt) -> tuple:
+    return tuple(getattr(attempt, f) for f in _ATTEMPT_FIELDS)
+
+
 def _hook(row: Sequence) -> Webhook:
     values = dict(zip(_HOOK_FIELDS, row))
     for name in ("types", "streams"):
@@ -170,8 +180,7 @@ class WebhookRegistry(ABC):
                        tuple(types) if types is not None else None,
                        tuple(streams) if streams is not None else None,
                        secret, now, cursor=cursor)
-        self._write([(f"INSERT INTO webhooks ({', '.join(_HOOK_FIELDS)}) VALUES "
-                      f"({', '.join('?' * len(_HOOK_FIELDS))})", _hook_row(hook))])
+        self._write([(_INSERT_HOOK, _hook_row(hook))])
         return secret, hook
 
     def get(self, tournament_id: str, webhook_id: str) -> Webhook | None:
@@ -200,12 +209,8 @@ class WebhookRegistry(ABC):
         """Keep a webhook moved from another database of the deployment, with its delivery
         attempts, as they were (secret, cursor, state, every attempt), in one transaction:
         ``paiju migrate``."""
-        self._write([(f"INSERT INTO webhooks ({', '.join(_HOOK_FIELDS)}) VALUES "
-                      f"({', '.join('?' * len(_HOOK_FIELDS))})", _hook_row(hook)),
-                     *((f"INSERT INTO webhook_deliveries ({', '.join(_ATTEMPT_FIELDS)}) "
-                        f"VALUES ({', '.join('?' * len(_ATTEMPT_FIELDS))})",
-                        tuple(getattr(attempt, f) for f in _ATTEMPT_FIELDS))
-                       for attempt in attempts)])
+        self._write([(_INSERT_HOOK, _hook_row(hook)),
+                     *((_INSERT_ATTEMPT, _attempt_row(attempt)) for attempt in attempts)])
 
     def every_attempt(self, webhook_id: str, page: int = 1000) -> Iterable[Attempt]:
         """The webhook's delivery attempts, all of them, in the order they were made."""
@@ -228,9 +233,7 @@ class WebhookRegistry(ABC):
                        "WHERE webhook_id = ?",
                        (*(getattr(hook, f) for f in _MUTABLE), hook.webhook_id))]
         if attempt is not None:
-            statements.append((f"INSERT INTO webhook_deliveries ({', '.join(_ATTEMPT_FIELDS)}) "
-                               f"VALUES ({', '.join('?' * len(_ATTEMPT_FIELDS))})",
-                               tuple(getattr(attempt, f) for f in _ATTEMPT_FIELDS)))
+            statements.append((_INSERT_ATTEMPT, _attempt_row(attempt)))
         self._write(statements)
 
     @abstractmethod

@@ -45,7 +45,7 @@ def completing_groups(concealed: Sequence[str]) -> frozenset[str]:
     # case letter, so counting letters in the joined text counts the tiles of each (in C)
     text = "".join(concealed)
     ones, twos = [], []
-    for group in _GROUPS if text.islower() or not text else _GROUPS + HONOURS:
+    for group in SUITS if text.islower() or not text else SUITS + HONOURS:
         left = text.count(group) % 3
         if left == 1:
             ones.append(group)
@@ -57,8 +57,6 @@ def completing_groups(concealed: Sequence[str]) -> frozenset[str]:
         return frozenset(twos)
     return frozenset()
 
-
-_GROUPS = SUITS
 
 
 def may_complete(concealed: Sequence[str], melds: Sequence[Meld], settings: GameSettings,

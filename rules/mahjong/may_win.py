@@ -37,12 +37,12 @@ def wins_with(state: Hand, seat: int, concealed: Sequence[str]) -> bool:
     sort order."""
     melds = state.seats[seat].melds
     void = state.voids[seat]
-    if void is not None and _holds_suit(void, concealed, melds):
+    if void is not None and holds_suit(void, concealed, melds):
         return False
     return is_winning_hand(concealed, melds, state.settings)
 
 
-def _holds_suit(void: str, concealed: Sequence[str], melds: Sequence[Meld]) -> bool:
+def holds_suit(void: str, concealed: Sequence[str], melds: Sequence[Meld] = ()) -> bool:
     """MJS-5.5: whether any of the tiles, or of the melds', is of the suit ``void`` — what
     :func:`void_tiles` finds, without collecting it (asked for every seat on every discard)."""
     # README §3: a suit letter is lower case and a tile's only lower-case letter (the honours
@@ -81,6 +81,6 @@ def may_win_on(state: Hand, seat: int, tile: str) -> bool:
     if not could_complete(concealed, tile):
         return False
     void = state.voids[seat]
-    if void is not None and (suit(tile) == void or _holds_suit(void, concealed, hand.melds)):
+    if void is not None and (suit(tile) == void or holds_suit(void, concealed, hand.melds)):
         return False  # MJS-5.5
     return is_winning_hand((*concealed, tile), hand.melds, state.settings)

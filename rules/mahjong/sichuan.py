@@ -20,14 +20,14 @@ from types import MappingProxyType
 
 from ..frozen import evolve
 from ..violations import RuleViolation
-from .completing import completing_groups, may_complete
 from .dealer import advance
 from .hand import Hand, winning_tiles
 from .mjo import HandOutcome, Session
 from .settings import ENFORCEMENT, GameSettings, MatchKeys
-from .tiles import COPIES, Meld, add_tiles, kinds, meld_tiles, suit
+from .tiles import COPIES, Meld, add_tiles, meld_tiles, suit
 from .wall import SEATS
-from .winning import Reading, winning_faces, winning_readings
+from .winning import Reading, winning_readings
+from .winning import waits as hand_waits  # draw_check's waits are a seat's
 
 MJS_RULE_IDS: Mapping[str, str] = MappingProxyType({
     "tiles": "MJS-1.1",          # 108 tiles, four of each
@@ -228,12 +228,7 @@ def seat_waits(hand: Hand, seat: int) -> tuple[str, ...]:
     void = hand.voids[seat]
     if void is not None and any(suit(t) == void for t in h.tiles):
         return ()
-    held = Counter(h.tiles)
-    groups = completing_groups(h.concealed)  # cheap tests first: most faces fail them
-    return winning_faces(h.concealed, h.melds, hand.settings, [
-        t for t in kinds(hand.settings.tileCount)
-        if suit(t) != void and held[t] < COPIES
-        and may_complete(h.concealed, h.melds, hand.settings, t, groups)])
+    return tuple(t for t in hand_waits(h.concealed, h.melds, hand.settings) if suit(t) != void)
 
 
 def draw_check(hand: Hand, seat: int) -> DrawCheck:

@@ -17,7 +17,7 @@ from .hand import (
     _with_seat,
     next_in,
 )
-from .may_win import may_win_on
+from .may_win import holds_suit, may_win_on
 from .tiles import COPIES, format_tiles, suit, with_one, without_one
 from .wall import SEATS
 
@@ -76,10 +76,8 @@ def discard(state: Hand, data: Mapping) -> Hand:
         raise _fail(settings, "turn", f"seat {seat} does not hold {tile} "
                                       f"(holds {format_tiles(hand.concealed)})")
     void = state.voids[seat]
-    # (README §3: a suit letter is a tile's only lower-case one, so the joined text holds it
-    # exactly when a tile of the suit is held — the usual case, no tile of it, found at once)
     if settings.voidFirstDiscards and void is not None and suit(tile) != void \
-            and void in "".join(hand.concealed):
+            and holds_suit(void, hand.concealed):
         left = [t for t in hand.concealed if suit(t) == void]
         raise _fail(settings, "void", f"seat {seat} still holds {format_tiles(left)} of his "
                                       f"void suit and discards those first")

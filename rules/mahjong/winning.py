@@ -85,15 +85,27 @@ def _set_tiles(index: int, kind: str) -> tuple[str, ...]:
     return (KINDS[index], KINDS[index + 1], KINDS[index + 2])
 
 
+def face_counts(tiles: Iterable[str]) -> list[int]:
+    """How many of each of the 34 faces ``tiles`` holds, in the order of KINDS."""
+    c = [0] * len(KINDS)
+    for tile in tiles:
+        c[INDEX[tile]] += 1
+    return c
+
+
+def _seven_pairs(c: list[int], four_as_two: bool) -> bool:
+    """MJS-5.3 from the face counts of 14 concealed tiles: every face held an even number of
+    times, four of one as two pairs only with ``four_as_two`` — seven_pairs_reading's answer."""
+    return all(n % 2 == 0 for n in c) and (four_as_two or max(c) <= 2)
+
+
 def set_readings(concealed: Iterable[str], melds: Sequence[Meld] = ()) -> tuple[Reading, ...]:
     """MJO-5.1 / MJO-5.5: every reading of the concealed tiles as a pair plus sets, with the
     melds fixed, whatever the pair's rank. Empty if the tile count does not fit."""
     tiles = tuple(concealed)
     if len(melds) > SETS_IN_A_HAND or len(tiles) != 3 * (SETS_IN_A_HAND - len(melds)) + 2:
         return ()
-    c = [0] * len(KINDS)
-    for tile in tiles:
-        c[INDEX[tile]] += 1
+    c = face_counts(tiles)
     readings = []
     for i, n in enumerate(c):
         if n < 2:
@@ -151,14 +163,10 @@ def is_winning_hand(concealed: Iterable[str], melds: Sequence[Meld],
     tiles = tuple(concealed)
     if len(melds) > SETS_IN_A_HAND or len(tiles) != 3 * (SETS_IN_A_HAND - len(melds)) + 2:
         return False  # a seven-pairs hand (14 concealed tiles, no meld) fits this size too
-    c = [0] * len(KINDS)
-    for tile in tiles:
-        c[INDEX[tile]] += 1
-    # MJS-5.3: seven pairs is every face held an even number of times (four as two pairs
-    # only with fourAsTwoPairs) — seven_pairs_reading's answer, from the counts; seven faces
-    # at most, first, is quick to refuse
+    c = face_counts(tiles)
+    # MJS-5.3: seven pairs from the counts; seven faces at most, first, is quick to refuse
     if settings.sevenPairs and not melds and len(set(tiles)) <= 7 and \
-            all(n % 2 == 0 for n in c) and (settings.fourAsTwoPairs or max(c) <= 2):
+            _seven_pairs(c, settings.fourAsTwoPairs):
         return True
     return _reads_as_sets(c, settings.pairRanks)
 
@@ -171,15 +179,13 @@ def winning_faces(concealed: Iterable[str], melds: Sequence[Meld], settings: Gam
     tiles = tuple(concealed)
     if len(melds) > SETS_IN_A_HAND or len(tiles) + 1 != 3 * (SETS_IN_A_HAND - len(melds)) + 2:
         return ()
-    c = [0] * len(KINDS)
-    for tile in tiles:
-        c[INDEX[tile]] += 1
+    c = face_counts(tiles)
     seven = settings.sevenPairs and not melds
     out = []
     for face in faces:
         i = INDEX[face]
         c[i] += 1
-        if seven and all(n % 2 == 0 for n in c) and (settings.fourAsTwoPairs or max(c) <= 2) \
+        if seven and _seven_pairs(c, settings.fourAsTwoPairs) \
                 or _reads_as_sets(c, settings.pairRanks):
             out.append(face)
         c[i] -= 1
@@ -295,9 +301,7 @@ def waits(concealed: Iterable[str], melds: Sequence[Meld],
     a win), in sort order. A face whose four copies the player already holds is not a wait;
     whether other copies are still live is not considered (MJS-8.4)."""
     tiles = tuple(concealed)
-    held = [0] * len(KINDS)
-    for tile in (*tiles, *(t for m in melds for t in m.tiles)):
-        held[INDEX[tile]] += 1
+    held = face_counts((*tiles, *(t for m in melds for t in m.tiles)))
     groups = completing_groups(tiles)  # cheap tests first: most faces fail them
     return winning_faces(tiles, melds, settings, [
         t for t in kinds(settings.tileCount)

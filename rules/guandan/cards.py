@@ -121,11 +121,6 @@ def sort_cards(cards: Iterable[str], level: str) -> tuple[str, ...]:
     return tuple(sorted(cards, key=lambda c: (-value(c, level), SUITS.find(suit_of(c) or "S"), c)))
 
 
-def missing_cards(hand: Iterable[str], cards: Iterable[str]) -> tuple[str, ...]:
-    """The cards of ``cards`` (a multiset) that ``hand`` does not hold."""
-    return multisets.missing(hand, cards)
-
-
 def remove_cards(hand: Iterable[str], cards: Iterable[str]) -> tuple[str, ...]:
     """``hand`` without ``cards`` (a multiset the hand holds), sorted."""
     return tuple(sorted(multisets.without(hand, cards)))
@@ -134,7 +129,7 @@ def remove_cards(hand: Iterable[str], cards: Iterable[str]) -> tuple[str, ...]:
 def take_cards(hand: Iterable[str],
                cards: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``hand`` without ``cards`` (sorted) and the cards of ``cards`` it does not hold, in the
-    order given — :func:`remove_cards` and :func:`missing_cards` in one pass over the hand, as
+    order given — :func:`remove_cards` and ``multisets.missing`` in one pass over the hand, as
     every play asks both (GD-5.2)."""
     left, absent = list(hand), []
     for card in cards:

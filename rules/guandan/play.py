@@ -69,9 +69,13 @@ def after_play(trick: Trick, seat: int, combo: Combination, counts: tuple[int, .
 
 def trick_over(trick: Trick, counts: tuple[int, ...]) -> bool:
     """GD-5.3: every other player still holding cards has passed since the top play."""
-    if trick.top_seat is None:
+    return _all_passed(trick.top_seat, trick.passed, counts)
+
+
+def _all_passed(top_seat: int | None, passed: frozenset[int], counts: tuple[int, ...]) -> bool:
+    if top_seat is None:
         return False
-    return all(s in trick.passed for s in range(4) if s != trick.top_seat and counts[s] > 0)
+    return all(s in passed for s in range(4) if s != top_seat and counts[s] > 0)
 
 
 def next_leader(top_seat: int, counts: tuple[int, ...], jiefeng: bool = True) -> tuple[int, bool]:
@@ -90,14 +94,9 @@ def after_pass(trick: Trick, seat: int, counts: tuple[int, ...],
     """GD-5.2/5.3/5.5: the next trick state after ``seat`` passes, and — when the pass ends the
     trick — (next leader, 接风) as for ``TrickEnded``."""
     passed, top_seat = trick.passed | {seat}, trick.top_seat
-    # trick_over of the trick with this pass, without building that trick first
-    if top_seat is not None:
-        for other in range(4):
-            if other != top_seat and counts[other] > 0 and other not in passed:
-                break  # someone holding cards has not passed yet
-        else:
-            leader, by_jiefeng = next_leader(top_seat, counts, jiefeng)
-            return Trick(leader), (leader, by_jiefeng)
+    if _all_passed(top_seat, passed, counts):  # trick_over with this pass, no Trick built
+        leader, by_jiefeng = next_leader(top_seat, counts, jiefeng)
+        return Trick(leader), (leader, by_jiefeng)
     return Trick(next_to_act(seat, counts), trick.top, top_seat, passed), None
 
 

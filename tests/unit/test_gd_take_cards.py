@@ -1,8 +1,9 @@
 """rules/guandan/cards.py take_cards: a play's cards taken out of a hand (GD-5.2) — the same as
-remove_cards and missing_cards, in one pass."""
+remove_cards and multisets.missing, in one pass."""
 import pytest
 
-from rules.guandan.cards import missing_cards, remove_cards, take_cards
+from rules import multisets
+from rules.guandan.cards import remove_cards, take_cards
 
 HAND = ("2S", "5D", "5D", "9H", "BJ", "QC")
 
@@ -19,7 +20,7 @@ def test_a_held_play_leaves_the_sorted_rest_and_nothing_missing(cards):
 ])
 def test_what_the_hand_does_not_hold_is_named_in_the_order_given(cards):
     _, missing = take_cards(HAND, cards)
-    assert missing == missing_cards(HAND, cards)
+    assert missing == multisets.missing(HAND, cards)
     assert missing
 
 

@@ -333,15 +333,30 @@ def check_lead(cards: Sequence[str], trump: Trump, rule: str = "SJ2-8.2") -> Non
                                   f"all cards of a lead must be of one class ({rule})")
 
 
-def can_beat_component(holding: Sequence[str], component: Component, trump: Trump) -> bool:
-    """SJ2-8.4 / SJ3-7.2: one player's cards of the component's class hold a higher single, or a
-    higher run of as many places with as many identical cards each — a higher pair (two of a
-    triple count), triple, tractor or triple-tractor of the same length."""
-    own = trump.of_class(holding, component.cls)
-    if component.kind == SINGLE:
-        return any(trump.run_pos(card) > component.top for card in own)
-    width, length = component.unit
-    return any(top > component.top for top in units.tops(units.columns(own, trump), width, length))
+def beaten_components(components: Sequence[Component], trump: Trump,
+                      opponent_hands: Sequence[Sequence[str]]) -> tuple[Component, ...]:
+    """SJ2-8.4 / SJ3-7.2: the components (in their order) that one opponent's cards of the
+    component's class can beat — a higher single, or a higher run of as many places with as
+    many identical cards each: a higher pair (two of a triple count), triple, tractor or
+    triple-tractor of the same length (cards of two opponents never combine). Each opponent's
+    cards of a class, and their runs, are read once for all the components of that class."""
+    held: dict[str, list[tuple[str, ...]]] = {}   # class -> each opponent's cards of it
+    runs: dict[str, list[units.Columns]] = {}     # class -> their columns, once a run is led
+    beaten = []
+    for comp in components:
+        if comp.cls not in held:
+            held[comp.cls] = [trump.of_class(hand, comp.cls) for hand in opponent_hands]
+        if comp.kind == SINGLE:
+            beats = any(trump.run_pos(card) > comp.top for own in held[comp.cls] for card in own)
+        else:
+            if comp.cls not in runs:
+                runs[comp.cls] = [units.columns(own, trump) for own in held[comp.cls]]
+            width, length = comp.unit
+            beats = any(top > comp.top for state in runs[comp.cls]
+                        for top in units.tops(state, width, length))
+        if beats:
+            beaten.append(comp)
+    return tuple(beaten)
 
 
 def forced_component(beaten: Sequence[Component], lead: Sequence[str]) -> Component:
@@ -369,8 +384,7 @@ def judge_throw(lead: Sequence[str], trump: Trump,
     components = decompose(lead, trump)
     if len(components) == 1:
         return ThrowResult(False, (), 0, lead)
-    beaten = tuple(comp for comp in components
-                   if any(can_beat_component(hand, comp, trump) for hand in opponent_hands))
+    beaten = beaten_components(components, trump, opponent_hands)
     if not beaten:
         return ThrowResult(False, (), 0, lead)
     return ThrowResult(True, beaten, sum(comp.size for comp in beaten),
@@ -387,8 +401,7 @@ def judge_mixed_lead(lead: Sequence[str], trump: Trump,
     lead = tuple(lead)
     components = [comp for group in _by_class(lead, trump).values()
                   for comp in decompose(group, trump)]
-    beaten = tuple(comp for comp in components
-                   if any(can_beat_component(hand, comp, trump) for hand in opponent_hands))
+    beaten = beaten_components(components, trump, opponent_hands)
     if beaten:
         forced = forced_component(beaten, lead).cards
     else:

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..violations import RuleViolation
-from . import units
 from .cards import Trump
 from .combos import (
     PAIR,
@@ -17,6 +16,7 @@ from .combos import (
     TRIPLE,
     TRIPLE_TRACTOR,
     Component,
+    beaten_components,
     check_lead,
 )
 
@@ -30,12 +30,17 @@ def single_component(cards: Sequence[str], trump: Trump) -> Component | None:
     return _single_component(tuple(cards), trump)
 
 
+def _single(card: str, trump: Trump) -> Component:
+    """SJ3-6.1: one card led, a single of its class."""
+    return Component(SINGLE, (card,), trump.card_class(card), trump.run_pos(card), 0)
+
+
 # every lead and every stated part is read so, the same cards again and again in a hand (most
 # leads are one card): memoised (immutable arguments, an immutable result)
 @lru_cache(maxsize=4096)
 def _single_component(cards: tuple[str, ...], trump: Trump) -> Component | None:
     if len(cards) == 1:  # a single (most leads)
-        return Component(SINGLE, cards, trump.card_class(cards[0]), trump.run_pos(cards[0]), 0)
+        return _single(cards[0], trump)
     if not cards or len({trump.card_class(card) for card in cards}) != 1:
         return None
     counts = Counter(cards)
@@ -72,8 +77,7 @@ def lead_components(cards: Sequence[str], trump: Trump,
     cards = tuple(cards)
     if structure is None:
         if len(cards) == 1:  # a single (most leads): one class, one component
-            card = cards[0]
-            return (Component(SINGLE, cards, trump.card_class(card), trump.run_pos(card), 0),)
+            return (_single(cards[0], trump),)
         return _unit_lead(cards, trump)
     check_lead(cards, trump, rule="SJ3-7.1")
     return _stated(cards, tuple(tuple(part) for part in structure), trump)
@@ -199,22 +203,7 @@ def beatable_components(components: Sequence[Component], trump: Trump,
     opponents never combine). A lead of one component is no throw: nothing to beat."""
     if len(components) < 2:
         return ()
-    # can_beat_component for each opponent's hand, his cards of the led class (a throw is of one
-    # class, SJ3-7.1) and their runs read once for every component
-    cls = components[0].cls
-    held = [trump.of_class(hand, cls) for hand in opponent_hands]
-    runs = [units.columns(own, trump) for own in held] \
-        if any(comp.kind != SINGLE for comp in components) else None
-    beaten = []
-    for comp in components:
-        if comp.kind == SINGLE:
-            beats = any(trump.run_pos(card) > comp.top for own in held for card in own)
-        else:
-            width, length = comp.unit
-            beats = any(top > comp.top for state in runs for top in units.tops(state, width, length))
-        if beats:
-            beaten.append(comp)
-    return tuple(beaten)
+    return beaten_components(components, trump, opponent_hands)
 
 
 def throw_options(components: Sequence[Component]) -> tuple[Component, ...]:

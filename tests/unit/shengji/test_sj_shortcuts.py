@@ -16,6 +16,14 @@ TRUMPS = (Trump("9", "C", chain=False), Trump("9", None), Trump("2", "H"))
 ONE_DECK = [r + s for s in "SHDC" for r in "23456789TJQKA"] + ["BJ", "SJ"]
 
 
+def _draws(seed: int, count: int):
+    """``count`` trials: the generator, a trump, and a class of it to draw cards from."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        trump = rng.choice(TRUMPS)
+        yield rng, trump, trump.card_class(rng.choice(ONE_DECK))
+
+
 def _cards(rng: random.Random, trump: Trump, cls: str, n: int) -> tuple[str, ...]:
     pool = [card for card in ONE_DECK if trump.card_class(card) == cls] * 3
     return tuple(rng.sample(pool, min(n, len(pool))))
@@ -23,21 +31,15 @@ def _cards(rng: random.Random, trump: Trump, cls: str, n: int) -> tuple[str, ...
 
 @pytest.mark.parametrize("seed", range(4))
 def test_counted_sets_fit_as_the_search_places(seed):
-    rng = random.Random(seed)
-    for _ in range(400):
-        trump = rng.choice(TRUMPS)
-        state = units.columns(_cards(rng, trump, trump.card_class(rng.choice(ONE_DECK)),
-                                     rng.randint(0, 14)), trump)
+    for rng, trump, cls in _draws(seed, 400):
+        state = units.columns(_cards(rng, trump, cls, rng.randint(0, 14)), trump)
         wanted = tuple(rng.choice(((2, 1), (3, 1))) for _ in range(rng.randint(0, 4)))
         assert units._fits_sets(state, wanted) == (units.place(state, wanted) is not None)
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_a_pair_or_triple_led_counted_as_required_units(seed):
-    rng = random.Random(seed)
-    for _ in range(400):
-        trump = rng.choice(TRUMPS)
-        cls = trump.card_class(rng.choice(ONE_DECK))
+    for rng, trump, cls in _draws(seed, 400):
         width = rng.choice((2, 3))
         led = stated_leads.single_component(_cards(rng, trump, cls, 1) * width, trump)
         assert led.kind == (PAIR if width == 2 else TRIPLE)
@@ -60,10 +62,7 @@ def _merged_by_search(parts, trump):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_a_throw_that_cannot_merge_is_not_searched(seed):
-    rng = random.Random(seed)
-    for _ in range(300):
-        trump = rng.choice(TRUMPS)
-        cls = trump.card_class(rng.choice(ONE_DECK))
+    for rng, trump, cls in _draws(seed, 300):
         parts = []
         for _ in range(rng.randint(2, 4)):
             card = _cards(rng, trump, cls, 1)

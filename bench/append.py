@@ -11,6 +11,9 @@ temporary directory (``--dir`` picks the disk), all with ``journal_mode=WAL`` an
 (b) The very rows (a) stored, re-inserted into a fresh database with the same schema and
     indexes (``create_schema``) by one ``executemany`` in ONE transaction: the ceiling of SQLite
     itself on this disk, with no per-batch fsync and no store logic.
+(b') The rows of each round's (a), re-inserted the same way but with one durable commit per
+    ``--batch`` rows, as (a) commits: what SQLite alone costs for (a)'s rows and indexes at (a)'s
+    commit cadence, so (b')/(c) is the most (a)/(c) could be with no store logic at all.
 (c) The ``eventsourcing`` library's SQLite recorder (``SQLiteApplicationRecorder.insert_events``)
     writing as many events with the same JSON payload in batches of ``--batch``: a mature event
     store doing comparable work, one commit per batch, without a hash chain.
@@ -42,7 +45,7 @@ temporary directory (``--dir`` picks the disk), all with ``journal_mode=WAL`` an
 and drop each after its run; ``--no-postgres`` skips both, and a server that cannot be reached
 skips them with a note.
 
-(a) and (c), and (f)'s two, run in ``--rounds`` alternating rounds, each on a fresh database,
+(a), (b') and (c), and (f)'s two, run in ``--rounds`` alternating rounds, each on a fresh database,
 and each figure is the median of its rounds: the time a fsync takes drifts with whatever else
 the disk is doing, and alternating puts both under the same drift. (a)/(c) is the median of the
 rounds' own ratios (each (a) over the (c) run right after it), shown beside (a)'s line too; so
@@ -101,6 +104,7 @@ HTTP_TIMEOUT = 10.0       # seconds, for every request to the server
 SERVER_START_TIMEOUT = 30.0
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432"
 PG_NODES = (1, 2, 3)      # the node counts of (e)
+GOAL_A = 1.0              # (a)/(c): the store over the library's recorder
 GOAL_E = 1.5              # (e): best of 2 and 3 nodes over (d)
 GOAL_F = 1.0              # (f): the store over the library's recorder
 
@@ -621,6 +625,8 @@ def ratio(numerator: float | None, denominator: float | None) -> float | None:
 def ratios(rates: dict, rounds: dict, f_rounds: dict | None) -> dict:
     """The ratios; (e)'s and (f)'s only when they were asked for (``f_rounds`` not None)."""
     found = {"a_over_c": round_by_round(rounds, "a_store_append", "c_eventsourcing_recorder"),
+             "b_batch_over_c": round_by_round(rounds, "b_rows_per_batch_commit",
+                                              "c_eventsourcing_recorder"),
              "a_over_b": ratio(rates["a_store_append"], rates["b_sqlite_one_transaction"]),
              "d_over_commit_per_row": ratio(rates["d_http"], rates["sqlite_commit_per_row"]),
              "d_over_health": ratio(rates["d_http"], rates["http_health"]),
@@ -652,6 +658,8 @@ def rate_labels(args: argparse.Namespace) -> dict:
             f"(a) SQLiteEventStore.append, {args.events:,} events, batches of {args.batch}",
         "b_sqlite_one_transaction":
             f"(b) plain sqlite3 executemany, the same {args.events:,} rows, one transaction",
+        "b_rows_per_batch_commit":
+            f"(b') the same, one commit per {args.batch} rows: (a)'s ceiling",
         "c_eventsourcing_recorder":
             f"(c) eventsourcing SQLiteApplicationRecorder, {args.events:,} events, "
             f"batches of {args.batch}",
@@ -682,6 +690,7 @@ SAME_AS = {"e_beside_d": "d_http"}  # a reference line that repeats another part
 
 RATIO_LABELS = {
     "a_over_c": "(a)/(c) store vs eventsourcing recorder",
+    "b_batch_over_c": "(b')/(c) (a)'s rows inserted raw vs the recorder: the most (a)/(c) can be",
     "a_over_b": "(a)/(b) store vs one plain transaction",
     "d_over_commit_per_row": "(d)/(per-row commit) HTTP with group commit vs a fsync per row",
     "d_over_health": "(d)/(health) a durable append vs a request that does nothing",
@@ -690,10 +699,11 @@ RATIO_LABELS = {
     "f_over_recorder": "(f)/(recorder) PostgreSQL store vs eventsourcing's recorder",
 }
 
-GOALS = {"e_best_over_d": GOAL_E, "f_over_recorder": GOAL_F}
+GOALS = {"a_over_c": GOAL_A, "e_best_over_d": GOAL_E, "f_over_recorder": GOAL_F}
 
 # The lines that also show the ratio they are judged by: (ratio key, how it is named).
 BESIDE = {"a_store_append": ("a_over_c", "(a)/(c)"),
+          "b_rows_per_batch_commit": ("b_batch_over_c", "(b')/(c)"),
           **{f"e_pg_{n}_nodes": (f"e_{n}_over_d", "(e)/(d)") for n in PG_NODES},
           "f_pg_store_append": ("f_over_recorder", "(f)/(recorder)")}
 
@@ -779,11 +789,14 @@ def store_and_library(workdir: Path, args: argparse.Namespace,
     """(a) and (c) in alternating rounds, each on a fresh database: the disk's fsync time drifts
     (other work on the machine), and alternating puts both under the same drift. Their rates
     are the medians of the rounds; the rounds themselves go to the JSON report."""
-    rounds: dict[str, list[float]] = {"a_store_append": [], "c_eventsourcing_recorder": []}
+    rounds: dict[str, list[float]] = {"a_store_append": [], "b_rows_per_batch_commit": [],
+                                      "c_eventsourcing_recorder": []}
     synchronous = None
     for n in range(1, args.rounds + 1):
-        rounds["a_store_append"].append(bench_store(workdir / f"store-{n}.db", args.events,
-                                                    args.batch))
+        store_db = workdir / f"store-{n}.db"
+        rounds["a_store_append"].append(bench_store(store_db, args.events, args.batch))
+        rounds["b_rows_per_batch_commit"].append(bench_plain_inserts(
+            workdir / f"rows-{n}.db", stored_rows(store_db), args.batch))
         try:
             rate_c, synchronous = bench_eventsourcing(workdir / f"eventsourcing-{n}.db",
                                                       args.events, args.batch)
@@ -796,7 +809,7 @@ def store_and_library(workdir: Path, args: argparse.Namespace,
     else:
         notes.append(f"(c) eventsourcing ran with WAL and PRAGMA synchronous={synchronous} "
                      "(2 = FULL)")
-    notes.append(f"(a) and (c): the median of {args.rounds} alternating round(s)")
+    notes.append(f"(a), (b') and (c): the median of {args.rounds} alternating round(s)")
     return {key: statistics.median(values) if values else None
             for key, values in rounds.items()}, rounds
 

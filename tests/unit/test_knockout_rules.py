@@ -1,4 +1,4 @@
-"""rules/knockout.py against tournaments.md T-2 (knockout by lots), T-5.5 (card draw), T-11 Ex 1, 2, 7."""
+"""rules/knockout/ against tournaments.md T-2 (knockout by lots), T-5.5 (card draw), T-11 Ex 1, 2, 7."""
 import json
 import random
 

@@ -12,7 +12,9 @@ the table's clock is.
 from __future__ import annotations
 
 from rules.guandan.cards import sort_cards, wildcard
-from rules.guandan.match import REASONS, SIDES, Deal, GDMatch, limit_due_at, next_limit
+from rules.guandan.deadlines import limit_due_at, next_limit
+from rules.guandan.match import Deal, GDMatch
+from rules.guandan.outcome import REASONS, SIDES
 from rules.guandan.play import ANNOUNCE_AT
 from rules.guandan.procedure import first_drawer
 from rules.guandan.seats import team_of

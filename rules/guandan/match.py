@@ -5,10 +5,10 @@ rulings and penalties, in ``strict`` or ``record`` enforcement (rules README §5
 :func:`apply` is the fold step of a GD match stream: ``(match, event type, data, recorded_at)``
 → the next :class:`GDMatch`, or :class:`RuleViolation` naming the rule. The hand itself is the
 pure fold of :mod:`.hand`; this module keeps what a match adds around it: which hand is in play
-(every hand event names its hand, ``GD-12``), the record of its tricks, the levels between
-hands, the clock and the result. The time rules as deadlines — the waits of GD-9 (the timer's
-``GDTimeLimitExceeded``, recorded with the hand) and the limits of GD-11.2 — are
-:mod:`.deadlines`'.
+(every hand event names its hand, ``GD-12``) and the record of its tricks; what decides the
+levels between hands, the clock's limits and the result is :mod:`.outcome`'s. The time rules as
+deadlines — the waits of GD-9 (the timer's ``GDTimeLimitExceeded``, recorded with the hand) and
+the limits of GD-11.2 — are :mod:`.deadlines`'.
 
 **Enforcement.** ``record`` (a scorer transcribing a physical table) stores only what the rules
 *penalise* (rules README §5); plays the rules simply forbid are refused as in ``strict``. GD
@@ -35,40 +35,30 @@ from types import MappingProxyType
 
 from ..frozen import evolve
 from ..match_clock import MatchClock
-from ..match_clock import maybe_moment as _moment
 from ..violations import RuleViolation
 from . import hand as hands
 from . import sheet
-from .cards import LEVELS
 
 # ``deadlines`` is this engine's (rules.matches.deadlines): re-exported
 from .deadlines import deadlines as deadlines
-from .deadlines import limit_due_at, next_limit, overrun, restarts_clock
+from .deadlines import overrun, restarts_clock
 from .hand import OVER, PLAY, GDHand
-from .levels import (
-    GDGame,
-    complete_hand,
-    extra_hand_winner,
-    hand_level,
-    time_limit_result,
-)
-from .seats import TEAM_NAMES, is_double_down, team_of
+from .levels import GDGame, hand_level
+
+# The end of a hand, the clock's limits, penalties and rulings are outcome.py's. SIDES,
+# completed, won, level_penalty and lowered are also this engine's for rules/ruling_effects.py.
+from .outcome import SIDES as SIDES
+from .outcome import apply_pending_penalties, must_be_playing, ruling, time_limit
+from .outcome import completed as completed
+from .outcome import level_penalty as level_penalty
+from .outcome import lowered as lowered
+from .outcome import won as won
+from .seats import team_of
 from .settings import KEYS, GDSettings, settings_dict, settings_from
 
 GAME = "GD"
-SIDES = TEAM_NAMES                  # side "A" = team 0 (seats 0, 2), "B" = team 1 (seats 1, 3)
 ENFORCEMENT = ("strict", "record")  # rules README §5
 PHASES = {"tribute": "tribute", "return": "return", "play": "playing", "over": "completed"}
-
-
-REASONS = MappingProxyType({
-    "game": "played through A (GD-6.3)",
-    "time": "the higher level at the time limit (GD-11.2)",
-    "overtime": "the higher level after overtime (GD-11.2)",
-    "extraHand": "the extra hand: the higher level after it, or at equal levels its first "
-                 "player out (GD-11.2)",
-    "disqualified": "the other side was disqualified (GD-10.1)",
-})
 
 
 @dataclass(frozen=True)
@@ -189,12 +179,6 @@ def start(data: Mapping, at: str | None = None) -> GDMatch:
 
 # --- which hand -------------------------------------------------------------------------------
 
-def _must_be_playing(m: GDMatch) -> None:
-    if m.status == "completed":
-        raise RuleViolation("GD-11.1", f"the match is over: side {m.winner} won, "
-                                       f"{REASONS[m.reason]}")
-
-
 def current_deal(m: GDMatch, number: int) -> Deal:
     """GD-12: a hand event names the hand in play."""
     d = m.hand
@@ -202,7 +186,7 @@ def current_deal(m: GDMatch, number: int) -> Deal:
     if (d is not None and d.number == number and d.void_reason is None
             and d.state.phase != OVER and m.status != "completed"):
         return d
-    _must_be_playing(m)
+    must_be_playing(m)
     if d is None or number > d.number:
         raise RuleViolation("GD-12", f"hand {number} has not been dealt")
     if number == d.number and d.phase == "completed":
@@ -218,7 +202,7 @@ def deal(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
     """GDHandDealt: the next hand (or a voided one again), at the level of the previous hand's
     winners (GD-1.3) with the tribute its going-out order calls for (GD-7.1). Only hand 1 records
     the first-lead draw (GD-8.2); later the tribute decides who leads (GD-7.7)."""
-    _must_be_playing(m)
+    must_be_playing(m)
     number = data["hand"]
     if m.hand is not None and m.hand.in_play:
         raise RuleViolation("GD-12", f"hand {m.hand.number} is still being played; it must end "
@@ -242,7 +226,7 @@ def record_row(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
     row of the next hand, at the level and with the tribute a deal would have (GD-1.3,
     GD-7.1), completed as a played hand is (:func:`completed`)."""
     sheet.by_sheet_only(m.settings)
-    _must_be_playing(m)
+    must_be_playing(m)
     number = data["hand"]
     if number != m.next_hand:
         raise RuleViolation("GD-12", f"the next hand to record is hand {m.next_hand}, not "
@@ -357,157 +341,7 @@ def void(m: GDMatch, data: Mapping) -> GDMatch:
     dealt again with the same number. A level penalty that waited for the end of the hand takes
     effect at once."""
     d = evolve(current_deal(m, data["hand"]), void_reason=data["reason"])
-    return _apply_pending_penalties(evolve(m, hand=d, finished=m.finished + (d,)))
-
-
-# --- the end of a hand ------------------------------------------------------------------------
-
-def _sides(pair: tuple) -> dict:
-    return {SIDES[t]: pair[t] for t in (0, 1)}
-
-
-def _side(team: int | None) -> str | None:
-    return None if team is None else SIDES[team]
-
-
-def completed(m: GDMatch, d: Deal) -> GDMatch:
-    """HandCompleted (derived, GD-6): places, upgrade, levels and the A rules; then pending level
-    penalties, and the match's end (GD-6.3, GD-11.2)."""
-    order = d.state.order
-    before = m.standing
-    standing, outcome = complete_hand(before, order, m.settings)
-    row = {"hand": d.number, "level": d.state.level, "level_team": _side(d.level_team),
-           "extra_hand": d.extra, "tribute": d.state.plan.case,
-           "anti_tribute": bool(d.state.anti), "places": list(outcome.places),
-           "double_down": is_double_down(order), "winning_team": SIDES[outcome.winning_team],
-           "upgrade": outcome.upgrade, "levels_before": _sides(before.levels),
-           "levels": _sides(standing.levels), "a_failures": _sides(standing.a_failures),
-           "failed_attempt": outcome.failed_attempt, "game_winner": _side(outcome.game_winner)}
-    d = evolve(d, result=MappingProxyType(row))
-    m = evolve(m, standing=standing, hand=d, finished=m.finished + (d,),
-                history=m.history + (d.result,),
-                previous_order=tuple(order))
-    m = _apply_pending_penalties(m)
-    if m.standing.winner is not None:
-        return won(m, SIDES[m.standing.winner], "game")
-    if d.extra:
-        return _extra_hand_decides(m, extra_hand_winner(order))
-    return m
-
-
-def won(m: GDMatch, side: str, reason: str) -> GDMatch:
-    """MatchCompleted (derived, GD-11)."""
-    return evolve(m, status="completed", winner=side, reason=reason)
-
-
-# --- the clock (T-5.4, GD-11.2) ---------------------------------------------------------------
-
-# next_limit and limit_due_at (when each limit passes) are the deadlines module's
-
-def time_limit(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
-    """TimeLimitReached (T-5.4, GD-11.2): the next limit, not before it has passed on the server's
-    clock; the levels reached within it decide at once, a hand in play not counting."""
-    _must_be_playing(m)
-    minutes = data["limit_minutes"]
-    due = next_limit(m)
-    if due is None:
-        raise RuleViolation("GD-11.2", "both time limits have passed: one more hand decides the "
-                                       "match")
-    if minutes != due:
-        raise RuleViolation("GD-11.2", f"the next time limit is at {due} minutes (matchMinutes "
-                                       f"{m.settings.match_minutes}, then overtimeMinutes "
-                                       f"{m.settings.overtime_minutes} more), not {minutes}")
-    ends = limit_due_at(m, minutes)
-    if ends is not None and at is not None and _moment(at) < ends:
-        raise RuleViolation("GD-11.2", f"T-5.4: the {minutes} minutes from the match's start end "
-                                       f"at {ends.strftime('%Y-%m-%dT%H:%M:%S.%fZ')}, not before")
-    in_play = m.hand is not None and m.hand.in_play
-    m = evolve(m, limits=m.limits + (MappingProxyType({
-        "limit_minutes": minutes, "at": at, "hand": m.hand.number if in_play else None}),))
-    return _time_decides(m, minutes)
-
-
-def _abandoned(m: GDMatch, minutes: int) -> GDMatch:
-    """GD-11.2 (seed): a hand in play at a deciding limit was not finished within the time and
-    does not count; it ends like a voided hand, and the extra hand is dealt with its number."""
-    if m.hand is None or not m.hand.in_play:
-        return m
-    d = evolve(m.hand, void_reason=f"abandoned at the {minutes}-minute limit (GD-11.2)")
-    return _apply_pending_penalties(evolve(m, hand=d, finished=m.finished + (d,)))
-
-
-def _time_decides(m: GDMatch, minutes: int) -> GDMatch:
-    """GD-11.2: the higher level wins at once; equal after the first limit → overtime (a hand in
-    play goes on); equal after overtime → one more hand. A level penalty assessed within the
-    time counts, though a hand in play has not ended."""
-    levels = _apply_pending_penalties(m).standing.levels
-    result = time_limit_result(levels, overtime=m.clock == "overtime")
-    if result == "overtime":
-        return evolve(m, clock="overtime")
-    m = _abandoned(m, minutes)
-    if result == "extraHand":
-        return evolve(m, clock="extraHand")
-    return won(m, SIDES[result], "time" if m.clock == "regular" else "overtime")
-
-
-def _extra_hand_decides(m: GDMatch, first_out_team: int) -> GDMatch:
-    """GD-11.2: after the extra hand the higher level wins (「以级数领先者取胜」); **Interpretation:**
-    still equal (both capped at A) → the team of its first player out."""
-    a, b = (LEVELS.index(level) for level in m.standing.levels)
-    if a != b:
-        return won(m, SIDES[0 if a > b else 1], "extraHand")
-    return won(m, SIDES[first_out_team], "extraHand")
-
-
-# --- rulings and penalties --------------------------------------------------------------------
-
-def level_penalty(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
-    """LevelPenaltyAssessed (GD-9.3, GD-10.3): the side's level goes down by ``levels``, never
-    below 2; a hand in play keeps the level it is played at, so the penalty applies when it ends.
-    A side taken off A starts its failed attempts afresh (GD-6.4)."""
-    _must_be_playing(m)
-    entry = {"rule": data["rule"], "side": data["side"], "levels": data["levels"],
-             "reason": data.get("reason"), "at": at, "applied_after_hand": None}
-    m = evolve(m, penalties=m.penalties + (entry,))
-    if m.hand is None or not m.hand.in_play:
-        return _apply_pending_penalties(m)
-    return m
-
-
-def _apply_pending_penalties(m: GDMatch) -> GDMatch:
-    standing, penalties = m.standing, []
-    for entry in m.penalties:
-        if entry["applied_after_hand"] is None:
-            standing = lowered(standing, SIDES.index(entry["side"]), entry["levels"])
-            entry = {**entry, "applied_after_hand": m.hands_played}
-        penalties.append(entry)
-    return evolve(m, standing=standing, penalties=tuple(penalties))
-
-
-def lowered(standing: GDGame, team: int, steps: int) -> GDGame:
-    level = LEVELS[max(0, LEVELS.index(standing.levels[team]) - steps)]
-    levels = list(standing.levels)
-    failures = list(standing.a_failures)
-    levels[team] = level
-    if level != "A":
-        failures[team] = 0
-    return evolve(standing, levels=tuple(levels), a_failures=tuple(failures))
-
-
-def ruling(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
-    """RulingRecorded on this match (GD-10.3). ``effect: {"kind": "disqualify", "side": X}``
-    cancels side X's results (GD-10.1, T-5.6): the other side wins the match."""
-    effect = data.get("effect") or {}
-    entry = MappingProxyType({"text": data["text"], "effect": data.get("effect")})
-    if effect.get("kind") != "disqualify":
-        return evolve(m, rulings=m.rulings + (entry,))
-    _must_be_playing(m)
-    side = effect.get("side")
-    if side not in SIDES:
-        raise RuleViolation("GD-10.1", "a disqualification names the side whose results are "
-                                       "cancelled: effect.side must be A or B")
-    m = evolve(m, rulings=m.rulings + (entry,))
-    return won(m, SIDES[1 - SIDES.index(side)], "disqualified")
+    return apply_pending_penalties(evolve(m, hand=d, finished=m.finished + (d,)))
 
 
 # --- the fold step ----------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from ..frozen import evolve
 from .claims import ClaimWindow, claim_options
+from .completing import could_complete
 from .hand import (
     Discard,
     Hand,
@@ -18,7 +19,7 @@ from .hand import (
     next_in,
 )
 from .may_win import holds_suit, may_win_on
-from .tiles import COPIES, format_tiles, suit, with_one, without_one
+from .tiles import COPIES, KINDS, format_tiles, suit, with_one, without_one
 from .wall import SEATS
 
 
@@ -56,7 +57,8 @@ def draw(state: Hand, data: Mapping) -> Hand:
         wall_count=state.wall_count - 1, phase="discard", drawn=tile, replacement=False,
         drawn_from_end=state.replacement,
         turn_kongs=state.turn_kongs if state.replacement else (),
-        passed_win=state.passed_win - {seat})
+        passed_win=state.passed_win - {seat} if seat in state.passed_win
+        else state.passed_win)  # (mostly nobody passed a win: the same set, not a copy)
 
 
 def discard(state: Hand, data: Mapping) -> Hand:
@@ -82,9 +84,14 @@ def discard(state: Hand, data: Mapping) -> Hand:
         raise _fail(settings, "void", f"seat {seat} still holds {format_tiles(left)} of his "
                                       f"void suit and discards those first")
     hand = evolve(hand, concealed=without_one(hand.concealed, tile),
-                   discards=hand.discards + (Discard(tile),))
+                   discards=hand.discards + (_PLAIN_DISCARDS[tile],))
     # one copy of the state for the discard and its window (a fold step makes one per event)
     return _open_window(state, seat, tile, seats=_with_seat(state, seat, hand), drawn=None)
+
+
+# A discard not (yet) claimed, one frozen value per face made once: every discard makes one,
+# and an equal value serves them all (a claim replaces it with a new Discard, claiming.py).
+_PLAIN_DISCARDS = {tile: Discard(tile) for tile in KINDS}
 
 
 def _open_window(state: Hand, discarder: int, tile: str, **discarded) -> Hand:
@@ -96,9 +103,9 @@ def _open_window(state: Hand, discarder: int, tile: str, **discarded) -> Hand:
     what the window reads — the other seats' tiles, who is still in — is the same in both."""
     settings = state.settings
     last = state.wall_count == 0
-    no_claim = frozenset()
     may = tuple(
-        no_claim if s == discarder or state.is_out(s) else
+        _NO_CLAIM if s == discarder or not could_complete(h.concealed, tile)
+        or state.is_out(s) else
         claim_options(h.concealed, s, discarder, tile, settings, last_discard=last,
                       can_win=may_win_on(state, s, tile), void=state.voids[s])
         for s, h in enumerate(state.seats))
@@ -106,6 +113,15 @@ def _open_window(state: Hand, discarder: int, tile: str, **discarded) -> Hand:
                    window=ClaimWindow(discarder, tile, may, kongs=state.turn_kongs,
                                       open_to=_answering(state, discarder), last=last),
                    **discarded)
+
+
+# What a seat may claim on a discard it holds nothing near: every claim needs a held tile
+# within two ranks of the discard in its suit, or a copy of it (:func:`.completing.
+# could_complete`) — a win joins the tile to a pair or a set (MJO-5.1, MJS-5.3), a pong or kong
+# takes copies (MJO-4.2, MJS-3.4), a chow two neighbours (MJO-4.1). Most seats on most discards:
+# their claim_options and win test are skipped (the shortcut is checked against them by
+# tests/unit/mahjong/test_mj_claim_window_shortcut.py).
+_NO_CLAIM: frozenset[str] = frozenset()
 
 
 def _answering(state: Hand, discarder: int) -> frozenset[int]:

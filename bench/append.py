@@ -176,7 +176,8 @@ def stored_rows(path: Path) -> list[tuple]:
 
 def bench_plain_inserts(path: Path, rows: list[tuple], rows_per_commit: int) -> float:
     """Plain sqlite3 inserting ``rows`` into a fresh database with the store's schema, one
-    durable commit per ``rows_per_commit`` rows: all of them for (b), 1 for the (d) baseline."""
+    durable commit per ``rows_per_commit`` rows: all of them for (b), ``--batch`` for (b'), 1 for
+    the (d) baseline."""
     conn = fresh_events_db(path)
     try:
         started = time.perf_counter()
@@ -786,7 +787,7 @@ def parse_args() -> argparse.Namespace:
 
 def store_and_library(workdir: Path, args: argparse.Namespace,
                       notes: list[str]) -> tuple[dict, dict]:
-    """(a) and (c) in alternating rounds, each on a fresh database: the disk's fsync time drifts
+    """(a), (b') and (c) in alternating rounds, each on a fresh database: the disk's fsync time drifts
     (other work on the machine), and alternating puts both under the same drift. Their rates
     are the medians of the rounds; the rounds themselves go to the JSON report."""
     rounds: dict[str, list[float]] = {"a_store_append": [], "b_rows_per_batch_commit": [],

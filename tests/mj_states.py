@@ -11,7 +11,7 @@ from rules import RuleViolation
 from rules.mahjong import MJO, apply, apply_action
 from rules.mahjong.actions import Action
 from rules.mahjong.dealing import deal
-from rules.mahjong.tiles import INDEX, KINDS, kinds, parse_tiles, shifted, tile_set
+from rules.mahjong.tiles import COPIES, INDEX, KINDS, Meld, kinds, parse_tiles, shifted, tile_set
 
 
 def table(hands, dealer=0, wall="", settings=MJO):
@@ -103,3 +103,20 @@ def check_listing_is_exact(state, listed) -> None:
         for action in tries:
             assert accepted(state, action) == (action in listed[seat]), action
         assert all(accepted(state, action) for action in listed[seat])
+
+
+# --- random hands for the property tests of the win and claim searches -----------------------
+
+MELDS = (Meld("pong", ("9s",) * 3), Meld("chow", ("1p", "2p", "3p")), Meld("kong", ("E",) * 4))
+
+
+def random_hand(rng, settings, size):
+    """``size`` tiles of a few faces, none more than four times — near-wins are common."""
+    faces = rng.sample(kinds(settings.tileCount), rng.randint(2, 8))
+    pool = [f for f in faces for _ in range(COPIES)]
+    return rng.sample(pool, min(size, len(pool)))
+
+
+def random_melds(rng, settings):
+    melds = [m for m in MELDS if set(m.tiles) <= set(kinds(settings.tileCount))]
+    return tuple(rng.sample(melds, rng.randint(0, len(melds)))) if rng.random() < 0.4 else ()

@@ -12,9 +12,10 @@ from rules.mahjong.claims import claim_options
 from rules.mahjong.completing import could_complete
 from rules.mahjong.hand import Hand, SeatHand, WinRecord
 from rules.mahjong.may_win import may_win_on
-from rules.mahjong.tiles import COPIES, SUITS, Meld, kinds, sort_tiles
+from rules.mahjong.tiles import SUITS, kinds, sort_tiles
 from rules.mahjong.turns import _open_window
 from rules.mahjong.winning import winning_readings
+from tests.mj_states import random_hand, random_melds
 
 SETTINGS = [
     MJO,                                              # chows, pair 2/5/8, no kongs
@@ -22,19 +23,11 @@ SETTINGS = [
     replace(MJO, pairRanks=None, sevenPairs=True),
     replace(MJS, fourAsTwoPairs=False),
 ]
-MELDS = (Meld("pong", ("9s",) * 3), Meld("chow", ("1p", "2p", "3p")), Meld("kong", ("E",) * 4))
 
 
-def random_hand(rng, settings, size):
-    """``size`` tiles of a few faces, none more than four times: near-wins are common."""
-    faces = rng.sample(kinds(settings.tileCount), rng.randint(2, 8))
-    pool = [f for f in faces for _ in range(COPIES)]
-    return sort_tiles(rng.sample(pool, min(size, len(pool))))
-
-
-def random_melds(rng, settings):
-    melds = [m for m in MELDS if set(m.tiles) <= set(kinds(settings.tileCount))]
-    return tuple(rng.sample(melds, rng.randint(0, len(melds)))) if rng.random() < 0.4 else ()
+def sorted_hand(rng, settings, size):
+    """A random hand (tests/mj_states.py) in the order a seat holds its tiles."""
+    return sort_tiles(random_hand(rng, settings, size))
 
 
 def full_search_wins(concealed, melds, tile, settings, void):
@@ -52,7 +45,7 @@ def test_mjo_4_5_a_seat_with_nothing_near_the_discard_has_no_claim(seed):
     for _ in range(3000):
         settings = rng.choice(SETTINGS)
         melds = random_melds(rng, settings)
-        concealed = random_hand(rng, settings, 13 - 3 * len(melds) - rng.choice((0, 0, 0, 3)))
+        concealed = sorted_hand(rng, settings, 13 - 3 * len(melds) - rng.choice((0, 0, 0, 3)))
         tile = rng.choice(kinds(settings.tileCount))
         void = rng.choice((None, *SUITS)) if settings.game == "MJS" else None
         discarder, seat = rng.sample(range(4), 2)
@@ -71,7 +64,7 @@ def random_state(rng, settings):
     seats = []
     for _ in range(4):
         melds = random_melds(rng, settings)
-        seats.append(SeatHand(random_hand(rng, settings, 13 - 3 * len(melds)), melds))
+        seats.append(SeatHand(sorted_hand(rng, settings, 13 - 3 * len(melds)), melds))
     mjs = settings.game == "MJS"
     voids = tuple(rng.choice(SUITS) for _ in range(4)) if mjs and rng.random() < 0.8 \
         else (None,) * 4

@@ -10,8 +10,6 @@ import pytest
 from rules.mahjong import MJO, MJS
 from rules.mahjong.completing import completing_groups, could_complete, may_complete
 from rules.mahjong.tiles import (
-    COPIES,
-    Meld,
     add_tiles,
     kinds,
     remove_tiles,
@@ -20,6 +18,7 @@ from rules.mahjong.tiles import (
     without_one,
 )
 from rules.mahjong.winning import is_winning_hand, winning_faces, winning_readings
+from tests.mj_states import random_hand, random_melds
 
 SETTINGS = [
     MJO,                                                      # pair 2, 5 or 8; no seven pairs
@@ -28,19 +27,6 @@ SETTINGS = [
     replace(MJO, sevenPairs=True, fourAsTwoPairs=False),
     replace(MJS, fourAsTwoPairs=False),
 ]
-MELDS = (Meld("pong", ("9s",) * 3), Meld("chow", ("1p", "2p", "3p")), Meld("kong", ("E",) * 4))
-
-
-def random_hand(rng, settings, size):
-    """``size`` tiles of a few faces, none more than four times — near-wins are common."""
-    faces = rng.sample(kinds(settings.tileCount), rng.randint(2, 8))
-    pool = [f for f in faces for _ in range(COPIES)]
-    return rng.sample(pool, min(size, len(pool)))
-
-
-def random_melds(rng, settings):
-    melds = [m for m in MELDS if set(m.tiles) <= set(kinds(settings.tileCount))]
-    return tuple(rng.sample(melds, rng.randint(0, len(melds)))) if rng.random() < 0.4 else ()
 
 
 @pytest.mark.parametrize("seed", range(4))

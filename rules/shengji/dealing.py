@@ -11,7 +11,7 @@ from typing import Mapping
 
 from ..frozen import evolve
 from ..violations import RuleViolation
-from . import declaring
+from . import declaring, reveals
 from .cards import JOKERS, Trump, deck
 from .declaring import Bidding
 from .hand import Hand, Variant, in_phase
@@ -33,7 +33,7 @@ def deal(number: int, level: str, dealer: int | None, settings, variant: Variant
                                   f"{variant.kitty_size}")
     _must_be_the_decks([card for cards in hands for card in cards] + list(kitty), variant)
     if variant.reveals_by_count:
-        bidding = declaring.bidding_for_reveals(level, settings.counterRevealRestartsPause)
+        bidding = reveals.bidding_for_reveals(level, settings.counterRevealRestartsPause)
     else:
         bidding = declaring.bidding_for_hand(level, settings.to_dict())
     return Hand(number=number, level=level, dealer=dealer, settings=settings, variant=variant,
@@ -118,7 +118,7 @@ def declare(h: Hand, data: Mapping, at: datetime) -> Hand:
             raise RuleViolation("SJ3-3.1", "the first to show a level card reveals "
                                            "(「谁先揭出该点数的牌」): there are no simultaneous reveals")
         h = _reopened(h) if h.phase == "kitty" else h
-        return _bid(h, declaring.reveal(h.bidding, seat, card, h.hands[seat], at))
+        return _bid(h, reveals.reveal(h.bidding, seat, card, h.hands[seat], at))
     if h.phase != "declaring" and h.bidding.standing is None:
         raise RuleViolation("SJ2-4.9", f"the window of hand {h.number} closed without a "
                                        "declaration: kitty card #3 fixed trump")
@@ -136,7 +136,7 @@ def overcall(h: Hand, data: Mapping, at: datetime) -> Hand:
     seat, cards = data["seat"], tuple(data["cards"])
     if h.variant.reveals_by_count:
         h = _reopened(h) if h.phase == "kitty" else h
-        return _bid(h, declaring.counter_reveal(h.bidding, seat, cards, h.hands[seat], at,
+        return _bid(h, reveals.counter_reveal(h.bidding, seat, cards, h.hands[seat], at,
                                                 seize=h.first_deal))
     if h.phase == "kitty" and h.bidding.standing is not None:
         h = _reopened(h)
@@ -209,7 +209,7 @@ def fixed_by_reveals(h: Hand, bidding: Bidding) -> Hand | None:
     """SJ3-3.7, 4.1: the standing reveal fixes trump and, in a first deal, the dealer; with none,
     the kitty's first non-joker card fixes trump — None when the hand must be dealt again (a
     first deal, or ``noRevealRule: redeal``)."""
-    fixed = declaring.trump_at_kitty(bidding, h.dealt_kitty, h.first_deal, h.settings.noRevealRule)
+    fixed = reveals.trump_at_kitty(bidding, h.dealt_kitty, h.first_deal, h.settings.noRevealRule)
     if fixed is None:
         return None
     suit, source = fixed
@@ -223,7 +223,7 @@ def _close_reveals(h: Hand, at: datetime | None) -> Hand:
     trump is fixed as KittyTaken would fix it, and in a first deal the dealer (SJ3-3.7, 4.1);
     the dealer then takes the kitty. Nobody revealed in a first deal (or under ``noRevealRule:
     redeal``): the hand is void and dealt again (SJ3-3.7)."""
-    bidding = declaring.close_pause(h.bidding, table_time(h, at))
+    bidding = reveals.close_pause(h.bidding, table_time(h, at))
     fixed = fixed_by_reveals(h, bidding)
     if fixed is None:
         return evolve(h, bidding=bidding, phase="voided",

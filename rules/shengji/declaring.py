@@ -1,6 +1,5 @@
-"""Declaring trump (定主 / 揭牌), overcalling (反主 / 反揭) and the window for it: SJ2-4, SJ2-5.1/5.2
-and, with three decks, SJ3-3 (reveals by one card, counter-reveals by more identical level cards,
-until the dealer takes the kitty after a 5-second pause).
+"""Declaring trump (定主), overcalling (反主) and the window for it: SJ2-4, SJ2-5.1/5.2. The
+three-deck reveals (揭牌 / 反揭, SJ3-3) share this state and its checks and live in ``reveals.py``.
 
 Rule IDs refer to ``shared/rules/shengji-2deck.md`` and ``shengji-3deck.md``. :class:`Bidding` is the state of the
 declaration phase of one hand; each function takes it and one event's data and returns the next
@@ -39,7 +38,7 @@ LEVEL_RANKS = "23456789TJQKA"
 
 # ---------------------------------------------------------------- small card helpers
 
-def _check_seat(seat: int) -> int:
+def check_seat(seat: int) -> int:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
         raise ValueError(f"seat must be 0, 1, 2 or 3, not {seat!r}")
     return seat
@@ -67,7 +66,7 @@ def holds(hand: Sequence[str], cards: Sequence[str]) -> bool:
     return all(held[card] >= count for card, count in Counter(cards).items())
 
 
-def _iso(moment: datetime | None) -> str | None:
+def iso(moment: datetime | None) -> str | None:
     """UTC ISO 8601 with a "Z" suffix, like the envelope's timestamps; naive times are read as UTC."""
     if moment is None:
         return None
@@ -92,7 +91,7 @@ class Bid:
         return len(self.cards) == 1
 
     def to_dict(self) -> dict:
-        return {"seat": self.seat, "cards": list(self.cards), "suit": self.suit, "at": _iso(self.at)}
+        return {"seat": self.seat, "cards": list(self.cards), "suit": self.suit, "at": iso(self.at)}
 
 
 @dataclass(frozen=True)
@@ -128,9 +127,9 @@ class Bidding:
             "history": [bid.to_dict() for bid in self.history],
             "first_declarer": self.first_declarer,
             "no_trump": self.no_trump,
-            "deal_completed_at": _iso(self.deal_completed_at),
-            "last_accepted_at": _iso(self.last_accepted_at),
-            "deadline": _iso(deadline(self)),
+            "deal_completed_at": iso(self.deal_completed_at),
+            "last_accepted_at": iso(self.last_accepted_at),
+            "deadline": iso(deadline(self)),
             "closed": self.closed,
             "lots_pending": lots_pending(self),
             "settings": {
@@ -156,18 +155,6 @@ def bidding_for_hand(level: str, settings: Mapping | None = None) -> Bidding:
         first_declaration_restarts_window=settings.get("firstDeclarationAfterDealRestartsWindow", True),
         nt_overcallable_by_level_pair=settings.get("ntOvercallableByLevelPair", True),
     )
-
-
-# SJ3-3.6 (「当庄家示意摸牌结束，应停顿5秒钟才能拿底牌」): the dealer's pause, fixed by the seed
-PAUSE_SECONDS = 5
-
-
-def bidding_for_reveals(level: str, counter_reveal_restarts_pause: bool = False) -> Bidding:
-    """SJ3-3: a fresh reveal phase at ``level``; the window is the 5-second pause after
-    DrawingEnded (setting ``counterRevealRestartsPause``)."""
-    return evolve(bidding_for_hand(level), window_seconds=PAUSE_SECONDS, reveals=True,
-                   first_declaration_restarts_window=False,
-                   overcall_restarts_window=counter_reveal_restarts_pause)
 
 
 # ---------------------------------------------------------------- derived facts
@@ -207,8 +194,8 @@ def must_be_open(b: Bidding, at: datetime) -> None:
         raise RuleViolation("SJ2-4.7", "the declaration window has closed; no one may declare or overcall")
     limit = deadline(b)
     if limit is not None and at > limit:
-        raise RuleViolation("SJ2-4.7", f"the declaration window closed at {_iso(limit)}; "
-                                       f"this came at {_iso(at)}")
+        raise RuleViolation("SJ2-4.7", f"the declaration window closed at {iso(limit)}; "
+                                       f"this came at {iso(at)}")
 
 
 def must_be_before_the_kitty(b: Bidding, rule: str = "SJ2-4.8") -> None:
@@ -305,7 +292,7 @@ def _restarts_window(b: Bidding) -> bool:
 def declare(b: Bidding, seat: int, card: str, hand: Sequence[str], at: datetime) -> Bidding:
     """SJ2-4.1: with no declaration standing and the window open (SJ2-4.7), a player shows one
     level card he holds; its suit becomes trump and he becomes the first declarer."""
-    _check_seat(seat)
+    check_seat(seat)
     must_be_open(b, at)
     must_have_no_standing(b)
     must_be_held_level_card(b, card, hand)
@@ -319,7 +306,7 @@ def declare_simultaneous(b: Bidding, seat: int, card: str, hand: Sequence[str], 
     Only while the cards are being drawn (「暂停抓牌，抽签决定，然后继续」: drawing pauses for the
     lots), while nothing but single-card declarations have been made, once per seat; the bid is
     recorded without standing and lots must then decide (:func:`resolve_lots`)."""
-    _check_seat(seat)
+    check_seat(seat)
     must_be_open(b, at)
     if b.deal_completed_at is not None:
         raise RuleViolation("SJ2-4.2", "the deal is complete: declarations are simultaneous only "
@@ -360,7 +347,7 @@ def overcall(b: Bidding, seat: int, cards: Sequence[str], hand: Sequence[str], a
     return to his original suit, SJ2-4.6) or identical jokers (no-trump, SJ2-4.3b) — until the
     dealer takes the kitty (SJ2-4.8), not over his own bid (SJ2-4.5), and respecting no-trump
     (SJ2-4.4/4.6). Each restarts the 15 s wait (SJ2-4.7)."""
-    _check_seat(seat)
+    check_seat(seat)
     must_be_before_the_kitty(b)
     must_not_await_lots(b)
     must_have_standing(b)
@@ -375,7 +362,7 @@ def overcall(b: Bidding, seat: int, cards: Sequence[str], hand: Sequence[str], a
 def deal_completed(b: Bidding, at: datetime) -> Bidding:
     """SJ2-4.7: DealCompleted starts the window's clock; it happens once per hand."""
     if b.deal_completed_at is not None:
-        raise RuleViolation("SJ2-4.7", f"the deal was already completed at {_iso(b.deal_completed_at)}")
+        raise RuleViolation("SJ2-4.7", f"the deal was already completed at {iso(b.deal_completed_at)}")
     return evolve(b, deal_completed_at=at)
 
 
@@ -388,8 +375,8 @@ def close_window(b: Bidding, at: datetime) -> Bidding:
     if limit is None:
         raise RuleViolation("SJ2-4.7", "the deal is not complete, so the declaration window cannot close")
     if at < limit:
-        raise RuleViolation("SJ2-4.7", f"the declaration window stays open until {_iso(limit)}; "
-                                       f"it cannot close at {_iso(at)}")
+        raise RuleViolation("SJ2-4.7", f"the declaration window stays open until {iso(limit)}; "
+                                       f"it cannot close at {iso(at)}")
     must_not_await_lots(b)
     return evolve(b, closed=True)
 
@@ -419,122 +406,3 @@ def first_hand_dealer(b: Bidding) -> int | None:
     is the dealer; None if no one declared (the caller applies ``firstHandNoDeclaration``, SJ2-5.2).
     Before the close it names the dealer-to-be."""
     return b.standing.seat if b.standing is not None else None
-
-
-# ---------------------------------------------------------------- SJ3: reveals by count (SJ3-3)
-
-def reveal(b: Bidding, seat: int, card: str, hand: Sequence[str], at: datetime) -> Bidding:
-    """SJ3-3.1 (揭牌): with nothing revealed, until the dealer takes the kitty (SJ3-3.6), a player
-    shows one level card he holds; its suit becomes trump (in hand 1 he becomes the dealer)."""
-    _check_seat(seat)
-    must_be_before_the_kitty(b, rule="SJ3-3.6")
-    if b.standing is not None:
-        raise RuleViolation("SJ3-3.2", f"seat {b.standing.seat}'s reveal stands; only a "
-                                       "counter-reveal with more identical level cards can "
-                                       "change trump now")
-    must_be_held_level_card(b, card, hand, rule="SJ3-3.1")
-    bid = Bid(seat, (card,), card_suit(card), at)
-    return evolve(b, standing=bid, history=b.history + (bid,), first_declarer=seat)
-
-
-def must_be_identical_level_cards(b: Bidding, cards: Sequence[str], hand: Sequence[str]) -> None:
-    """SJ3-3.2 (「持两张相同点数反揭…持3张相同的点数再反揭」): a counter-reveal shows two or three
-    identical level cards, all held (jokers never: there is no no-trump hand, SJ3-2.2)."""
-    shown = " ".join(cards)
-    if len(cards) not in (2, 3) or len(set(cards)) != 1:
-        raise RuleViolation("SJ3-3.2", f"a counter-reveal shows two or three identical level "
-                                       f"cards, not {shown!r}")
-    if not is_level_card(cards[0], b.level):
-        raise RuleViolation("SJ3-3.2", f"{shown} are not level cards (rank {b.level}; jokers never "
-                                       "reveal: there is no no-trump hand, SJ3-2.2)")
-    if not holds(hand, cards):
-        raise RuleViolation("SJ3-3.2", f"the player does not hold {len(cards)} × {cards[0]}")
-
-
-def must_outnumber(b: Bidding, cards: Sequence[str]) -> None:
-    """SJ3-3.4 (反揭原则〈1〉〈2〉): only more cards overturn a reveal; at an equal count the earlier
-    stands — a player may not reinforce his card to the count someone else has shown."""
-    count = len(b.standing.cards)
-    if len(cards) <= count:
-        raise RuleViolation("SJ3-3.4", f"seat {b.standing.seat}'s reveal of {count} card(s) "
-                                       f"stands: {len(cards)} card(s) do not outnumber it, and at "
-                                       "an equal count the earlier reveal stands")
-
-
-def must_change_suit(b: Bidding, suit: str, seize: bool) -> None:
-    """SJ3-3.3: a counter-reveal names another suit than the current trump — except in hand 1,
-    where the same suit seizes the deal (「第一副牌打2时，还可抢庄，同一门花色也可以」).
-    **Interpretation:** for three cards as for two."""
-    if not seize and suit == b.standing.suit:
-        raise RuleViolation("SJ3-3.3", f"{suit} is already trump: after hand 1 a counter-reveal "
-                                       "must be of another suit")
-
-
-def counter_reveal(b: Bidding, seat: int, cards: Sequence[str], hand: Sequence[str], at: datetime,
-                   seize: bool) -> Bidding:
-    """SJ3-3.2–3.6 (反揭): until the dealer takes the kitty, a player other than the one whose
-    reveal stands (SJ3-3.5; his partner may, and so may he once overturned) shows more identical
-    level cards than stand (SJ3-3.4), of another suit unless the deal can be seized (hand 1,
-    SJ3-3.3). Restarts the pause only with ``counterRevealRestartsPause`` (SJ3-3.6)."""
-    _check_seat(seat)
-    must_be_before_the_kitty(b, rule="SJ3-3.6")
-    if b.standing is None:
-        raise RuleViolation("SJ3-3.2", "nothing has been revealed yet, so there is nothing to "
-                                       "counter; reveal with one level card instead")
-    must_not_overcall_self(b, seat, rule="SJ3-3.5")
-    must_be_identical_level_cards(b, cards, hand)
-    must_outnumber(b, cards)
-    suit = card_suit(cards[0])
-    must_change_suit(b, suit, seize)
-    bid = Bid(seat, tuple(cards), suit, at)
-    return evolve(b, standing=bid, history=b.history + (bid,),
-                   last_accepted_at=at if b.overcall_restarts_window else b.last_accepted_at)
-
-
-def must_have_paused(b: Bidding, at: datetime | None) -> None:
-    """SJ3-3.6 (反揭原则〈4〉): the dealer takes the kitty only after DrawingEnded and a pause of
-    5 s (counted again from each counter-reveal with ``counterRevealRestartsPause``)."""
-    limit = deadline(b)
-    if limit is None:
-        raise RuleViolation("SJ3-3.6", "drawing has not ended (DrawingEnded): the kitty cannot be "
-                                       "taken yet")
-    if at is not None and at < limit:
-        raise RuleViolation("SJ3-3.6", f"the dealer must pause {b.window_seconds} s after the end "
-                                       f"of drawing, until {_iso(limit)}, before taking the kitty; "
-                                       f"this came at {_iso(at)}")
-
-
-def close_pause(b: Bidding, at: datetime | None) -> Bidding:
-    """SJ3-3.6: DeclarationWindowClosed — the dealer's pause after DrawingEnded is over (the
-    timer posts it then): only after DrawingEnded, once, and not before the 5 s (counted again
-    from each counter-reveal with ``counterRevealRestartsPause``) have passed; ``at`` None: the
-    time is not judged (a scorer in record mode)."""
-    if b.closed:
-        raise RuleViolation("SJ3-3.6", "the dealer's pause is already over")
-    limit = deadline(b)
-    if limit is None:
-        raise RuleViolation("SJ3-3.6", "drawing has not ended (DrawingEnded): the dealer's pause "
-                                       "has not begun")
-    if at is not None and at < limit:
-        raise RuleViolation("SJ3-3.6", f"the dealer's pause lasts {b.window_seconds} s, until "
-                                       f"{_iso(limit)}; it cannot end at {_iso(at)}")
-    return evolve(b, closed=True)
-
-
-def close_at_kitty(b: Bidding) -> Bidding:
-    """SJ3-3.6: once the dealer has taken the kitty no one may reveal or counter-reveal."""
-    return evolve(b, closed=True)
-
-
-def trump_at_kitty(b: Bidding, kitty: Sequence[str], first_deal: bool,
-                   no_reveal_rule: str) -> tuple[str, str] | None:
-    """SJ3-3.1 / 3.7: trump when the kitty is taken — the standing reveal's suit, source
-    "reveal"; with no reveal (**Interpretation**, setting ``noRevealRule``) the suit of the
-    first non-joker kitty card in dealt order, source "kittyFirstNonJoker" — except in hand 1,
-    or under ``redeal``, where there is no trump and the hand is dealt again (None)."""
-    if b.standing is not None:
-        return b.standing.suit, "reveal"
-    if first_deal or no_reveal_rule == "redeal":
-        return None
-    suits = [card_suit(card) for card in kitty if not is_joker(card)]
-    return (suits[0], "kittyFirstNonJoker") if suits else None

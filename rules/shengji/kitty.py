@@ -7,7 +7,7 @@ from typing import Mapping
 
 from ..frozen import evolve
 from ..violations import RuleViolation
-from . import declaring, scoring
+from . import declaring, reveals, scoring
 from .cards import missing_cards, remove_cards
 from .dealing import fixed_by_reveals, table_time
 from .hand import Hand, in_phase, must_hold, with_holding
@@ -39,8 +39,8 @@ def _fix_at_kitty(h: Hand, at: datetime | None) -> Hand:
     in a first deal, the dealer; with none, the kitty's first non-joker card fixes trump — or,
     in a first deal (or under ``noRevealRule: redeal``), the hand must be dealt again."""
     in_phase(h, "KittyTaken", "declaring")
-    declaring.must_have_paused(h.bidding, table_time(h, at))
-    fixed = fixed_by_reveals(h, declaring.close_at_kitty(h.bidding))
+    reveals.must_have_paused(h.bidding, table_time(h, at))
+    fixed = fixed_by_reveals(h, reveals.close_at_kitty(h.bidding))
     if fixed is None:
         raise RuleViolation("SJ3-3.7", f"no one has revealed trump in hand {h.number}: there is "
                                        "no dealer or trump, and the hand is dealt again "

@@ -367,7 +367,7 @@ def overrun(h: Hand, data: Mapping, at: datetime | None) -> Hand:
     if h.settings.strict and at is not None and h.clock is not None and \
             at < h.clock + timedelta(seconds=waiting[2]):
         raise RuleViolation(rule, f"seat {seat} has {waiting[2]} s for the {kind}, until "
-                                  f"{declaring._iso(h.clock + timedelta(seconds=waiting[2]))}")
+                                  f"{declaring.iso(h.clock + timedelta(seconds=waiting[2]))}")
     h = evolve(h, overrun_at=h.clock)
     if kind == "throwChoice":
         return move_clock(default_throw_component(h), at)

@@ -6,7 +6,7 @@ from types import MappingProxyType
 
 import pytest
 
-from rules.shengji import declaring, lateness, scoring
+from rules.shengji import lateness, reveals, scoring
 from rules.shengji import match as matches
 from rules.shengji.cards import Trump
 from rules.shengji.dealing import first_drawer
@@ -32,7 +32,7 @@ def last_trick(plays: dict[int, str], structure=None) -> dict:
     before = Trick(1, 3, plays=tuple((s, ("2S",)) for s in (3, 0, 1, 2)), winner=3)
     h = Hand(number=2, level="9", dealer=0, settings=SJ3Settings(), variant=SJ3, dealt=hands,
              dealt_kitty=tuple(KITTY), hands=hands, kitty=tuple(KITTY),
-             bidding=declaring.bidding_for_reveals("9"), phase="playing", trump=L9C,
+             bidding=reveals.bidding_for_reveals("9"), phase="playing", trump=L9C,
              tricks=(before,))
     for seat in (3, 0, 1, 2):
         data = {"seat": seat, "cards": c(plays[seat])}
@@ -107,7 +107,7 @@ def ex8_hand(exposed_by: int) -> dict:
     earlier = Trick(1, 3, plays=tuple((s, ("2D",)) for s in (3, 0, 1, 2)), winner=3, points=95)
     h = Hand(number=2, level="9", dealer=0, settings=SJ3Settings(), variant=SJ3, dealt=hands,
              dealt_kitty=tuple(KITTY), hands=hands, kitty=tuple(KITTY),
-             bidding=declaring.bidding_for_reveals("9"), phase="playing", trump=L9C,
+             bidding=reveals.bidding_for_reveals("9"), phase="playing", trump=L9C,
              tricks=(earlier,))
     h = report_irregularity(h, {"rule": "SJ3-11.5", "seat": exposed_by, "detail": "shown"})
     h = play(h, {"seat": 3, "cards": ["AC", "KC"], "structure": [["AC"], ["KC"]]})

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cached_property
 
 from events.catalogue import Catalogue, match_stream_prefix
 from events.envelope import Record
@@ -32,15 +32,17 @@ WITHHELD = "withheld: this token may not read the raw log; the reads show what i
 
 @dataclass(frozen=True)
 class Reader:
-    """Who reads: a token (None: the public) of the tournament ``tournament_id``."""
+    """Who reads: a token (None: the public) of the tournament ``tournament_id``. What it may
+    read is worked out once: a stream renders every event for the same reader (a revoked token
+    ends the stream, service/event_stream.py)."""
     tournament_id: str
     token: Token | None
 
-    @property
+    @cached_property
     def reads_log(self) -> bool:
         return permissions.action_denied(self.token, "read-log") is None
 
-    @property
+    @cached_property
     def key(self) -> tuple:
         """Readers who see the same: an official; or a player of one match and seat; else the
         public, with or without a token (a token sees hands in play as the table does)."""
@@ -54,13 +56,16 @@ class Reader:
 
 class Visibility:
     """Renders events for readers, keeping the last few thousand renderings: a thousand
-    subscribers who see the same pay for one."""
+    subscribers who see the same pay for one. The oldest made goes first: subscribers ask
+    for events in log order, so the newest are the ones asked for again. A rendering found is
+    read without the lock (one dict look-up, which the GIL makes whole): every live subscriber
+    asks for every event, on the event loop's thread (bench/live.py)."""
 
     def __init__(self, store: EventStore, catalogue: Catalogue, cache: StreamCache,
                  keep: int = 4096):
         self.store, self.catalogue, self.cache, self.keep = store, catalogue, cache, keep
-        self._done: OrderedDict[tuple, str] = OrderedDict()
-        self._lock = threading.Lock()
+        self._done: dict[tuple, str] = {}  # in the order made
+        self._lock = threading.Lock()  # for adding and evicting
 
     def render(self, record: Record, reader: Reader) -> str:
         """The event as ``reader`` may see it, as compact JSON text."""
@@ -74,17 +79,15 @@ class Visibility:
 
     def _render(self, record: Record, reader: Reader, quick: bool) -> str | None:
         key = (record.position, record.id, reader.key)
-        with self._lock:
-            if key in self._done:
-                self._done.move_to_end(key)
-                return self._done[key]
+        if (text := self._done.get(key)) is not None:
+            return text
         if (seen := self.visible(record, reader, quick)) is None:
             return None
         text = json.dumps(seen, ensure_ascii=False, separators=(",", ":"))
         with self._lock:
             self._done[key] = text
             while len(self._done) > self.keep:
-                self._done.popitem(last=False)
+                del self._done[next(iter(self._done))]
         return text
 
     def visible(self, record: Record, reader: Reader, quick: bool = False) -> dict | None:

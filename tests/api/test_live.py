@@ -275,3 +275,21 @@ def test_what_an_event_loop_renders_itself_is_what_a_thread_renders(client, app)
         assert visibility.render_quick(record, seat) is None  # the hand read folds
         text = visibility.render(record, seat)
         assert visibility.render_quick(record, seat) == text  # now it is cached
+
+
+def test_the_renderings_kept_are_bounded_and_one_evicted_is_made_again_the_same(client, app):
+    """Visibility keeps the last ``keep`` renderings, the oldest made going first; one evicted
+    is rendered again from the log (a fold for a seat), equal to the first time."""
+    table = played_hand(client)
+    paiju = app.extensions["paiju"]
+    visibility = type(paiju.visibility)(paiju.store, paiju.catalogue, paiju.cache, keep=3)
+    log = [_record(e) for e in
+           client.get(f"/v1/tournaments/{table.tid}/events?limit=1000").get_json()["events"]]
+    seat = Reader(table.tid, paiju.tokens.lookup(token_for(app, "player", table.tid, "R1-1", 1)))
+    first = [visibility.render(record, seat) for record in log]
+    assert len(log) > 3
+    assert [visibility.render_quick(record, seat) is not None for record in log[-3:]] == \
+        [True] * 3  # the newest three are kept
+    oldest_hand_event = next(r for r in log if r.stream == table.stream and '"hand":' in r.data)
+    assert visibility.render_quick(oldest_hand_event, seat) is None  # gone: it needs a fold
+    assert [visibility.render(record, seat) for record in log] == first

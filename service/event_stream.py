@@ -5,7 +5,10 @@ with ``Last-Event-ID`` resumes exactly after it (browsers' EventSource do it by 
 Frames that carry events have no ``event`` field (EventSource's ``message``); the stream's own
 words are named: ``end`` (the node is shutting down: reconnect) and ``overflow`` (this
 subscriber fell too far behind and was dropped: reconnect with its last id). A comment line
-every ``heartbeat`` seconds keeps an idle connection open through proxies.
+after ``heartbeat`` seconds without a frame keeps an idle connection open through proxies; the
+first comes at a random moment within that time, so that the streams opened together (every
+tablet reconnecting to a node that restarted) do not beat, and have their tokens looked up
+again, all at once and forever in step: from the start they beat as evenly as in the long run.
 
 The stream is pulled by whoever serves it: :meth:`EventStream.blocking` in a worker thread (any
 WSGI server), or :meth:`EventStream.pump` from an event loop that waits on :meth:`add_waker`
@@ -17,6 +20,7 @@ cores (bench/live.py)."""
 from __future__ import annotations
 
 import json
+import random
 import threading
 import time
 from typing import Callable, Iterator
@@ -143,6 +147,7 @@ class EventStream:
         """The stream's bytes until it is over. ``ready`` is an event (of threading, or of an
         event loop) that the wakers set; ``call(work)`` runs what may read the store — here, or
         in a worker thread of an event loop's (service/serving.py)."""
+        idle_wait = self.heartbeat_seconds * random.random()  # out of step: see above
         try:
             yield b"".join(call(self.opening))
             while True:
@@ -154,7 +159,8 @@ class EventStream:
                     yield b"".join(sent)
                 if self.over:
                     return
-                if not sent and not ready.wait(self.heartbeat_seconds):
+                if not sent and not ready.wait(idle_wait):
                     yield HEARTBEAT
+                    idle_wait = self.heartbeat_seconds
         finally:
             call(self.close)

@@ -72,6 +72,16 @@ def test_last_event_id_wins_over_after_and_nothing_is_repeated(client):
     response.close()
 
 
+def test_an_idle_subscription_is_kept_open_by_heartbeats(client):
+    table = Table(client)
+    response = client.get(f"/v1/tournaments/{table.tid}/subscribe?type=ResultRecorded",
+                          buffered=False)
+    chunks = iter(response.response)
+    opening, *beats = [next(chunks) for _ in range(3)]  # nothing matches: only comments follow
+    assert opening.startswith(b"retry: ") and beats == [b": heartbeat\n\n"] * 2
+    response.close()
+
+
 def test_filters_by_stream_type_and_match(client):
     table = Table(client)
     table.deal()

@@ -1,11 +1,12 @@
 """A subscriber's cursor (service/subscriptions.py): once its buffer overflows nothing more is
 buffered, so the position it resumes from is the last one it received; a page of history with
-nothing for its filter never makes a stream wait for a heartbeat (service/event_stream.py)."""
+nothing for its filter never makes a stream wait for a heartbeat, and streams opened together do
+not beat in step (service/event_stream.py)."""
 from __future__ import annotations
 
 from events.envelope import NewEvent
 from events.memory_store import InMemoryEventStore
-from service.event_stream import EventStream
+from service.event_stream import HEARTBEAT, EventStream
 from service.subscriptions import CATCH_UP_PAGE, Filter, Hub, Subscription
 
 
@@ -40,6 +41,34 @@ class Ready:
     """A ready flag that never waits: the test pulls the pump by hand."""
     def clear(self): pass
     def wait(self, seconds): return True
+
+
+class TimedOut:
+    """A ready flag that nothing ever sets: each wait times out, and is noted."""
+    def __init__(self):
+        self.waits: list[float] = []
+
+    def clear(self): pass
+
+    def wait(self, seconds):
+        self.waits.append(seconds)
+        return False
+
+
+def test_an_idle_stream_beats_after_each_heartbeat_the_first_at_a_moment_of_its_own():
+    store = InMemoryEventStore()
+    hub = Hub(store, poll_seconds=60)
+    firsts = set()
+    for _ in range(20):  # twenty tablets reconnecting at once to a node that restarted
+        ready = TimedOut()
+        sub = Subscription(store, "t", Filter(), after=0, live_from=0)
+        pump = EventStream(hub, sub, lambda r: (r.type, None), heartbeat_seconds=60).pump(ready)
+        assert next(pump).startswith(b"retry: ")
+        assert [next(pump), next(pump)] == [HEARTBEAT, HEARTBEAT]
+        first, second = ready.waits
+        assert 0 <= first < 60 and second == 60
+        firsts.add(first)
+    assert len(firsts) == 20  # out of step: their beats and token checks come apart
 
 
 def test_a_loop_sends_what_needs_no_thread_itself_and_hands_the_rest_over_in_order():

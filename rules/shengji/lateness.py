@@ -5,11 +5,22 @@ Seed 004, notice 八 and attachment 二: 「迟到5分钟内警告，违例一�
 16～20分钟，首盘自动放弃（对手自动升级）；21分钟以上判该轮弃权」, a forfeit giving the opponents 2 points
 and levels 4 : 2 (「对手得2分，级差为4：2」). Minutes are started minutes after the scheduled start,
 counted by the referee (T-6.6 **Interpretation**: 5 min 30 s late is the 6th minute).
+
+The match records it (rules/shengji/match.py folds these): the referee's count
+(LatenessRecorded), the table's word that a pair sat down (PairSeated), the timer's forfeit at
+the 21st minute (LatenessLimitReached), and hand 1 forfeited, which moves the levels on.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
+from types import MappingProxyType
+from typing import Mapping
+
+from ..frozen import evolve
+from ..violations import RuleViolation
+from . import scoring
+from .match_state import Match, forfeited, level_names, must_be_playing, stamp
 
 RULE = "T-6.6"
 # 「21分钟以上判该轮弃权」: a pair not seated when the 21st started minute begins — 20 minutes after
@@ -58,3 +69,94 @@ def seated_sides(m) -> set[str]:
     if m.hand is not None:
         return {"A", "B"}
     return set(m.seated) | {entry["side"] for entry in m.lateness}
+
+
+# --- the match's record of it ------------------------------------------------------------
+
+def record_lateness(m: Match, data: Mapping) -> Match:
+    """LatenessRecorded (T-6.6, SJ3-11.10): the referee's count of the started minutes a pair was
+    late, once per side, before the first deal. Its consequence is :func:`consequence`'s:
+    a warning; 20 or 30 points off the late side in the first hand played; hand 1 forfeited
+    (the opponents go up one level and deal hand 2, their dealer nominated by them — ``dealer``,
+    default their lower seat); the round forfeited."""
+    side, minutes = data["side"], data["minutes"]
+    if any(entry["side"] == side for entry in m.lateness):
+        raise RuleViolation(RULE, f"side {side}'s lateness is already recorded")
+    if m.status == "completed" and m.reason != "forfeit":
+        must_be_playing(m)
+    if m.hand is not None:
+        raise RuleViolation(RULE, "lateness is recorded before the first deal of the "
+                                  "round")
+    result = consequence(minutes)
+    if "dealer" in data and result.kind != FIRST_HAND:
+        raise RuleViolation(RULE, "the opponents nominate hand 2's dealer only when "
+                                  "hand 1 is forfeited (16-20 minutes late)")
+    entry = {"side": side, "minutes": minutes, "rule": RULE, **result.to_dict()}
+    m = evolve(m, lateness=m.lateness + (entry,))
+    if m.status == "completed" and result.kind != ROUND:
+        return m  # the other side's forfeit has decided the round
+    if result.kind == POINTS:
+        penalty = {"side": side, "points": result.points,
+                   "reason": f"side {side} was {minutes} minutes late"}
+        return evolve(m, first_hand_penalties=m.first_hand_penalties + (penalty,))
+    if result.kind == FIRST_HAND:
+        return _forfeit_first_hand(m, side, data.get("dealer"))
+    if result.kind == ROUND:
+        return forfeited(m, side, "forfeit")
+    return m
+
+
+def record_seated(m: Match, data: Mapping) -> Match:
+    """PairSeated (T-6.6): the table records that side ``side``'s pair has sat down, before the
+    first deal, once. It stops the lateness clock of the timer (LatenessLimitReached); the
+    minutes a late pair is counted are the referee's (LatenessRecorded)."""
+    side = data["side"]
+    must_be_playing(m)
+    if m.hand is not None:
+        raise RuleViolation(RULE, "a hand has been dealt: both pairs are seated")
+    if side in m.seated:
+        raise RuleViolation(RULE, f"side {side}'s pair is already recorded seated")
+    return evolve(m, seated=m.seated + (side,))
+
+
+def lateness_limit(m: Match, data: Mapping, at: datetime | None) -> Match:
+    """LatenessLimitReached (T-6.6, SJ3-11.10: 「21分钟以上判该轮弃权」; the timer's): the 21st minute
+    after the start has begun — 20 minutes after MatchStarted, on the server's clock in strict
+    mode — and the pairs of ``sides`` are not seated: each is recorded 21 minutes late, which
+    forfeits the round (both: no winner, T-6.5)."""
+    sides = data["sides"]
+    if len(set(sides)) != len(sides):
+        raise RuleViolation(RULE, f"each side is named once, not {sides}")
+    seated = sorted(seated_sides(m) & set(sides))
+    if seated:
+        raise RuleViolation(RULE, f"side {seated[0]}'s pair is seated (PairSeated, its "
+                                  "lateness recorded, or a hand dealt)")
+    begins = m.started_at + FORFEIT_AFTER if m.started_at else None
+    if m.settings.strict and at is not None and begins is not None and at < begins:
+        raise RuleViolation(RULE, f"minute {FORFEIT_MINUTES} after the start "
+                                  f"begins at {stamp(begins)}, not before")
+    for side in sides:
+        m = record_lateness(m, {"side": side, "minutes": FORFEIT_MINUTES})
+    return m
+
+
+def _forfeit_first_hand(m: Match, side: str, dealer: int | None) -> Match:
+    """T-6.6 (「首局自动放弃，对手自动升级」): hand 1 is not played; the opponents go up one level and
+    deal hand 2 (**Interpretation**: their dealer nominated by them, by default their lower seat).
+    If both sides forfeit hand 1, both go up and hand 2's reveals decide the dealer."""
+    winners = scoring.other_side(side)
+    seats = [seat for seat in range(4) if scoring.side_of(seat) == winners]
+    if dealer is not None and dealer not in seats:
+        raise RuleViolation(RULE, f"side {winners} nominates hand 2's dealer from its "
+                                  f"own seats {seats}, not seat {dealer}")
+    levels = dict(m.levels)
+    levels[winners] += 1
+    if m.history:  # the other side forfeited hand 1 too
+        row = {**m.history[0], "forfeited_by": "both", "leveling_side": None,
+               "levels": level_names(levels), "next_dealer": None}
+        return evolve(m, levels=MappingProxyType(levels), history=(row,), next_dealer=None)
+    nominated = seats[0] if dealer is None else dealer
+    row = {"hand": 1, "forfeited_by": side, "rule": RULE,
+           "levels_before": level_names(m.levels), "levels": level_names(levels),
+           "leveling_side": winners, "next_dealer": nominated}
+    return evolve(m, levels=MappingProxyType(levels), history=(row,), next_dealer=nominated)

@@ -9,77 +9,20 @@ names the game, SJ2 or SJ3, which picks the variant (``hand.Variant``) and its s
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Mapping
 
 from ..frozen import evolve
-from ..match_clock import MatchClock
 from ..match_clock import maybe_moment as _moment
 from ..violations import RuleViolation
 from . import dealing, irregularities, kitty, lateness, scoring, sheet, tricks
 from .deadlines import deadlines  # noqa: F401  (the engine's pending time rules, rules.deadlines)
-from .hand import POINTS_PENALTY, SJ2, SJ3, Hand, Variant
+from .hand import POINTS_PENALTY, Hand
 from .hand_result import scored
-from .settings import Settings, SJ3Settings, parse_settings
-
-VARIANTS: Mapping[str, Variant] = MappingProxyType({"SJ2": SJ2, "SJ3": SJ3})
-SETTINGS: Mapping[str, type] = MappingProxyType({"SJ2": Settings, "SJ3": SJ3Settings})
-START_LEVELS = MappingProxyType({"A": 2, "B": 2})  # SJ2-2.1, SJ3-2.1
-# per game: the rule of the sides (SJ2-1.2 / SJ3-1.2), of the match's end (SJ2-14 / SJ3-12)
-# and of the round's time (SJ2-14.4 / SJ3-12.1)
-_MATCH_RULES = MappingProxyType({
-    "SJ2": {"sides": "SJ2-1.2", "end": "SJ2-14", "time": "SJ2-14.4"},
-    "SJ3": {"sides": "SJ3-1.2", "end": "SJ3-12", "time": "SJ3-12.1"},
-})
-
-
-@dataclass(frozen=True)
-class Match:
-    match_id: str
-    game: str
-    round: int | None
-    teams: Mapping[str, str]            # side -> team id
-    seats: tuple[str, ...]              # the players at seats 0-3
-    settings: Settings | SJ3Settings
-    variant: Variant
-    levels: Mapping[str, int] = field(default_factory=lambda: START_LEVELS)
-    hand: Hand | None = None            # the hand in play, or the last one played
-    next_dealer: int | None = None      # the dealer of the next hand (None: the bids decide)
-    history: tuple[Mapping, ...] = ()   # one result row per completed (or forfeited) hand
-    finished: tuple[Hand, ...] = ()     # completed and voided hands, in order
-    time_called: int | None = None      # minutes of a time limit reached (SJ2-14.4, SJ3-12.1)
-    status: str = "playing"             # "playing" | "awaiting_lots" | "completed"
-    winner: str | None = None           # side; None when completed = a draw (SJ3-12.2)
-    reason: str | None = None           # "target" | "maxHands" | "time" | "lots" | "forfeit" | "disqualified"
-    rulings: tuple[Mapping, ...] = ()
-    started_at: datetime | None = None  # MatchStarted's recorded time: the round's clock
-    lateness: tuple[Mapping, ...] = ()  # LatenessRecorded, with its consequence (T-6.6)
-    seated: tuple[str, ...] = ()        # sides whose pair the table recorded seated (PairSeated)
-    forfeited_by: str | None = None     # "A" | "B" | "both": the round forfeited (T-6.5)
-    first_hand_penalties: tuple[Mapping, ...] = ()  # lateness points for the first hand played
-    time_breaches: tuple[Mapping, ...] = ()         # SJ3-11.8 overruns, warning or penalty
-    match_clock: MatchClock = MatchClock()  # paused and resumed by the referee (rules.match_clock)
-
-    @property
-    def hands_played(self) -> int:
-        """Completed hands: a voided deal does not count (SJ2-14.1); a hand forfeited for
-        lateness does (T-6.6)."""
-        return len(self.history)
-
-    @property
-    def next_hand(self) -> int:
-        return self.hands_played + 1
-
-    def rule(self, key: str) -> str:
-        return _MATCH_RULES[self.game][key]
-
-    def hand_number(self, number: int) -> Hand | None:
-        """Hand ``number`` as it stands: in play, or as it ended (the last deal of that number)."""
-        if self.hand is not None and self.hand.number == number:
-            return self.hand
-        return next((h for h in reversed(self.finished) if h.number == number), None)
+from .match_state import (MATCH_RULES, SETTINGS, START_LEVELS, VARIANTS, Match, forfeited,
+                          level_names, must_be_playing, stamp)
+from .settings import Settings, parse_settings
 
 
 def check_settings(raw: Mapping) -> None:
@@ -105,7 +48,7 @@ def start(data: Mapping, at: datetime | None = None) -> Match:
     if variant is None:
         raise RuleViolation("T-1.1", f"{game} matches are not played by this engine")
     if sorted(data["teams"]) != ["A", "B"] or data["teams"]["A"] == data["teams"]["B"]:
-        raise RuleViolation(_MATCH_RULES[game]["sides"], "a match is between two different "
+        raise RuleViolation(MATCH_RULES[game]["sides"], "a match is between two different "
                                                          "teams, sides A and B")
     return Match(match_id=data["match_id"], game=game, round=data.get("round"),
                  teams=MappingProxyType(dict(data["teams"])), seats=tuple(data["seats"]),
@@ -126,7 +69,7 @@ def play_level(m: Match) -> str:
 def deal(m: Match, data: Mapping) -> Match:
     """HandDealt: the next hand, or a new deal of a voided hand (SJ2-5.2, SJ3-3.7, SJ3-11.6).
     The first hand played carries the lateness points (T-6.6)."""
-    _must_be_playing(m)
+    must_be_playing(m)
     number = data["hand"]
     lifecycle = m.variant.rule("lifecycle")
     if m.hand is not None and m.hand.in_play:
@@ -156,7 +99,7 @@ def record_row(m: Match, data: Mapping) -> Match:
     row of the next hand, checked as a deal is (the next hand, the match not over, no time
     limit passed), scored as a hand played card by card, and folded like one (:func:`with_hand`)."""
     sheet.by_sheet_only(m.settings, m.variant)
-    _must_be_playing(m)
+    must_be_playing(m)
     number, lifecycle = data["hand"], m.variant.rule("lifecycle")
     if number != m.next_hand:
         raise RuleViolation(lifecycle, f"the next hand to record is hand {m.next_hand}, not "
@@ -169,19 +112,10 @@ def record_row(m: Match, data: Mapping) -> Match:
     return with_hand(m, scored(_with_first_hand_penalties(m, h), *counted))
 
 
-def _must_be_playing(m: Match) -> None:
-    if m.status == "completed":
-        how = f"side {m.winner} won" if m.winner else "it ended"
-        raise RuleViolation(m.rule("end"), f"the match is over: {how} ({m.reason})")
-    if m.status == "awaiting_lots":
-        raise RuleViolation("SJ2-14.3", "the levels are equal after the last hand: lots must "
-                                        "decide the match (LotsDrawn, purpose matchTie)")
-
-
 def current_hand(m: Match, number: int) -> Hand:
     """The hand an event names must be the one in play (SJ2-16, SJ3-13)."""
     if m.status != "playing":
-        _must_be_playing(m)
+        must_be_playing(m)
     h = m.hand
     if h is None or number > h.number:
         raise RuleViolation(m.variant.rule("lifecycle"), f"hand {number} has not been dealt")
@@ -214,13 +148,9 @@ def _result_row(m: Match, h: Hand, levels: Mapping[str, int]) -> dict:
     trump = None if h.trump is None else (h.trump.suit or "NT")
     return {**h.result, "result": outcome.to_dict(), "hand": h.number, "dealer": h.dealer,
             "dealer_side": h.dealer_side, "level": h.level, "trump": trump,
-            "levels_before": _names(m.levels), "levels": _names(levels),
+            "levels_before": level_names(m.levels), "levels": level_names(levels),
             "leveling_side": scoring.leveling_side(h.dealer, outcome) if outcome.levels else None,
             "next_dealer": scoring.next_dealer(h.dealer, outcome.deal_passes)}
-
-
-def _names(levels: Mapping[str, int]) -> dict:
-    return {side: scoring.level_name(v) for side, v in levels.items()}
 
 
 def decided(m: Match) -> Match:
@@ -249,7 +179,7 @@ def time_limit(m: Match, data: Mapping, at: datetime | None) -> Match:
     table's start, for the one alert of a round of several tables (「终场前10分钟裁判长统一提醒」),
     else this match's MatchStarted; the hand in play is finished, then the levels decide (a hand
     is in play once dealt; between hands the match ends at once)."""
-    _must_be_playing(m)
+    must_be_playing(m)
     limit, rule = m.settings.time_limit_minutes, m.rule("time")
     if limit is None or data["limit_minutes"] != limit:
         raise RuleViolation(rule, f"this match's time limit is {limit} minutes"
@@ -259,7 +189,7 @@ def time_limit(m: Match, data: Mapping, at: datetime | None) -> Match:
     started = _round_start(m, data, rule)
     ends = started + timedelta(minutes=limit) if started else None
     if at is not None and ends is not None and at < ends:
-        raise RuleViolation(rule, f"the {limit} minutes end at {_stamp(ends)}, not before")
+        raise RuleViolation(rule, f"the {limit} minutes end at {stamp(ends)}, not before")
     m = evolve(m, time_called=limit)
     if m.hand is not None and m.hand.in_play:
         return m
@@ -274,12 +204,8 @@ def _round_start(m: Match, data: Mapping, rule: str) -> datetime | None:
     started = _moment(data["round_started_at"])
     if m.started_at is not None and started > m.started_at:
         raise RuleViolation(rule, f"the round cannot have started at {data['round_started_at']}, "
-                                  f"after this table started at {_stamp(m.started_at)}")
+                                  f"after this table started at {stamp(m.started_at)}")
     return started
-
-
-def _stamp(moment: datetime) -> str:
-    return moment.strftime('%Y-%m-%dT%H:%M:%S.%fZ')
 
 
 def match_lots(m: Match, data: Mapping) -> Match:
@@ -302,109 +228,11 @@ def record_ruling(m: Match, data: Mapping) -> Match:
         return m
     if effect.get("side") not in ("A", "B"):
         raise RuleViolation("SJ3-11.9", "a disqualification names the side, A or B")
-    _must_be_playing(m)
+    must_be_playing(m)
     return forfeited(m, effect["side"], "disqualified")
 
 
-def forfeited(m: Match, side: str, reason: str) -> Match:
-    """T-6.5: the round forfeited by ``side`` — the opponents win; the result block records
-    levels 4 : 2. A second side forfeiting too leaves no winner."""
-    if m.forfeited_by is not None and m.forfeited_by != side:
-        return evolve(m, forfeited_by="both", winner=None, status="completed", reason=reason)
-    return evolve(m, forfeited_by=side, winner=scoring.other_side(side), status="completed",
-                   reason=reason)
-
-
-# --- SJ3: lateness (T-6.6) and move times (SJ3-11.8) -----------------------------------------
-
-def record_lateness(m: Match, data: Mapping) -> Match:
-    """LatenessRecorded (T-6.6, SJ3-11.10): the referee's count of the started minutes a pair was
-    late, once per side, before the first deal. Its consequence is derived (``lateness.py``):
-    a warning; 20 or 30 points off the late side in the first hand played; hand 1 forfeited
-    (the opponents go up one level and deal hand 2, their dealer nominated by them — ``dealer``,
-    default their lower seat); the round forfeited."""
-    side, minutes = data["side"], data["minutes"]
-    if any(entry["side"] == side for entry in m.lateness):
-        raise RuleViolation(lateness.RULE, f"side {side}'s lateness is already recorded")
-    if m.status == "completed" and m.reason != "forfeit":
-        _must_be_playing(m)
-    if m.hand is not None:
-        raise RuleViolation(lateness.RULE, "lateness is recorded before the first deal of the "
-                                           "round")
-    result = lateness.consequence(minutes)
-    if "dealer" in data and result.kind != lateness.FIRST_HAND:
-        raise RuleViolation(lateness.RULE, "the opponents nominate hand 2's dealer only when "
-                                           "hand 1 is forfeited (16-20 minutes late)")
-    entry = {"side": side, "minutes": minutes, "rule": lateness.RULE, **result.to_dict()}
-    m = evolve(m, lateness=m.lateness + (entry,))
-    if m.status == "completed" and result.kind != lateness.ROUND:
-        return m  # the other side's forfeit has decided the round
-    if result.kind == lateness.POINTS:
-        penalty = {"side": side, "points": result.points,
-                   "reason": f"side {side} was {minutes} minutes late"}
-        return evolve(m, first_hand_penalties=m.first_hand_penalties + (penalty,))
-    if result.kind == lateness.FIRST_HAND:
-        return _forfeit_first_hand(m, side, data.get("dealer"))
-    if result.kind == lateness.ROUND:
-        return forfeited(m, side, "forfeit")
-    return m
-
-
-def record_seated(m: Match, data: Mapping) -> Match:
-    """PairSeated (T-6.6): the table records that side ``side``'s pair has sat down, before the
-    first deal, once. It stops the lateness clock of the timer (LatenessLimitReached); the
-    minutes a late pair is counted are the referee's (LatenessRecorded)."""
-    side = data["side"]
-    _must_be_playing(m)
-    if m.hand is not None:
-        raise RuleViolation(lateness.RULE, "a hand has been dealt: both pairs are seated")
-    if side in m.seated:
-        raise RuleViolation(lateness.RULE, f"side {side}'s pair is already recorded seated")
-    return evolve(m, seated=m.seated + (side,))
-
-
-def lateness_limit(m: Match, data: Mapping, at: datetime | None) -> Match:
-    """LatenessLimitReached (T-6.6, SJ3-11.10: 「21分钟以上判该轮弃权」; the timer's): the 21st minute
-    after the start has begun — 20 minutes after MatchStarted, on the server's clock in strict
-    mode — and the pairs of ``sides`` are not seated: each is recorded 21 minutes late, which
-    forfeits the round (both: no winner, T-6.5)."""
-    sides = data["sides"]
-    if len(set(sides)) != len(sides):
-        raise RuleViolation(lateness.RULE, f"each side is named once, not {sides}")
-    seated = sorted(lateness.seated_sides(m) & set(sides))
-    if seated:
-        raise RuleViolation(lateness.RULE, f"side {seated[0]}'s pair is seated (PairSeated, its "
-                                           "lateness recorded, or a hand dealt)")
-    begins = m.started_at + lateness.FORFEIT_AFTER if m.started_at else None
-    if m.settings.strict and at is not None and begins is not None and at < begins:
-        raise RuleViolation(lateness.RULE, f"minute {lateness.FORFEIT_MINUTES} after the start "
-                                           f"begins at {_stamp(begins)}, not before")
-    for side in sides:
-        m = record_lateness(m, {"side": side, "minutes": lateness.FORFEIT_MINUTES})
-    return m
-
-
-def _forfeit_first_hand(m: Match, side: str, dealer: int | None) -> Match:
-    """T-6.6 (「首局自动放弃，对手自动升级」): hand 1 is not played; the opponents go up one level and
-    deal hand 2 (**Interpretation**: their dealer nominated by them, by default their lower seat).
-    If both sides forfeit hand 1, both go up and hand 2's reveals decide the dealer."""
-    winners = scoring.other_side(side)
-    seats = [seat for seat in range(4) if scoring.side_of(seat) == winners]
-    if dealer is not None and dealer not in seats:
-        raise RuleViolation(lateness.RULE, f"side {winners} nominates hand 2's dealer from its "
-                                           f"own seats {seats}, not seat {dealer}")
-    levels = dict(m.levels)
-    levels[winners] += 1
-    if m.history:  # the other side forfeited hand 1 too
-        row = {**m.history[0], "forfeited_by": "both", "leveling_side": None,
-               "levels": _names(levels), "next_dealer": None}
-        return evolve(m, levels=MappingProxyType(levels), history=(row,), next_dealer=None)
-    nominated = seats[0] if dealer is None else dealer
-    row = {"hand": 1, "forfeited_by": side, "rule": lateness.RULE,
-           "levels_before": _names(m.levels), "levels": _names(levels),
-           "leveling_side": winners, "next_dealer": nominated}
-    return evolve(m, levels=MappingProxyType(levels), history=(row,), next_dealer=nominated)
-
+# --- SJ3: move times (SJ3-11.8); lateness (T-6.6) is lateness.py's -----------------------------
 
 def time_overrun(m: Match, data: Mapping, at: datetime | None) -> Match:
     """SJ3TimeLimitExceeded (SJ3-11.8, 「第一次警告，以后每次扣20分」): a move's overrun, reported by the
@@ -487,10 +315,10 @@ _MATCH_EVENTS = {
     "HandDealt": lambda m, data, at: deal(m, data),
     "TimeLimitReached": time_limit,
     "RulingRecorded": lambda m, data, at: record_ruling(m, data),
-    "LatenessRecorded": lambda m, data, at: record_lateness(m, data),
+    "LatenessRecorded": lambda m, data, at: lateness.record_lateness(m, data),
     "SJ3TimeLimitExceeded": time_overrun,
-    "PairSeated": lambda m, data, at: record_seated(m, data),
-    "LatenessLimitReached": lateness_limit,
+    "PairSeated": lambda m, data, at: lateness.record_seated(m, data),
+    "LatenessLimitReached": lateness.lateness_limit,
     sheet.ROW_EVENT: lambda m, data, at: record_row(m, data),
 }
 # what a match recorded from score sheets takes (sheet.py): the rows, and the match's own events

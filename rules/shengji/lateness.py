@@ -18,9 +18,10 @@ from types import MappingProxyType
 from typing import Mapping
 
 from ..frozen import evolve
+from ..match_clock import timestamp
 from ..violations import RuleViolation
 from . import scoring
-from .match_state import Match, forfeited, level_names, must_be_playing, stamp
+from .match_state import Match, forfeited, level_names, must_be_playing
 
 RULE = "T-6.6"
 # 「21分钟以上判该轮弃权」: a pair not seated when the 21st started minute begins — 20 minutes after
@@ -134,7 +135,7 @@ def lateness_limit(m: Match, data: Mapping, at: datetime | None) -> Match:
     begins = m.started_at + FORFEIT_AFTER if m.started_at else None
     if m.settings.strict and at is not None and begins is not None and at < begins:
         raise RuleViolation(RULE, f"minute {FORFEIT_MINUTES} after the start "
-                                  f"begins at {stamp(begins)}, not before")
+                                  f"begins at {timestamp(begins)}, not before")
     for side in sides:
         m = record_lateness(m, {"side": side, "minutes": FORFEIT_MINUTES})
     return m

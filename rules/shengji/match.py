@@ -15,13 +15,14 @@ from typing import Mapping
 
 from ..frozen import evolve
 from ..match_clock import maybe_moment as _moment
+from ..match_clock import timestamp
 from ..violations import RuleViolation
 from . import dealing, irregularities, kitty, lateness, scoring, sheet, tricks
 from .deadlines import deadlines  # noqa: F401  (the engine's pending time rules, rules.deadlines)
 from .hand import POINTS_PENALTY, Hand
 from .hand_result import scored
 from .match_state import (MATCH_RULES, SETTINGS, START_LEVELS, VARIANTS, Match, forfeited,
-                          level_names, must_be_playing, stamp)
+                          level_names, must_be_playing)
 from .settings import Settings, parse_settings
 
 
@@ -189,7 +190,7 @@ def time_limit(m: Match, data: Mapping, at: datetime | None) -> Match:
     started = _round_start(m, data, rule)
     ends = started + timedelta(minutes=limit) if started else None
     if at is not None and ends is not None and at < ends:
-        raise RuleViolation(rule, f"the {limit} minutes end at {stamp(ends)}, not before")
+        raise RuleViolation(rule, f"the {limit} minutes end at {timestamp(ends)}, not before")
     m = evolve(m, time_called=limit)
     if m.hand is not None and m.hand.in_play:
         return m
@@ -204,7 +205,7 @@ def _round_start(m: Match, data: Mapping, rule: str) -> datetime | None:
     started = _moment(data["round_started_at"])
     if m.started_at is not None and started > m.started_at:
         raise RuleViolation(rule, f"the round cannot have started at {data['round_started_at']}, "
-                                  f"after this table started at {stamp(m.started_at)}")
+                                  f"after this table started at {timestamp(m.started_at)}")
     return started
 
 

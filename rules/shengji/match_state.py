@@ -86,10 +86,6 @@ def level_names(levels: Mapping[str, int]) -> dict:
     return {side: scoring.level_name(v) for side, v in levels.items()}
 
 
-def stamp(moment: datetime) -> str:
-    return moment.strftime('%Y-%m-%dT%H:%M:%S.%fZ')
-
-
 def forfeited(m: Match, side: str, reason: str) -> Match:
     """T-6.5: the round forfeited by ``side`` — the opponents win; the result block records
     levels 4 : 2. A second side forfeiting too leaves no winner."""

@@ -19,6 +19,8 @@ from typing import Callable, Iterable, Mapping
 
 from marshmallow import Schema, ValidationError, validate
 
+from rules.messages import Message
+
 from .envelope import Record
 
 STREAM_PATTERN = r"^[a-z][a-z0-9]*-[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"
@@ -69,23 +71,31 @@ class EventType:
 
     def stream_error(self, stream: str, tournament_id: str) -> str | None:
         """Why ``stream`` cannot hold this type in this tournament, or None."""
+        refusal = self.stream_refusal(stream, tournament_id)
+        return None if refusal is None else str(refusal)
+
+    def stream_refusal(self, stream: str, tournament_id: str) -> Message | None:
+        """:meth:`stream_error` as a message with blanks, for the reader's language."""
         places = []
         for kind in self.stream_kinds:
             if kind == "tournament":
                 wanted = tournament_stream(tournament_id)
                 if stream == wanted:
                     return None
-                places.append(f"stream {wanted!r}")
+                places.append(Message("stream {stream!r}", stream=wanted))
             elif kind == "match":
                 prefix = match_stream_prefix(tournament_id)
                 if stream.startswith(prefix) and len(stream) > len(prefix):
                     return None
-                places.append(f"a {prefix}<match id> stream")
+                places.append(Message("a {prefix}<match id> stream", prefix=prefix))
             else:
                 if stream.startswith(kind + "-"):
                     return None
-                places.append(f"a {kind}-<id> stream")
-        return f"{self.name} lives in {' or '.join(places)}"
+                places.append(Message("a {kind}-<id> stream", kind=kind))
+        listed = places[-1]
+        for place in reversed(places[:-1]):
+            listed = Message("{first} or {rest}", first=place, rest=listed)
+        return Message("{event_type} lives in {places}", event_type=self.name, places=listed)
 
 
 @functools.cache

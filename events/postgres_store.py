@@ -39,6 +39,8 @@ import psycopg
 import psycopg_pool
 from psycopg import errors
 
+from rules.messages import Message
+
 from .commits import CommitFeed
 from .envelope import NewEvent, Record
 from .postgres_writer import (
@@ -156,8 +158,8 @@ def _connect(url: str, **kwargs) -> psycopg.Connection:
     try:
         return psycopg.connect(url, connect_timeout=CONNECT_SECONDS, **kwargs)
     except psycopg.Error as error:
-        raise StoreUnavailable(f"cannot reach the PostgreSQL database: {_first_line(error)}") \
-            from None
+        raise StoreUnavailable(Message("cannot reach the PostgreSQL database: {error}",
+                                       error=_first_line(error))) from None
 
 
 def _first_line(error: BaseException) -> str:
@@ -241,8 +243,8 @@ class Pool:
                     return conn.execute(self.sql(sql), params).fetchall()
             except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as error:
                 if attempt == 2 or isinstance(error, psycopg_pool.PoolTimeout):
-                    raise StoreUnavailable(f"the database is unavailable: "
-                                           f"{_first_line(error)}") from None
+                    raise StoreUnavailable(Message("the database is unavailable: {error}",
+                                                   error=_first_line(error))) from None
                 self.drop_broken()
         raise AssertionError("unreachable")
 
@@ -260,8 +262,8 @@ class Pool:
                 return cursor.fetchall() if cursor.description else []
         except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as error:
             self.drop_broken()
-            raise StoreUnavailable(f"the database is unavailable: {_first_line(error)}") \
-                from None
+            raise StoreUnavailable(Message("the database is unavailable: {error}",
+                                           error=_first_line(error))) from None
 
     def close(self) -> None:
         self._pool.close()
@@ -299,16 +301,16 @@ class PostgresEventStore(EventStore):
                 # another tournament's append took an event id or a stream of the group
                 # meanwhile: judged again, the group meets it (a retry, or a refusal)
                 if attempt == RETRIES:
-                    return _failed(jobs, StoreUnavailable(
-                        f"appends at the same moment kept taking the same event ids or "
-                        f"streams; retry: {_first_line(error)}"))
+                    return _failed(jobs, StoreUnavailable(Message(
+                        "appends at the same moment kept taking the same event ids or "
+                        "streams; retry: {error}", error=_first_line(error))))
                 _failed(jobs, None)
                 time.sleep(0.001 * attempt)
             except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as error:
                 self.pool.drop_broken()
-                return _failed(jobs, StoreUnavailable(
-                    f"the database is unavailable; nothing was appended unless a retry with "
-                    f"the same event ids says so: {_first_line(error)}"))
+                return _failed(jobs, StoreUnavailable(Message(
+                    "the database is unavailable; nothing was appended unless a retry with "
+                    "the same event ids says so: {error}", error=_first_line(error))))
             except Exception as error:  # the insert or the commit failed otherwise
                 return _failed(jobs, error)
 
@@ -321,8 +323,8 @@ class PostgresEventStore(EventStore):
                 conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", SEAL_LOCK)
                 return _restore(conn, self.pool, records)
         except errors.UniqueViolation as error:
-            raise RestoreConflict(f"a position or event id is already taken: "
-                                  f"{_first_line(error)}") from None
+            raise RestoreConflict(Message("a position or event id is already taken: {error}",
+                                          error=_first_line(error))) from None
 
     # --- reads --------------------------------------------------------------------------
     def get(self, event_id: str) -> Record | None:
@@ -412,11 +414,13 @@ def _restore(conn: psycopg.Connection, pool: Pool, records: Iterable[Record]) ->
             locked = conn.execute("SELECT pg_try_advisory_xact_lock(hashtextextended(%s, 0))",
                                   (record.tournament_id,)).fetchone()[0]
             if not locked:
-                raise RestoreConflict(f"tournament {record.tournament_id!r} is being written "
-                                      f"to at this moment")
+                raise RestoreConflict(Message("tournament {tournament_id!r} is being written "
+                                              "to at this moment",
+                                              tournament_id=record.tournament_id))
             if tournament_head_row(query, record.tournament_id):
-                raise RestoreConflict(f"the database already holds tournament "
-                                      f"{record.tournament_id!r}")
+                raise RestoreConflict(Message("the database already holds tournament "
+                                              "{tournament_id!r}",
+                                              tournament_id=record.tournament_id))
         batch.append(record)
         if len(batch) >= 5000:
             insert(conn, batch)

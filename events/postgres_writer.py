@@ -32,6 +32,8 @@ from typing import Callable, Sequence
 
 import psycopg
 
+from rules.messages import Message
+
 from .envelope import NewEvent, Record, record_hash
 from .sql_reads import (
     COLUMNS,
@@ -120,8 +122,8 @@ class TournamentGroups:
         finally:
             for member in group:
                 if not done:  # cut short (an exception through the commit): nothing counts
-                    member.result, member.error = None, StoreUnavailable(
-                        "the append was interrupted; nothing of it was committed")
+                    member.result, member.error = None, StoreUnavailable(Message(
+                        "the append was interrupted; nothing of it was committed"))
                 member.finished = True
                 member.wake.set()
             self._hand_on(job.tournament_id)

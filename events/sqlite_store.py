@@ -24,6 +24,8 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import sqlite_utils
 
+from rules.messages import Message
+
 from .envelope import NewEvent, Record
 from .sql_reads import (
     COLUMNS,
@@ -111,14 +113,16 @@ class SQLiteEventStore(EventStore):
                     seen.add(record.tournament_id)
                     if tournament_head_row(lambda q, p: conn.execute(q, p).fetchall(),
                                         record.tournament_id):
-                        raise RestoreConflict(f"the database already holds tournament "
-                                              f"{record.tournament_id!r}")
+                        raise RestoreConflict(Message("the database already holds tournament "
+                                                      "{tournament_id!r}",
+                                                      tournament_id=record.tournament_id))
                 conn.execute(INSERT, record)
                 count += 1
             conn.execute("COMMIT")
             return count
         except sqlite3.IntegrityError as error:
-            raise RestoreConflict(f"a position or event id is already taken: {error}") from None
+            raise RestoreConflict(Message("a position or event id is already taken: {error}",
+                                          error=error)) from None
         finally:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")

@@ -11,6 +11,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Protocol, Sequence
 
+from rules.messages import Message
+
 from .commits import CommitFeed
 from .envelope import (
     ANY,
@@ -29,25 +31,34 @@ from .envelope import (
 
 
 class StoreError(Exception):
-    """An append refused as a whole: nothing of the batch was written."""
+    """An append refused as a whole: nothing of the batch was written. Its ``text`` (and its
+    one argument) is the sentence with its blanks (rules/messages.py), for the edge to say in
+    its reader's language; ``str()`` is the English."""
+
+    def __init__(self, text: Message | str):
+        self.text = text if isinstance(text, Message) else Message(text)
+        super().__init__(self.text)  # args[0] the message; str(): its English
 
 
 class WrongExpectedVersion(StoreError):
     def __init__(self, stream: str, expected: int | str, current: int):
         self.stream, self.expected, self.current = stream, expected, current
-        super().__init__(f"stream {stream!r} is at version {current}, expected {expected}")
+        super().__init__(Message("stream {stream!r} is at version {current}, expected "
+                                 "{expected}", stream=stream, current=current,
+                                 expected=expected))
 
 
 class IdempotencyConflict(StoreError):
-    def __init__(self, event_id: str, reason: str):
+    def __init__(self, event_id: str, text: Message):
         self.event_id = event_id
-        super().__init__(f"event id {event_id} {reason}")
+        super().__init__(text)
 
 
 class StreamBelongsElsewhere(StoreError):
     def __init__(self, stream: str, owner: str):
         self.stream, self.owner = stream, owner
-        super().__init__(f"stream {stream!r} belongs to another tournament")
+        super().__init__(Message("stream {stream!r} belongs to another tournament",
+                                 stream=stream))
 
 
 class InvalidBatch(StoreError):
@@ -61,7 +72,12 @@ class RestoreConflict(StoreError):
 
 class StoreUnavailable(RuntimeError):
     """The database cannot be reached (a lost connection, a server down): nothing of the
-    request's append was committed, unless a retry with the same event ids finds it stored."""
+    request's append was committed, unless a retry with the same event ids finds it stored.
+    Its ``text`` is the sentence for the edge to say, as a StoreError's."""
+
+    def __init__(self, text: Message | str):
+        self.text = text if isinstance(text, Message) else Message(text)
+        super().__init__(self.text)  # args[0] the message; str(): its English
 
 
 class StoreClosed(RuntimeError):
@@ -113,11 +129,11 @@ def plan_append(tournament_id: str, events: Sequence[NewEvent], tail: Tail,
     A retry is recognised before ``decide`` runs: an event already judged and stored is not
     judged again."""
     if not events:
-        raise InvalidBatch("a batch holds at least one event")
+        raise InvalidBatch(Message("a batch holds at least one event"))
     fresh = iter(new_event_ids(sum(1 for e in events if not e.id)))
     ids = [e.id or next(fresh) for e in events]
     if len(set(ids)) != len(ids):
-        raise InvalidBatch("the same event id appears twice in one batch")
+        raise InvalidBatch(Message("the same event id appears twice in one batch"))
     recorded_at = recorded_at or utc_timestamp()
     texts = _texts(events)
     stored = tail.records_by_id([e.id for e in events if e.id])
@@ -176,11 +192,13 @@ def _idempotent_replay(drafts: list[Record], stored: dict[str, Record]) -> list[
     a batch mixing stored and new events cannot be a retry)."""
     for draft in drafts:
         if draft.id in stored and not stored[draft.id].same_fact_as(draft):
-            raise IdempotencyConflict(draft.id, "is already stored with other content")
+            raise IdempotencyConflict(draft.id, Message("event id {event_id} is already stored "
+                                                        "with other content", event_id=draft.id))
     missing = [d.id for d in drafts if d.id not in stored]
     if missing:
-        raise IdempotencyConflict(missing[0], "is new, but other events of its batch are already "
-                                              "stored: a retry must repeat the stored batch")
+        raise IdempotencyConflict(missing[0], Message(
+            "event id {event_id} is new, but other events of its batch are already stored: a "
+            "retry must repeat the stored batch", event_id=missing[0]))
     return [stored[d.id] for d in drafts]
 
 

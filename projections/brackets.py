@@ -189,13 +189,16 @@ def bracket_for_next_draw(log: Tail, catalogue: Catalogue, tournament_id: str,
         return bracket
     t = tournament_at(log, catalogue, tournament_id, cache=cache)
     if unknown := knockout.unknown_seeds(t.settings, t.teams):
-        raise RuleViolation(knockout.SEEDING_RULE, f"setting seeding names {', '.join(unknown)}, "
-                                                   "not a registered team")
+        raise RuleViolation(knockout.SEEDING_RULE, "setting seeding names {unknown}, not a "
+                                                   "registered team",
+                                                   unknown=', '.join(unknown))
     field = entrants(t, _withdrawn(t) | set(left_out(t)))
     if len(field) < 2:
-        held = " and checked in" if check_in(t) == "leaveOut" else ""
-        raise RuleViolation("T-2.1", f"a knockout needs at least two teams; {len(field)} "
-                                     f"registered{held}")
+        if check_in(t) == "leaveOut":
+            raise RuleViolation("T-2.1", "a knockout needs at least two teams; {count} "
+                                         "registered and checked in", count=len(field))
+        raise RuleViolation("T-2.1", "a knockout needs at least two teams; {count} registered",
+                                     count=len(field))
     return knockout.start(field, t.settings, left_out(t))
 
 
@@ -223,7 +226,8 @@ def guard_result(log: Tail, catalogue: Catalogue, tournament_id: str, data: dict
     bracket = bracket_at(log, catalogue, tournament_id, cache=cache)
     match = bracket.matches.get(data["match_id"]) if bracket else None
     if match is None:
-        raise RuleViolation("T-9.3", f"no match {data['match_id']!r} has been drawn")
+        raise RuleViolation("T-9.3", "no match {match_id!r} has been drawn",
+                                     match_id=data['match_id'])
     if data["winner"] == "draw":
         if data.get("tie_break"):
             raise RuleViolation("T-9.3", "a tie-break result names its winner, not a draw")
@@ -237,9 +241,11 @@ def drawn_match(log: Tail, catalogue: Catalogue, tournament_id: str, match_id: s
     bracket = bracket_at(log, catalogue, tournament_id, cache=cache)
     match = bracket.matches.get(match_id) if bracket else None
     if match is None:
-        raise RuleViolation("T-2.1", f"no match {match_id!r} has been drawn")
+        raise RuleViolation("T-2.1", "no match {match_id!r} has been drawn",
+                                     match_id=match_id)
     if match.winner is not None:
-        raise RuleViolation("T-2.1", f"match {match_id!r} is already decided")
+        raise RuleViolation("T-2.1", "match {match_id!r} is already decided",
+                                     match_id=match_id)
     return match
 
 
@@ -249,14 +255,17 @@ def guard_match_start(log: Tail, catalogue: Catalogue, tournament_id: str, data:
     the tournament's."""
     t = tournament_at(log, catalogue, tournament_id, cache=cache)
     if data["game"] != t.game:
-        raise RuleViolation("T-1.1", f"this tournament plays {t.game}, not {data['game']}")
+        raise RuleViolation("T-1.1", "this tournament plays {game}, not {asked}",
+                                     game=t.game, asked=data["game"])
     teams = list(data["teams"].values())  # sides A, B; at a mahjong table seats 0-3
     for team_id in teams:
         team = t.team(team_id)
         if team is None or team.withdrawn:
-            raise RuleViolation("T-1.3", f"team {team_id!r} is not an entrant")
+            raise RuleViolation("T-1.3", "team {team_id!r} is not an entrant",
+                                         team_id=team_id)
     if t.format == "knockout":
         match = drawn_match(log, catalogue, tournament_id, data["match_id"], cache)
-        if sorted(match.teams) != sorted(teams):
-            raise RuleViolation("T-2.1", f"match {data['match_id']!r} was drawn between "
-                                         f"{' and '.join(match.teams)}")
+        if sorted(match.teams) != sorted(teams):  # a drawn match is of two teams
+            raise RuleViolation("T-2.1", "match {match_id!r} was drawn between {team_a} and "
+                                         "{team_b}", match_id=data['match_id'],
+                                         team_a=match.teams[0], team_b=match.teams[1])

@@ -18,6 +18,7 @@ from events.store import Tail
 from rules import groups
 from rules.groups.event import DrawnTable, Groups, TableResult
 from rules.mahjong.table import PRESETS
+from rules.messages import Message
 from rules.tournament import Tournament
 from rules.violations import RuleViolation
 
@@ -211,7 +212,8 @@ def drawn_table(log: Tail, catalogue: Catalogue, tournament_id: str, match_id: s
     """The drawn table a new match stream is for (T-8.1)."""
     table = _current(log, catalogue, tournament_id, cache).tables.get(match_id)
     if table is None:
-        raise RuleViolation(groups.TABLES, f"no table {match_id!r} has been drawn")
+        raise RuleViolation(groups.TABLES, "no table {match_id!r} has been drawn",
+                                           match_id=match_id)
     return table
 
 
@@ -224,10 +226,21 @@ def guard_match_start(log: Tail, catalogue: Catalogue, tournament_id: str, data:
         return
     table = drawn_table(log, catalogue, tournament_id, data["match_id"], cache)
     if dict(data["teams"]) != table.teams():
-        seats = ", ".join(f"seat {s} {p}" for s, p in table.teams().items())
-        raise RuleViolation(groups.TABLES, f"table {table.match_id} was drawn as {seats}")
+        raise RuleViolation(groups.TABLES, "table {match_id} was drawn as {seats}",
+                                           match_id=table.match_id, seats=_seats(table))
     if t.game == "MJS":
         _must_mark_the_final(log, catalogue, tournament_id, table, data, cache)
+
+
+def _seats(table: DrawnTable) -> Message:
+    """``seat 0 p1, seat 1 p2, …``: each seat's entrant, a list of messages (each language
+    writes its own seat and comma)."""
+    said = [Message("seat {seat} {team}", seat=seat, team=team)
+            for seat, team in table.teams().items()]
+    listed = said[-1]
+    for item in reversed(said[:-1]):
+        listed = Message("{first}, {rest}", first=item, rest=listed)
+    return listed
 
 
 def is_final_table(log: Tail, catalogue: Catalogue, tournament_id: str, table: DrawnTable,
@@ -245,13 +258,14 @@ def _must_mark_the_final(log: Tail, catalogue: Catalogue, tournament_id: str,
     final = is_final_table(log, catalogue, tournament_id, table, cache)
     marked = (data.get("settings") or {}).get("final", False)
     if final and marked is not True:
-        raise RuleViolation("T-7.4", f"table {table.match_id} is the final: start it with the "
-                                     f"match setting final true (换三张 and an extra hand on a "
-                                     f"tie for a podium place)")
+        raise RuleViolation("T-7.4", "table {match_id} is the final: start it with the match "
+                                     "setting final true (换三张 and an extra hand on a tie for a "
+                                     "podium place)",
+                                     match_id=table.match_id)
     if not final and marked:
-        raise RuleViolation("T-7.4", f"table {table.match_id} is not the final (stage "
-                                     f"{table.stage}); only the final's table is started with "
-                                     f"final true")
+        raise RuleViolation("T-7.4", "table {match_id} is not the final (stage {stage}); only "
+                                     "the final's table is started with final true",
+                                     match_id=table.match_id, stage=table.stage)
     _must_exchange_only_in_the_final(table, data, final)
 
 
@@ -261,8 +275,11 @@ def _must_exchange_only_in_the_final(table: DrawnTable, data: dict, final: bool)
     tournament's ``settings.match`` or the start), is the table's ``final``."""
     exchange = (data.get("settings") or {}).get("exchangeThree", final)
     if exchange != final:
-        which = "the final: it is played with" if final else \
-            f"not the final (stage {table.stage}): only the final is played with"
-        raise RuleViolation("T-7.4", f"table {table.match_id} is {which} 换三张 — match "
-                                     f"setting exchangeThree {str(final).lower()} (seed "
-                                     f"「決賽：采用換三張打法」)")
+        if final:
+            raise RuleViolation("T-7.4", "table {match_id} is the final: it is played with 换三张 "
+                                         "— match setting exchangeThree true (seed 「決賽：采用"
+                                         "換三張打法」)", match_id=table.match_id)
+        raise RuleViolation("T-7.4", "table {match_id} is not the final (stage {stage}): only "
+                                     "the final is played with 换三张 — match setting "
+                                     "exchangeThree false (seed 「決賽：采用換三張打法」)",
+                                     match_id=table.match_id, stage=table.stage)

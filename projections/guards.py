@@ -66,8 +66,9 @@ def entrants_still_in(log: Tail, catalogue: Catalogue, tournament_id: str, match
     for entrant in match.teams.values():
         team = tournament.team(entrant)
         if team is not None and team.withdrawn:
-            raise RuleViolation("T-1.3", f"{entrant!r} has withdrawn from the tournament: match "
-                                         f"{match.match_id!r} is decided by forfeit")
+            raise RuleViolation("T-1.3", "{entrant!r} has withdrawn from the tournament: match "
+                                         "{match_id!r} is decided by forfeit",
+                                         entrant=entrant, match_id=match.match_id)
 
 
 # stream kind -> guard over the stream's state before each event: (log, catalogue, tournament,

@@ -8,6 +8,7 @@ from typing import Callable, Mapping
 
 from events.catalogue import Catalogue, match_stream
 from events.store import Tail
+from rules.messages import Message
 
 from . import guandan_views, mahjong_views, shengji_views
 from .streams import StreamCache, StreamState, load_stream
@@ -72,11 +73,12 @@ def recorded_by_sheet(state, number: int) -> bool:
     return recording(state) == "sheet" and state.hand_number(number) is not None
 
 
-def no_card_record(match_id: str, number: int, rows_url: str) -> str:
+def no_card_record(match_id: str, number: int, rows_url: str) -> Message:
     """Why a hand read or replay of a score-sheet hand answers 404 (its row is at ``rows_url``)."""
-    return (f"hand {number} of match {match_id!r} was recorded from a score sheet (match "
-            "setting recording: \"sheet\"): card-by-card replay is not available; its result "
-            f"row is at {rows_url}")
+    return Message("hand {number} of match {match_id!r} was recorded from a score sheet (match "
+                   "setting recording: \"sheet\"): card-by-card replay is not available; its "
+                   "result row is at {rows_url}", number=number, match_id=match_id,
+                   rows_url=rows_url)
 
 
 def hand_in_play(state, number: int) -> bool:

@@ -73,25 +73,30 @@ def guard_dispute_raised(log: Tail, catalogue: Catalogue, tournament_id: str, da
     every position an event of that match or of the tournament's own stream."""
     dispute_id = data["dispute_id"]
     if dispute_id in _disputes(log, tournament_id):
-        raise RuleViolation(RULE, f"dispute {dispute_id!r} has already been raised")
+        raise RuleViolation(RULE, "dispute {dispute_id!r} has already been raised",
+                                  dispute_id=dispute_id)
     streams = [tournament_stream(tournament_id)]
     if data.get("match_id") is not None:
         stream = match_stream(tournament_id, data["match_id"])
         state = load_match(log, catalogue, tournament_id, data["match_id"], cache=cache).state
         if state is None:
-            raise RuleViolation(RULE, f"no match {data['match_id']!r} has started in this "
-                                      "tournament")
+            raise RuleViolation(RULE, "no match {match_id!r} has started in this tournament",
+                                      match_id=data['match_id'])
         if data.get("hand") is not None and state.hand_number(data["hand"]) is None:
-            raise RuleViolation(RULE, f"hand {data['hand']} of match {data['match_id']!r} has "
-                                      "not been dealt")
+            raise RuleViolation(RULE, "hand {hand} of match {match_id!r} has not been dealt",
+                                      hand=data['hand'], match_id=data['match_id'])
         streams.insert(0, stream)
     wanted = set(data.get("positions") or ())
     if wanted:
         known = {r.position for s in streams for r in log.read_stream(s)}
         missing = sorted(wanted - known)
+        if missing and len(streams) == 2:  # the match's stream or the tournament's
+            raise RuleViolation(RULE, "position {position} is not an event of {stream} or "
+                                      "{stream2}", position=missing[0], stream=streams[0],
+                                      stream2=streams[1])
         if missing:
-            where = " or ".join(streams)
-            raise RuleViolation(RULE, f"position {missing[0]} is not an event of {where}")
+            raise RuleViolation(RULE, "position {position} is not an event of {stream}",
+                                      position=missing[0], stream=streams[0])
 
 
 def guard_dispute_resolved(log: Tail, catalogue: Catalogue, tournament_id: str, data: dict,
@@ -100,17 +105,20 @@ def guard_dispute_resolved(log: Tail, catalogue: Catalogue, tournament_id: str, 
     RulingRecorded of this tournament."""
     dispute = _disputes(log, tournament_id).get(data["dispute_id"])
     if dispute is None:
-        raise RuleViolation(RULE, f"no dispute {data['dispute_id']!r} has been raised")
+        raise RuleViolation(RULE, "no dispute {dispute_id!r} has been raised",
+                                  dispute_id=data['dispute_id'])
     if dispute["resolved"] is not None:
-        raise RuleViolation(RULE, f"dispute {data['dispute_id']!r} is resolved already")
+        raise RuleViolation(RULE, "dispute {dispute_id!r} is resolved already",
+                                  dispute_id=data['dispute_id'])
     ruling_id = data.get("ruling_event_id")
     if ruling_id is None:
         return
     record = log.records_by_id([ruling_id]).get(ruling_id)
     if record is None or record.tournament_id != tournament_id or \
             record.type != "RulingRecorded":
-        raise RuleViolation(RULE, f"event {ruling_id} is not a ruling (RulingRecorded) of this "
-                                  "tournament")
+        raise RuleViolation(RULE, "event {ruling_id} is not a ruling (RulingRecorded) of this "
+                                  "tournament",
+                                  ruling_id=ruling_id)
 
 
 def guard_ruling(log: Tail, catalogue: Catalogue, tournament_id: str, data: dict,
@@ -123,7 +131,8 @@ def guard_ruling(log: Tail, catalogue: Catalogue, tournament_id: str, data: dict
     raised = _disputes(log, tournament_id)
     for dispute_id in sorted(named):
         if dispute_id not in raised:
-            raise RuleViolation(RULE, f"no dispute {dispute_id!r} has been raised")
+            raise RuleViolation(RULE, "no dispute {dispute_id!r} has been raised",
+                                      dispute_id=dispute_id)
 
 
 # --- the committee's file as read models -------------------------------------------------------

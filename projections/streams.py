@@ -121,16 +121,17 @@ def checked_data(catalogue: Catalogue, kind: str, event_type: str, data: dict) -
     try:
         wanted = catalogue.get(event_type)
     except UnknownEventType:
-        raise RuleViolation("T-1.5", f"a substitute names an unknown event type "
-                                     f"{event_type!r}") from None
+        raise RuleViolation("T-1.5", "a substitute names an unknown event type {event_type!r}",
+                                     event_type=event_type) from None
     if kind not in wanted.stream_kinds or not wanted.postable or event_type == "RulingRecorded":
-        raise RuleViolation("T-1.5", f"{event_type} is not an event a ruling can put into a "
-                                     f"{kind} stream")
+        raise RuleViolation("T-1.5", "{event_type} is not an event a ruling can put into a "
+                                     "{kind} stream",
+                                     event_type=event_type, kind=kind)
     try:
         return wanted.load(data)
     except ValidationError as error:
-        raise RuleViolation("T-1.5", f"the substituted data is not {event_type} data: "
-                                     f"{error.messages}") from None
+        raise RuleViolation("T-1.5", "the substituted data is not {event_type} data: {messages}",
+                                     event_type=event_type, messages=error.messages) from None
 
 
 def load_stream(log: Tail, catalogue: Catalogue, stream: str, at: int | None = None,

@@ -142,7 +142,7 @@ def _ended_view(ev: TeamEvent) -> dict | None:
     the pairing) or ``closed`` (by the chief referee) — after which round, and why."""
     over = swiss.ended(ev)
     return None if over is None else {"how": over.how, "after_round": over.after_round,
-                                      "reason": over.reason, "rule": swiss.CLOSING}
+                                      "reason": over.why, "rule": swiss.CLOSING}
 
 
 def _team_view(t: Tournament, entry: swiss.Entry) -> dict:
@@ -278,9 +278,10 @@ def proposed_pairing(log: Tail, catalogue: Catalogue, tournament_id: str,
     proposed = swiss.proposal(ev)
     if proposed is None:
         swiss.propose(ev, random.Random(0))   # says why the round cannot be paired now
-        raise RuleViolation(swiss.PAIRING, f"round {swiss.next_round(ev)} is paired by the "
-                                           f"rules (POST …/pairings without confirm): there is "
-                                           f"no proposal to confirm")
+        raise RuleViolation(swiss.PAIRING, "round {next_round} is paired by the rules (POST "
+                                           "…/pairings without confirm): there is no proposal "
+                                           "to confirm",
+                                           next_round=swiss.next_round(ev))
     return {k: v for k, v in proposed.items() if k != "warnings"}
 
 
@@ -288,8 +289,9 @@ def proposed_pairing(log: Tail, catalogue: Catalogue, tournament_id: str,
 
 def _paired_round(ev: TeamEvent, number: int) -> swiss.Round:
     if not 1 <= number <= len(ev.rounds):
-        raise RuleViolation(swiss.PAIRING, f"round {number} has not been paired (rounds paired: "
-                                           f"{len(ev.rounds)})")
+        raise RuleViolation(swiss.PAIRING, "round {number} has not been paired (rounds paired: "
+                                           "{count})",
+                                           number=number, count=len(ev.rounds))
     return ev.rounds[number - 1]
 
 
@@ -313,8 +315,9 @@ def round_time_events(log: Tail, catalogue: Catalogue, tournament_id: str, numbe
             continue
         out.append((table, {"limit_minutes": state.settings.time_limit_minutes, **since}))
     if not out:
-        raise RuleViolation("SJ3-12.1", f"no table of round {number} is still being played "
-                                        f"without its time called")
+        raise RuleViolation("SJ3-12.1", "no table of round {number} is still being played "
+                                        "without its time called",
+                                        number=number)
     return out
 
 
@@ -326,12 +329,16 @@ def lateness_table(log: Tail, catalogue: Catalogue, tournament_id: str, number: 
     r = _paired_round(ev, number)
     meeting = r.meeting_of(team)
     if meeting is None:
-        why = "has the bye" if r.bye == team else "does not play"
-        raise RuleViolation(swiss.PAIRING, f"team {team!r} {why} in round {number}")
+        if r.bye == team:
+            raise RuleViolation(swiss.PAIRING, "team {team!r} has the bye in round {number}",
+                                               team=team, number=number)
+        raise RuleViolation(swiss.PAIRING, "team {team!r} does not play in round {number}",
+                                           team=team, number=number)
     table = meeting.table(pair)
     if table not in ev.started:
-        raise RuleViolation("T-6.6", f"table {table} has not started: lateness is counted from "
-                                     f"the round's start (POST …/matches first)")
+        raise RuleViolation("T-6.6", "table {table} has not started: lateness is counted from "
+                                     "the round's start (POST …/matches first)",
+                                     table=table)
     return table, SIDES[meeting.teams.index(team)]
 
 
@@ -391,10 +398,12 @@ def drawn_table(log: Tail, catalogue: Catalogue, tournament_id: str, match_id: s
     ev = current(log, catalogue, tournament_id, cache)
     found = ev.table(match_id)
     if found is None:
-        raise RuleViolation(swiss.PAIRING, f"no table {match_id!r} has been paired: a round's "
-                                           f"tables are its meetings' ids with a or b")
+        raise RuleViolation(swiss.PAIRING, "no table {match_id!r} has been paired: a round's "
+                                           "tables are its meetings' ids with a or b",
+                                           match_id=match_id)
     if match_id in ev.results and match_id not in ev.started:
-        raise RuleViolation(swiss.PAIRING, f"table {match_id!r} was decided by a withdrawal")
+        raise RuleViolation(swiss.PAIRING, "table {match_id!r} was decided by a withdrawal",
+                                           match_id=match_id)
     return (*found, ev)
 
 
@@ -417,16 +426,19 @@ def guard_match_start(log: Tail, catalogue: Catalogue, tournament_id: str, data:
         return
     teams, number, players = table_start(log, catalogue, tournament_id, data["match_id"], cache)
     if dict(data["teams"]) != teams:
-        raise RuleViolation(swiss.PAIRING, f"table {data['match_id']} is {teams['A']} (side A) "
-                                           f"against {teams['B']} (side B)")
+        raise RuleViolation(swiss.PAIRING, "table {match_id} is {team_a} (side A) against "
+                                           "{team_b} (side B)", match_id=data['match_id'],
+                                           team_a=teams['A'], team_b=teams['B'])
     seats = list(data.get("seats") or [])
     by_side = {"A": sorted(seats[0::2]), "B": sorted(seats[1::2])}
     if by_side != {side: sorted(p) for side, p in players.items()}:
-        raise RuleViolation(swiss.PAIRING, f"table {data['match_id']} seats pair "
-                                           f"{data['match_id'][-1]} of each team: "
-                                           f"{', '.join(players['A'])} (side A, seats 0 and 2) "
-                                           f"and {', '.join(players['B'])} (side B, seats 1 "
-                                           f"and 3)")
+        raise RuleViolation(swiss.PAIRING, "table {match_id} seats pair {pair} of each team: "
+                                           "{players_a} (side A, seats 0 and 2) and {players_b} "
+                                           "(side B, seats 1 and 3)",
+                                           match_id=data['match_id'], pair=data['match_id'][-1],
+                                           players_a=', '.join(players['A']),
+                                           players_b=', '.join(players['B']))
     if data.get("round") not in (None, number):
-        raise RuleViolation(swiss.PAIRING, f"table {data['match_id']} is of round {number}")
+        raise RuleViolation(swiss.PAIRING, "table {match_id} is of round {number}",
+                                           match_id=data['match_id'], number=number)
     swiss.check_match_points((data.get("settings") or {}).get("matchPoints"))  # T-6.5

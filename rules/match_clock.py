@@ -71,8 +71,8 @@ class MatchClock:
 def pause(clock: MatchClock, wall: datetime, reason: str | None) -> MatchClock:
     """``MatchClockPaused``: only a running clock stops."""
     if not clock.running:
-        raise RuleViolation(PAUSE_RULE, "the match clock is already paused, since "
-                                        f"{timestamp(clock.paused_since)}")
+        raise RuleViolation(PAUSE_RULE, "the match clock is already paused, since {timestamp}",
+                                        timestamp=timestamp(clock.paused_since))
     entry = {"paused_at": timestamp(wall), "resumed_at": None, "reason": reason}
     return evolve(clock, paused_since=wall, pauses=(*clock.pauses, entry))
 

@@ -23,8 +23,9 @@ def engine_of(game: str):
     try:
         return ENGINES[game]
     except KeyError:
-        raise RuleViolation("T-1.1", f"{game} matches are not played on this backend yet; "
-                                     f"games with an engine: {', '.join(ENGINES)}") from None
+        raise RuleViolation("T-1.1", "{game} matches are not played on this backend yet; games "
+                                     "with an engine: {games}",
+                                     game=game, games=', '.join(ENGINES)) from None
 
 
 def team_keys(game: str) -> tuple[str, ...]:

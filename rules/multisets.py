@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable, Mapping, Sequence
 
+from .messages import Message
+
 
 def missing(held: Iterable[str], wanted: Iterable[str]) -> tuple[str, ...]:
     """The items of ``wanted`` (a multiset) that ``held`` does not hold, in the order given."""
@@ -57,13 +59,27 @@ def without(held: Iterable[str], taken: Iterable[str]) -> tuple[str, ...]:
     return tuple(kept)
 
 
-def roll_call(named: Sequence[str], expected: Iterable[str], labels: Mapping[str, str]) -> str:
+def roll_call(named: Sequence[str], expected: Iterable[str],
+              labels: Mapping[str, str]) -> Message | None:
     """What is wrong with ``named`` as a list of each of ``expected`` exactly once, in words:
     the names given more than once (``labels["twice"]``), left out (``labels["missing"]``) and
-    not expected (``labels["extra"]``), each sorted, in the order of ``labels``; "" if none."""
+    not expected (``labels["extra"]``), each sorted, in the order of ``labels``; None if none.
+    A label is a sentence with the blank ``{names}``, marked for the catalogues where it is
+    written (``N_("left out: {names}")``)."""
     expected = set(expected)
     found = {"twice": sorted({n for n in named if named.count(n) > 1}),
              "missing": sorted(expected - set(named)),
              "extra": sorted(set(named) - expected)}
-    return "; ".join(f"{label}: {', '.join(found[kind])}" for kind, label in labels.items()
-                     if found[kind])
+    return listed([Message(label, names=", ".join(found[kind]))
+                   for kind, label in labels.items() if found[kind]])
+
+
+def listed(parts: Sequence[Message | str]) -> Message | str | None:
+    """``parts`` said one after another, separated by semicolons ("a; b; c"), each in the
+    reader's language; None if there are none."""
+    if not parts:
+        return None
+    said = parts[0]
+    for part in parts[1:]:
+        said = Message("{earlier}; {later}", earlier=said, later=part)
+    return said

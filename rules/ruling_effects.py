@@ -22,6 +22,7 @@ from .mahjong.hand import charge
 from .mahjong.mjo import HandOutcome, complete_hand
 from .mahjong.sichuan import RENAMED_KEYS as MJS_RENAMED
 from .mahjong.wall import SEATS
+from .messages import Message
 from .shengji import irregularities as sj_irregularities
 from .shengji import match as shengji
 from .shengji import scoring as sj_scoring
@@ -47,7 +48,8 @@ class EffectStep:
         return self.apply(state, effect, at)
 
     def apply(self, state, effect: Mapping, at: str | None):
-        raise RuleViolation(RULE, f"a {effect['kind']} effect does not apply to this stream")
+        raise RuleViolation(RULE, "a {kind} effect does not apply to this stream",
+                                  kind=effect['kind'])
 
     def cancel(self, before, after, item: Item, effect: Mapping):
         raise RuleViolation(RULE, "no penalty of this stream can be cancelled")
@@ -63,24 +65,26 @@ def _rule(effect: Mapping) -> str:
     return RULE if effect["rule"] == DISCRETION else effect["rule"]
 
 
-def _must_have(effect: Mapping, name: str, game: str, what: str) -> Any:
+def _must_have(effect: Mapping, name: str, game: str, what: Message) -> Any:
     if name not in effect:
-        raise RuleViolation(RULE, f"a {effect['kind']} effect in {game} names {what} ({name})")
+        raise RuleViolation(RULE, "a {kind} effect in {game} names {what} ({name})",
+                                  kind=effect['kind'], game=game, what=what, name=name)
     return effect[name]
 
 
 def _side_of_entrant(teams: Mapping[str, str], entrant: str, match_id: str) -> str:
     side = next((side for side, team in teams.items() if team == entrant), None)
     if side is None:
-        raise RuleViolation(RULE, f"{entrant!r} does not play match {match_id!r}")
+        raise RuleViolation(RULE, "{entrant!r} does not play match {match_id!r}",
+                                  entrant=entrant, match_id=match_id)
     return side
 
 
 def _setting_hand_must_be_next(number: int, next_deal: int) -> None:
     if number != next_deal:
-        raise RuleViolation(RULE, f"a setting from hand {number} is ruled before hand "
-                                  f"{number} is dealt, when it is the next hand (now hand "
-                                  f"{next_deal})")
+        raise RuleViolation(RULE, "a setting from hand {number} is ruled before hand {number} "
+                                  "is dealt, when it is the next hand (now hand {next})",
+                                  number=number, next=next_deal)
 
 
 class TournamentEffects(EffectStep):
@@ -103,8 +107,8 @@ class ShengjiEffects(EffectStep):
     def apply(self, m, effect: Mapping, at: str | None):
         kind = effect["kind"]
         if kind == "penalty":
-            side = _must_have(effect, "side", m.game, "the side penalised")
-            points = _must_have(effect, "points", m.game, "the points")
+            side = _must_have(effect, "side", m.game, Message("the side penalised"))
+            points = _must_have(effect, "points", m.game, Message("the points"))
             h = shengji.current_hand(m, effect["hand"] if "hand" in effect else _hand_in_play(m))
             h = sj_irregularities.add_penalty(h, _rule(effect), side, points, "committee",
                                      _reason(effect))
@@ -129,8 +133,9 @@ class ShengjiEffects(EffectStep):
         awards (SJ2: the final points; SJ3: the points counted, or the ``outcome``)."""
         h = shengji.current_hand(m, effect["hand"])
         if h.dealer is None:
-            raise RuleViolation(RULE, f"hand {h.number} has no dealer side yet: a result is "
-                                      "awarded once trump and the dealer are fixed")
+            raise RuleViolation(RULE, "hand {number} has no dealer side yet: a result is "
+                                      "awarded once trump and the dealer are fixed",
+                                      number=h.number)
         given = effect["result"]
         if h.variant.outcome_penalties:
             result = _sj3_award(given, h.variant.result_scale)
@@ -163,13 +168,15 @@ class ShengjiEffects(EffectStep):
         h_before = before.hand_number(number) if number is not None else None
         h_after = after.hand_number(number) if number is not None else None
         if h_after is None or h_after is not after.hand or not h_after.in_play:
-            raise RuleViolation(RULE, f"the event at position {item.position} brought no "
-                                      "penalty that the hand in play still holds")
+            raise RuleViolation(RULE, "the event at position {position} brought no penalty "
+                                      "that the hand in play still holds",
+                                      position=item.position)
         earlier = h_before.penalties if h_before is not None else ()
         errors = tuple(e for e in h_after.pending if h_before is None or e not in h_before.pending)
         if len(h_after.penalties) == len(earlier) and not errors:
-            raise RuleViolation(RULE, f"the event at position {item.position} brought no "
-                                      "penalty to cancel")
+            raise RuleViolation(RULE, "the event at position {position} brought no penalty to "
+                                      "cancel",
+                                      position=item.position)
         kept = evolve(h_after, penalties=earlier,
                        pending=tuple(e for e in h_after.pending if e not in errors))
         return evolve(after, hand=kept)
@@ -211,8 +218,8 @@ class GuandanEffects(EffectStep):
     def apply(self, m, effect: Mapping, at: str | None):
         kind = effect["kind"]
         if kind == "penalty":
-            side = _must_have(effect, "side", "GD", "the side penalised")
-            levels = _must_have(effect, "levels", "GD", "the levels")
+            side = _must_have(effect, "side", "GD", Message("the side penalised"))
+            levels = _must_have(effect, "levels", "GD", Message("the levels"))
             return guandan.level_penalty(m, {"rule": _rule(effect), "side": side,
                                              "levels": levels, "reason": _reason(effect)}, at)
         if kind == "awardHand":
@@ -237,7 +244,8 @@ class GuandanEffects(EffectStep):
                 return evolve(m, enforcement=value)
             checked = gd_settings_from({key: value})
             if key not in GD_SETTING_KEYS:
-                raise RuleViolation("GD-14", f"{key} is not a Guandan match setting")
+                raise RuleViolation("GD-14", "{key} is not a Guandan match setting",
+                                             key=key)
             name = GD_SETTING_KEYS[key][0]
             return evolve(m, settings=evolve(m.settings, **{name: getattr(checked, name)}))
         return super().apply(m, effect, at)
@@ -245,9 +253,9 @@ class GuandanEffects(EffectStep):
     def cancel(self, before, after, item: Item, effect: Mapping):
         """A level penalty (GD-10.3) never assessed: the state as if the event had not been."""
         if item.type != "LevelPenaltyAssessed":
-            raise RuleViolation(RULE, f"the event at position {item.position} ({item.type}) "
-                                      "brought no penalty: a Guandan penalty is a "
-                                      "LevelPenaltyAssessed")
+            raise RuleViolation(RULE, "the event at position {position} ({type}) brought no "
+                                      "penalty: a Guandan penalty is a LevelPenaltyAssessed",
+                                      position=item.position, type=item.type)
         return before
 
 
@@ -289,10 +297,10 @@ class MahjongEffects(EffectStep):
 
     @staticmethod
     def _penalty(t, effect: Mapping, at: str | None):
-        seat = _must_have(effect, "seat", t.game, "the seat penalised")
+        seat = _must_have(effect, "seat", t.game, Message("the seat penalised"))
         payees = list(effect.get("payees") or ())
         if t.game == "MJO":
-            coins = _must_have(effect, "coins", "MJO", "the coins")
+            coins = _must_have(effect, "coins", "MJO", Message("the coins"))
             data = {"rule": _rule(effect), "seat": seat, "coins": coins, "payees": payees,
                     "reason": _reason(effect)}
             if "hand" in effect:
@@ -300,7 +308,7 @@ class MahjongEffects(EffectStep):
             # the committee rules after the session too (T-1.5), when the table no longer may
             return evolve(mahjong.penalise(evolve(t, status="playing"), data, at),
                            status=t.status)
-        points = _must_have(effect, "points", "MJS", "the points")
+        points = _must_have(effect, "points", "MJS", Message("the points"))
         if seat in payees or len(set(payees)) != len(payees):
             raise RuleViolation(RULE, "the payees are other seats than the penalised one, "
                                       "each once")
@@ -340,7 +348,8 @@ class MahjongEffects(EffectStep):
         parsed = parse({key: value})
         name = MJS_RENAMED.get(key, key) if t.game == "MJS" else key
         if name not in {f.name for f in fields(parsed)}:
-            raise RuleViolation(RULE, f"{key} is not a setting of a {t.game} table")
+            raise RuleViolation(RULE, "{key} is not a setting of a {game} table",
+                                      key=key, game=t.game)
         return evolve(t, settings=evolve(t.settings, **{name: getattr(parsed, name)}))
 
     def cancel(self, before, after, item: Item, effect: Mapping):
@@ -351,12 +360,14 @@ class MahjongEffects(EffectStep):
         rec_before = before.current if before is not None else None
         rec_after = after.current
         if rec_before is None or rec_after is None or rec_before.number != rec_after.number:
-            raise RuleViolation(RULE, f"the event at position {item.position} brought no "
-                                      "penalty that a hand in play still holds")
+            raise RuleViolation(RULE, "the event at position {position} brought no penalty "
+                                      "that a hand in play still holds",
+                                      position=item.position)
         earlier = rec_before.state.penalties
         if len(rec_after.state.penalties) == len(earlier):
-            raise RuleViolation(RULE, f"the event at position {item.position} brought no "
-                                      "penalty to cancel")
+            raise RuleViolation(RULE, "the event at position {position} brought no penalty to "
+                                      "cancel",
+                                      position=item.position)
         state = evolve(rec_after.state, penalties=earlier)
         return evolve(after, current=evolve(rec_after, state=state))
 

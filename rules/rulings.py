@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .messages import N_
 from .ruling_effects import RULE, EffectStep  # noqa: F401
 from .violations import RuleViolation
 
@@ -178,18 +179,32 @@ def _place(plan: Plan, edit: Edit, items: Sequence[Item], by_position: Mapping[i
 def _earlier_event(position: int, ruling: int, by_position: Mapping[int, Item]) -> Item:
     item = by_position.get(position)
     if item is None or position >= ruling:
-        raise RuleViolation(RULE, f"position {position} is not an event of this stream before "
-                                  f"the ruling: a ruling edits the history of its own stream")
+        raise RuleViolation(RULE, "position {position} is not an event of this stream before "
+                                  "the ruling: a ruling edits the history of its own stream",
+                                  position=position)
     return item
+
+
+# what a ruling does to an earlier event -> the refusals when that event may not be so edited:
+# the stream's start, never; a ruling, only voided
+_START_KEPT = {
+    "voided": N_("the stream's start ({type}, position {position}) cannot be voided"),
+    "substituted": N_("the stream's start ({type}, position {position}) cannot be substituted"),
+    "cancelled": N_("the stream's start ({type}, position {position}) cannot be cancelled"),
+}
+_RULING_VOIDED_ONLY = {
+    "substituted": N_("position {position} is a ruling: a ruling is overturned by voiding it, "
+                      "not substituted"),
+    "cancelled": N_("position {position} is a ruling: a ruling is overturned by voiding it, "
+                    "not cancelled"),
+}
 
 
 def _must_be_editable(item: Item, how: str) -> None:
     if item.type in _UNTOUCHABLE:
-        raise RuleViolation(RULE, f"the stream's start ({item.type}, position {item.position}) "
-                                  f"cannot be {how}")
+        raise RuleViolation(RULE, _START_KEPT[how], type=item.type, position=item.position)
     if item.type == "RulingRecorded" and how != "voided":
-        raise RuleViolation(RULE, f"position {item.position} is a ruling: a ruling is "
-                                  f"overturned by voiding it, not {how}")
+        raise RuleViolation(RULE, _RULING_VOIDED_ONLY[how], position=item.position)
 
 
 def _void_positions(effect: Mapping, ruling: int, items: Sequence[Item],
@@ -208,7 +223,8 @@ def _void_positions(effect: Mapping, ruling: int, items: Sequence[Item],
 def _hand_event(position: int, hand: int, ruling: int, by_position: Mapping[int, Item]) -> Item:
     item = _earlier_event(position, ruling, by_position)
     if item.hand != hand:
-        raise RuleViolation(RULE, f"position {position} is not an event of hand {hand}")
+        raise RuleViolation(RULE, "position {position} is not an event of hand {hand}",
+                                  position=position, hand=hand)
     return item
 
 

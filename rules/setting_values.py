@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .messages import Message
 from .violations import RuleViolation
 
 # key -> (rule, lowest, highest, default) and key -> (rule, allowed values, default)
@@ -12,15 +13,17 @@ WholeNumbers = Mapping[str, tuple[str, int, int, "int | None"]]
 Choices = Mapping[str, tuple[str, tuple[str, ...], str]]
 
 
-def whole_number_fault(key: str, value: object, low: int, high: int) -> str | None:
+def whole_number_fault(key: str, value: object, low: int, high: int) -> Message | None:
     if type(value) is not int or not low <= value <= high:
-        return f"setting {key} must be a whole number from {low} to {high}, not {value!r}"
+        return Message("setting {key} must be a whole number from {low} to {high}, not "
+                       "{value!r}", key=key, low=low, high=high, value=value)
     return None
 
 
-def choice_fault(key: str, value: object, allowed: tuple[str, ...]) -> str | None:
+def choice_fault(key: str, value: object, allowed: tuple[str, ...]) -> Message | None:
     if value not in allowed:
-        return f"setting {key} must be one of {', '.join(allowed)}, not {value!r}"
+        return Message("setting {key} must be one of {allowed}, not {value!r}", key=key,
+                       allowed=", ".join(allowed), value=value)
     return None
 
 

@@ -10,6 +10,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from . import groups, knockout, swiss
+from .messages import Message
 from .setting_values import check_values
 from .violations import RuleViolation
 
@@ -109,14 +110,21 @@ def create(data: dict) -> Tournament:
     Its ``simulated`` (T-1.7, interpretation; the seeds are silent) says that ``paiju simulate``
     made it: the list may leave it out and the pages label it; no rule reads it."""
     if data["game"] not in ENTRANT_SIZES:
-        raise RuleViolation("T-1.1", f"unknown discipline {data['game']!r}; one of {', '.join(GAMES)}")
+        raise RuleViolation("T-1.1", "unknown discipline {game!r}; one of {games}",
+                                     game=data['game'], games=', '.join(GAMES))
     if data["format"] not in FORMATS:
-        raise RuleViolation("T-1.1", f"unknown format {data['format']!r}; one of {', '.join(FORMATS)}")
+        raise RuleViolation("T-1.1", "unknown format {format!r}; one of {formats}",
+                                     format=data['format'], formats=', '.join(FORMATS))
     if (data["game"] in MAHJONG) != (data["format"] == "groups"):
-        allowed = "groups" if data["game"] in MAHJONG else "knockout or swiss"
-        raise RuleViolation("T-1.1", f"{data['game']} cannot be played in format "
-                                     f"{data['format']}: a {data['game']} tournament is "
-                                     f"{allowed} (groups of four are mahjong tables)")
+        if data["game"] in MAHJONG:
+            raise RuleViolation("T-1.1", "{game} cannot be played in format {format}: a {game} "
+                                         "tournament is groups (groups of four are mahjong "
+                                         "tables)",
+                                         game=data['game'], format=data['format'])
+        raise RuleViolation("T-1.1", "{game} cannot be played in format {format}: a {game} "
+                                     "tournament is knockout or swiss (groups of four are "
+                                     "mahjong tables)",
+                                     game=data['game'], format=data['format'])
     _check_known_keys(data["format"], data.get("settings", {}))
     _check_settings(data.get("settings", {}))
     _check_match_settings(data["game"], data.get("settings", {}))
@@ -124,8 +132,8 @@ def create(data: dict) -> Tournament:
         groups.check_settings(data.get("settings", {}))  # T-7.2 advance, T-8.3 prizePlaces
     if data["format"] == swiss.FORMAT:
         if data["game"] != swiss.GAME:  # T-6.3: seed 004's team event plays SJ3
-            raise RuleViolation("T-6.3", f"the team event ({swiss.FORMAT}) plays {swiss.GAME}, "
-                                         f"not {data['game']}")
+            raise RuleViolation("T-6.3", "the team event ({format}) plays {plays}, not {game}",
+                                         format=swiss.FORMAT, plays=swiss.GAME, game=data['game'])
         swiss.check_settings(data.get("settings", {}))  # T-6.1 rounds, T-6.7, T-6.8
     return Tournament(tournament_id=data["tournament_id"], name=data["name"], game=data["game"],
                       format=data["format"], settings=data.get("settings", {}),
@@ -156,9 +164,14 @@ def _check_known_keys(format_: str, settings: Mapping) -> None:
     known = _KNOWN_SETTINGS.get(format_)
     unknown = sorted(set(settings) - set(known)) if known is not None else []
     if unknown:
-        raise RuleViolation("T-1.3", f"unknown setting{'s' if len(unknown) > 1 else ''} "
-                                     f"{', '.join(map(repr, unknown))} of a {format_} "
-                                     f"tournament; its settings are {', '.join(known)}")
+        names = ", ".join(map(repr, unknown))
+        if len(unknown) > 1:
+            raise RuleViolation("T-1.3", "unknown settings {names} of a {format} tournament; "
+                                         "its settings are {known}",
+                                         names=names, format=format_, known=", ".join(known))
+        raise RuleViolation("T-1.3", "unknown setting {names} of a {format} tournament; its "
+                                     "settings are {known}",
+                                     names=names, format=format_, known=", ".join(known))
 
 
 def _check_settings(settings: Mapping) -> None:
@@ -198,24 +211,28 @@ def player_conflict(t: Tournament, data: Mapping) -> tuple[int, RuleViolation] |
     given = tuple(data.get("player_ids") or ())
     if given and len(given) != len(players):
         return (min(len(given), len(players) - 1),
-                RuleViolation(PLAYER_ONCE, f"player_ids names one id per player: {len(players)} "
-                                           f"player(s), {len(given)} id(s)"))
+                RuleViolation(PLAYER_ONCE, "player_ids names one id per player: {players} "
+                                           "player(s), {ids} id(s)",
+                                           players=len(players), ids=len(given)))
     ids = player_ids(data["team_id"], players, given)
     for i, (name, pid) in enumerate(zip(players, ids)):
         if pid in ids[:i]:
-            return i, RuleViolation("T-1.2", f"an entrant names the same player id {pid!r} twice")
+            return i, RuleViolation("T-1.2", "an entrant names the same player id {pid!r} twice",
+                                             pid=pid)
         if name in players[:i] and not given:
             return i, RuleViolation("T-1.2", "an entrant names the same player twice")
         owner = _id_owner(t, pid)
         if owner is not None and not t.teams[owner].withdrawn:
-            return i, RuleViolation(PLAYER_ONCE, f"player id {pid!r} is already entered, for "
-                                                 f"team {owner!r}; a player is entered once")
+            return i, RuleViolation(PLAYER_ONCE, "player id {pid!r} is already entered, for "
+                                                 "team {owner!r}; a player is entered once",
+                                                 pid=pid, owner=owner)
         namesakes = [(team, known) for team, known in t.entered.get(name, ())
                      if not t.teams[team].withdrawn]
         if namesakes and (not given or any(known is None for _, known in namesakes)):
-            return i, RuleViolation(PLAYER_ONCE, f"player {name!r} is already entered, for team "
-                                                 f"{namesakes[0][0]!r}; a player is entered once "
-                                                 "(namesakes are told apart by player_ids)")
+            return i, RuleViolation(PLAYER_ONCE, "player {name!r} is already entered, for team "
+                                                 "{team!r}; a player is entered once "
+                                                 "(namesakes are told apart by player_ids)",
+                                                 name=name, team=namesakes[0][0])
     return None
 
 
@@ -246,18 +263,18 @@ def register_team(t: Tournament, data: dict) -> Tournament:
     """``TeamRegistered`` (T-1.3): a new entrant whose size fits the discipline (T-1.2), none of
     whose players is entered already (T-1.6)."""
     if t.team(data["team_id"]) is not None:
-        raise RuleViolation("T-1.3", f"team {data['team_id']!r} is already registered")
+        raise RuleViolation("T-1.3", "team {team_id!r} is already registered",
+                                     team_id=data['team_id'])
     if t.drawn:
-        raise RuleViolation({"groups": groups.TABLES, swiss.FORMAT: swiss.PAIRING}.get(
-            t.format, "T-2.1"), "the draw has been made; no team can enter any more")
+        rule = {"groups": groups.TABLES, swiss.FORMAT: swiss.PAIRING}.get(t.format, "T-2.1")
+        raise RuleViolation(rule, "the draw has been made; no team can enter any more")
     players = tuple(data["players"])
     if t.format == swiss.FORMAT:  # T-6.2: a leader, two pairs, players in one team only
         swiss.check_entry(data, {i: e.players for i, e in t.teams.items() if not e.withdrawn})
     sizes = ENTRANT_SIZES[t.game]
     if len(players) not in sizes:
-        wanted = " or ".join(str(n) for n in sizes)
-        raise RuleViolation("T-1.2", f"an entrant in {t.game} has {wanted} player(s), "
-                                     f"not {len(players)}")
+        raise RuleViolation("T-1.2", "an entrant in {game} has {wanted} player(s), not {count}",
+                                     game=t.game, wanted=_either(sizes), count=len(players))
     if (conflict := player_conflict(t, data)) is not None:
         raise conflict[1]
     given = tuple(data.get("player_ids") or ())
@@ -266,13 +283,23 @@ def register_team(t: Tournament, data: dict) -> Tournament:
     return replace(t, teams={**t.teams, team.team_id: team}, **_entered(t, team, given))
 
 
+def _either(values: tuple[int, ...]) -> Message | int:
+    """``2``, ``2 or 4``: any one of ``values``, in the reader's language."""
+    said = values[0]
+    for value in values[1:]:
+        said = Message("{earlier} or {later}", earlier=said, later=value)
+    return said
+
+
 def withdraw_team(t: Tournament, data: dict) -> Tournament:
     """``TeamWithdrawn`` (T-1.3): only a registered team that has not withdrawn already."""
     team = t.team(data["team_id"])
     if team is None:
-        raise RuleViolation("T-1.3", f"team {data['team_id']!r} is not registered")
+        raise RuleViolation("T-1.3", "team {team_id!r} is not registered",
+                                     team_id=data['team_id'])
     if team.withdrawn:
-        raise RuleViolation("T-1.3", f"team {data['team_id']!r} has already withdrawn")
+        raise RuleViolation("T-1.3", "team {team_id!r} has already withdrawn",
+                                     team_id=data['team_id'])
     return replace(t, teams={**t.teams, team.team_id: replace(team, withdrawn=True)},
                    bracket_facts=t.bracket_facts + (("withdrawn", team.team_id),))
 
@@ -283,18 +310,22 @@ def check_in(t: Tournament, data: dict) -> Tournament:
     rule = knockout.CHECK_IN_RULE
     mode = t.settings.get("checkIn", knockout.CHECK_IN[0])
     if t.format != "knockout" or mode == "off":
-        raise RuleViolation(rule, "this tournament draws every registered team: check-in is "
-                                  "a knockout's setting checkIn (leaveOut or walkover), off "
-                                  "here" if t.format == "knockout" else
-                                  f"a {t.format} tournament has no check-in (a knockout's "
-                                  "setting checkIn)")
+        if t.format == "knockout":
+            raise RuleViolation(rule, "this tournament draws every registered team: check-in "
+                                      "is a knockout's setting checkIn (leaveOut or walkover), "
+                                      "off here")
+        raise RuleViolation(rule, "a {format} tournament has no check-in (a knockout's setting "
+                                  "checkIn)", format=t.format)
     team = t.team(data["team_id"])
     if team is None:
-        raise RuleViolation("T-1.3", f"team {data['team_id']!r} is not registered")
+        raise RuleViolation("T-1.3", "team {team_id!r} is not registered",
+                                     team_id=data['team_id'])
     if team.withdrawn:
-        raise RuleViolation("T-1.3", f"team {data['team_id']!r} has withdrawn")
+        raise RuleViolation("T-1.3", "team {team_id!r} has withdrawn",
+                                     team_id=data['team_id'])
     if team.checked_in:
-        raise RuleViolation(rule, f"team {data['team_id']!r} has already checked in")
+        raise RuleViolation(rule, "team {team_id!r} has already checked in",
+                                  team_id=data['team_id'])
     if t.drawn:
         raise RuleViolation(rule, "round 1 has been drawn: check-in is over")
     return replace(t, teams={**t.teams, team.team_id: replace(team, checked_in=True)})
@@ -304,7 +335,8 @@ def archive(t: Tournament, data: dict) -> Tournament:
     """``TournamentArchived`` (T-1.3): the tournament leaves the list of tournaments, once. It
     is a fact like any other: nothing is removed, and a ruling may still be recorded."""
     if t.archived:
-        raise RuleViolation("T-1.3", f"tournament {t.tournament_id!r} is already archived")
+        raise RuleViolation("T-1.3", "tournament {tournament_id!r} is already archived",
+                                     tournament_id=t.tournament_id)
     return replace(t, archived=True)
 
 
@@ -317,8 +349,9 @@ def draw_group_lots(t: Tournament, data: dict) -> Tournament:
     equal players (T-7.2, T-8.3). Checked against the stages — which need the tables' match
     streams — by the guards of projections/groups.py."""
     if t.format != "groups":
-        raise RuleViolation(groups.TABLES, f"a {t.format} tournament is not played in groups "
-                                           f"of four")
+        raise RuleViolation(groups.TABLES, "a {format} tournament is not played in groups of "
+                                           "four",
+                                           format=t.format)
     return replace(t, bracket_facts=t.bracket_facts + ((_GROUP_LOTS[data["purpose"]], data),))
 
 
@@ -330,10 +363,12 @@ def draw_lots(t: Tournament, data: dict) -> Tournament:
     if data["purpose"] in _GROUP_LOTS:
         return draw_group_lots(t, data)
     if data["purpose"] != "pairing":
-        raise RuleViolation("T-1.4", f"lots for {data['purpose']} are drawn in the stream of "
-                                     "the match they decide")
+        raise RuleViolation("T-1.4", "lots for {purpose} are drawn in the stream of the match "
+                                     "they decide",
+                                     purpose=data['purpose'])
     if t.format != "knockout":
-        raise RuleViolation("T-2.1", f"a {t.format} tournament is not drawn as a knockout")
+        raise RuleViolation("T-2.1", "a {format} tournament is not drawn as a knockout",
+                                     format=t.format)
     return replace(t, bracket_facts=t.bracket_facts + (("draw", data),))
 
 
@@ -353,7 +388,8 @@ def pair_round(t: Tournament, data: dict) -> Tournament:
     """``RoundPaired`` (T-6.4): a later round of the team event, by scores or by the referee;
     checked by the guards of projections/team_event.py."""
     if t.format != swiss.FORMAT:
-        raise RuleViolation(swiss.PAIRING, f"a {t.format} tournament is not paired by scores")
+        raise RuleViolation(swiss.PAIRING, "a {format} tournament is not paired by scores",
+                                           format=t.format)
     return replace(t, bracket_facts=t.bracket_facts + (("paired", data),))
 
 
@@ -362,15 +398,17 @@ def close_team_event(t: Tournament, data: dict) -> Tournament:
     against the rounds — which need the tables' match streams — by the guards of
     projections/team_event.py."""
     if t.format != swiss.FORMAT:
-        raise RuleViolation(swiss.CLOSING, f"only a team event ({swiss.FORMAT}) is closed by "
-                                           f"TeamEventClosed, not a {t.format} tournament")
+        raise RuleViolation(swiss.CLOSING, "only a team event ({team_event}) is closed by "
+                                           "TeamEventClosed, not a {format} tournament",
+                                           team_event=swiss.FORMAT, format=t.format)
     return replace(t, bracket_facts=t.bracket_facts + (("closed", data),))
 
 
 def record_result(t: Tournament, data: dict) -> Tournament:
     """``ResultRecorded`` (T-9.3): the result of a match whose play is not modelled."""
     if not t.result_only:
-        raise RuleViolation("T-9.1", f"{t.game} results come from the match's own events")
+        raise RuleViolation("T-9.1", "{game} results come from the match's own events",
+                                     game=t.game)
     return replace(t, bracket_facts=t.bracket_facts + (("result", data),))
 
 
@@ -383,8 +421,9 @@ def roll_tie_dice(t: Tournament, data: dict) -> Tournament:
     """``TieDiceRolled`` (T-7.2, T-7.5): a round of dice among tied players of a stage of the
     Sichuan event's groups; checked against the stages by the guards of projections/groups.py."""
     if t.format != "groups":
-        raise RuleViolation(groups.TABLES, f"a {t.format} tournament is not played in groups "
-                                           f"of four")
+        raise RuleViolation(groups.TABLES, "a {format} tournament is not played in groups of "
+                                           "four",
+                                           format=t.format)
     return replace(t, bracket_facts=t.bracket_facts + (("dice", data),))
 
 

@@ -6,6 +6,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import replace
 
+from ..messages import N_
 from ..multisets import roll_call
 from ..violations import RuleViolation
 from .event import ADVANCE, TABLE_SIZE, TABLES, DrawnTable, Groups
@@ -15,17 +16,20 @@ from .stages import next_stage, stage_field, stage_sizes
 def _must_seat_in_fours(players: int, advance: int | None) -> None:
     """T-8.1: every stage fills tables of four (with ``advance``, down to a final of four)."""
     if players < TABLE_SIZE:
-        raise RuleViolation(TABLES, f"tables of four need at least four players; {players} "
-                                    f"entered")
+        raise RuleViolation(TABLES, "tables of four need at least four players; {players} "
+                                    "entered",
+                                    players=players)
     sizes = stage_sizes(players, advance)
     wrong = next((n for n in sizes if n % TABLE_SIZE), None)
     if wrong is not None:
         steps = " → ".join(map(str, sizes))
-        raise RuleViolation(TABLES, f"{players} players cannot sit at tables of four in every "
-                                    f"stage ({steps} with advance {advance})")
+        raise RuleViolation(TABLES, "{players} players cannot sit at tables of four in every "
+                                    "stage ({steps} with advance {advance})",
+                                    players=players, steps=steps, advance=advance)
     if advance is not None and sizes[-1] != TABLE_SIZE:
-        raise RuleViolation(ADVANCE, f"with advance {advance} the stages go {sizes} players, "
-                                     f"never down to a final table of four")
+        raise RuleViolation(ADVANCE, "with advance {advance} the stages go {sizes} players, "
+                                     "never down to a final table of four",
+                                     advance=advance, sizes=sizes)
 
 
 def check_table_draw(g: Groups, data: Mapping) -> None:
@@ -36,21 +40,25 @@ def check_table_draw(g: Groups, data: Mapping) -> None:
     if stage is None:
         raise RuleViolation(TABLES, "the final stage has been drawn; no stage is left")
     if data["round"] != stage:
-        raise RuleViolation(TABLES, f"the next stage to draw is {stage}, not {data['round']}")
+        raise RuleViolation(TABLES, "the next stage to draw is {stage}, not {round}",
+                                    stage=stage, round=data['round'])
     field_ = stage_field(g, stage)
     if stage == 1:
         _must_seat_in_fours(len(field_), g.advance)
     seated = [p for table in data["tables"] for p in table["players"]]
-    what = roll_call(seated, field_, {"missing": "not seated", "extra": "not in this stage",
-                                      "twice": "seated twice"})
+    what = roll_call(seated, field_, {"missing": N_("not seated: {names}"),
+                                      "extra": N_("not in this stage: {names}"),
+                                      "twice": N_("seated twice: {names}")})
     if what:
-        raise RuleViolation(TABLES, f"the draw of stage {stage} seats each of its "
-                                    f"{len(field_)} players once ({what})")
+        raise RuleViolation(TABLES, "the draw of stage {stage} seats each of its {count} "
+                                    "players once ({what})",
+                                    stage=stage, count=len(field_), what=what)
     used = set(g.tables)
     ids = [table["match_id"] for table in data["tables"]]
     clash = sorted({i for i in ids if i in used or ids.count(i) > 1})
     if clash:
-        raise RuleViolation(TABLES, f"table id(s) {', '.join(clash)} are already used")
+        raise RuleViolation(TABLES, "table id(s) {ids} are already used",
+                                    ids=', '.join(clash))
 
 
 def record_table_draw(g: Groups, data: Mapping) -> Groups:

@@ -78,22 +78,31 @@ def qualifiers(g: Groups, stage: int) -> list[str]:
     the players who have not withdrawn. A tie across the last qualifying place must first be
     drawn (``standingsTie``)."""
     if not stage_complete(g, stage):
-        raise RuleViolation(ADVANCE, f"stage {stage} is still being played")
+        raise RuleViolation(ADVANCE, "stage {stage} is still being played",
+                                     stage=stage)
     out = []
     for table in g.stages[stage - 1]:
         ranking = table_ranking(g, table, [p for p in table.players if p not in g.withdrawn])
         if len(ranking) < g.advance:
-            raise RuleViolation(ADVANCE, f"table {table.match_id} has {len(ranking)} player(s) "
-                                         f"left for {g.advance} qualifying place(s): the "
-                                         f"committee rules (T-1.5)")
+            raise RuleViolation(ADVANCE, "table {match_id} has {left} player(s) left for "
+                                         "{advance} qualifying place(s): the committee rules "
+                                         "(T-1.5)",
+                                         match_id=table.match_id, left=len(ranking),
+                                         advance=g.advance)
         through = [s.player for s in ranking if s.place <= g.advance]
         if len(through) != g.advance:
             tied = [s.player for s in ranking if s.place == ranking[g.advance - 1].place]
-            how = "dice decide (TieDiceRolled)" if g.by_dice else \
-                "lots decide (LotsDrawn, purpose standingsTie)"
-            raise RuleViolation(ADVANCE, f"{', '.join(tied)} tie at table {table.match_id} for "
-                                         f"the last of its {g.advance} qualifying place(s): "
-                                         f"{how}")
+            if g.by_dice:
+                raise RuleViolation(ADVANCE, "{tied} tie at table {match_id} for the last of "
+                                             "its {advance} qualifying place(s): dice decide "
+                                             "(TieDiceRolled)",
+                                             tied=', '.join(tied), match_id=table.match_id,
+                                             advance=g.advance)
+            raise RuleViolation(ADVANCE, "{tied} tie at table {match_id} for the last of its "
+                                         "{advance} qualifying place(s): lots decide (LotsDrawn, "
+                                         "purpose standingsTie)",
+                                         tied=', '.join(tied), match_id=table.match_id,
+                                         advance=g.advance)
         out += through
     return out
 

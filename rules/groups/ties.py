@@ -45,10 +45,12 @@ def _open_ranking_parts(g: Groups, stage: int) -> list[tuple[str, ...]]:
 def _must_have_ended(g: Groups, stage: int, rule: str) -> None:
     """Ties of a stage are broken once it has been played to its end (``rule`` cites why)."""
     if not 1 <= stage <= len(g.stages):
-        raise RuleViolation(rule, f"stage {stage} has not been drawn")
+        raise RuleViolation(rule, "stage {stage} has not been drawn",
+                                  stage=stage)
     if not stage_complete(g, stage):
-        raise RuleViolation(rule, f"stage {stage} is still being played: its ties are known "
-                                  f"at its end")
+        raise RuleViolation(rule, "stage {stage} is still being played: its ties are known at "
+                                  "its end",
+                                  stage=stage)
 
 
 def check_tie_dice(g: Groups, data: Mapping) -> None:
@@ -69,10 +71,17 @@ def check_tie_dice(g: Groups, data: Mapping) -> None:
     if any(set(part) == rolled for _, part in open_):
         return
     rule = open_[0][0] if open_ else ADVANCE if not is_final_stage(g, stage) else PLACES
-    ties = "; ".join(", ".join(part) for _, part in open_) or "none"
-    raise RuleViolation(rule, f"dice are rolled by all the players still tied at a qualifying "
-                              f"or prize place, and only them: {', '.join(sorted(rolled))} are "
-                              f"not such a tie (ties to roll: {ties})")
+    rolled_by = ", ".join(sorted(rolled))
+    if not open_:
+        raise RuleViolation(rule, "dice are rolled by all the players still tied at a "
+                                  "qualifying or prize place, and only them: {rolled} are not "
+                                  "such a tie (ties to roll: none)",
+                                  rolled=rolled_by)
+    ties = "; ".join(", ".join(part) for _, part in open_)
+    raise RuleViolation(rule, "dice are rolled by all the players still tied at a qualifying "
+                              "or prize place, and only them: {rolled} are not such a tie "
+                              "(ties to roll: {ties})",
+                              rolled=rolled_by, ties=ties)
 
 
 def record_tie_dice(g: Groups, data: Mapping) -> Groups:
@@ -100,23 +109,28 @@ def check_tie_lots(g: Groups, data: Mapping) -> None:
     for player in candidates:
         table = g.table_of(stage, player)
         if table is None:
-            raise RuleViolation(RANKING, f"{player} did not play in stage {stage}")
+            raise RuleViolation(RANKING, "{player} did not play in stage {stage}",
+                                         player=player, stage=stage)
         coins[player] = _standing(g, table, player)
     if len(set(coins.values())) != 1:
         shown = ", ".join(f"{p} {c}" for p, (_, c) in coins.items())
-        where = "" if is_final_stage(g, stage) else " at one table"
-        raise RuleViolation(RANKING, f"lots only separate players with equal coins{where}: "
-                                     f"{shown}")
+        if is_final_stage(g, stage):
+            raise RuleViolation(RANKING, "lots only separate players with equal coins: {coins}",
+                                         coins=shown)
+        raise RuleViolation(RANKING, "lots only separate players with equal coins at one "
+                                     "table: {coins}",
+                                     coins=shown)
     drawn = set(g.lots.get(stage, ()))
     if drawn & set(candidates):
-        raise RuleViolation(RANKING, f"{', '.join(sorted(drawn & set(candidates)))} "
-                                     f"already won a draw of these lots")
+        raise RuleViolation(RANKING, "{players} already won a draw of these lots",
+                                     players=', '.join(sorted(drawn & set(candidates))))
     # Lots are drawn among everyone at that place: leaving one out would rank him by omission.
     tied = _tied_with(g, stage, next(iter(coins.values()))) - drawn
     if tied != set(candidates):
-        raise RuleViolation(RANKING, f"lots are drawn among all the players tied at that "
-                                     f"place: {', '.join(sorted(tied))}, not "
-                                     f"{', '.join(candidates)}")
+        raise RuleViolation(RANKING, "lots are drawn among all the players tied at that place: "
+                                     "{tied}, not {candidates}",
+                                     tied=', '.join(sorted(tied)),
+                                     candidates=', '.join(candidates))
 
 
 def _standing(g: Groups, table: DrawnTable, player: str) -> tuple[str | None, int]:

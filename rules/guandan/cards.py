@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from .. import multisets
+from ..messages import Message
 from ..violations import RuleViolation
 
 RANKS = "23456789TJQKA"
@@ -23,9 +24,11 @@ _RANK_NAMES = {"T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A",
                BIG_JOKER: "big joker", SMALL_JOKER: "small joker"}
 
 
-def violation(rule: str, message: str) -> RuleViolation:
-    """A :class:`RuleViolation` whose plain-English message ends by citing the rule."""
-    return RuleViolation(rule, f"{message} ({rule})")
+def violation(rule: str, message: str | Message, /, **params) -> RuleViolation:
+    """A :class:`RuleViolation` whose message ends by citing the rule."""
+    return RuleViolation(rule, "{message_} ({rule_})", message_=Message(message, **params)
+                         if isinstance(message, str) else message,
+                         rule_=rule)
 
 
 # GD-1.1: the 54 distinct cards of a deck, for a parse by one set look-up (every event carries
@@ -38,8 +41,9 @@ def parse_card(text: object) -> str:
     ("10H", "qh", "Q♥") is not a card of the game."""
     if isinstance(text, str) and text in CARDS:
         return text
-    raise violation("GD-1.1", f"{text!r} is not a card: write rank then suit (ranks "
-                              f"{' '.join(RANKS)}, suits {' '.join(SUITS)}) or BJ / SJ")
+    raise violation("GD-1.1", "{text!r} is not a card: write rank then suit (ranks "
+                              "{RANKS}, suits {SUITS}) or BJ / SJ",
+                              text=text, RANKS=' '.join(RANKS), SUITS=' '.join(SUITS))
 
 
 def parse_cards(items: Iterable[str] | str) -> tuple[str, ...]:
@@ -57,7 +61,8 @@ def parse_level(level: object) -> str:
     """GD-1.2: a level is one of the ranks 2 … A."""
     if isinstance(level, str) and len(level) == 1 and level in RANKS:
         return level
-    raise violation("GD-1.2", f"{level!r} is not a level: use one of {' '.join(RANKS)}")
+    raise violation("GD-1.2", "{level!r} is not a level: use one of {RANKS}",
+                              level=level, RANKS=' '.join(RANKS))
 
 
 def two_decks() -> Counter:
@@ -114,6 +119,25 @@ def rank_name(rank: str) -> str:
 def plural(rank: str) -> str:
     """"10s", "Qs", "big jokers" — for messages."""
     return rank_name(rank) + "s"
+
+
+def rank_words(rank: str) -> str | Message:
+    """:func:`rank_name` for a message: a joker's name is words to translate ("big joker"), any
+    other rank its own code ("10", "Q")."""
+    if rank == BIG_JOKER:
+        return Message("big joker")
+    if rank == SMALL_JOKER:
+        return Message("small joker")
+    return rank_name(rank)
+
+
+def plural_words(rank: str) -> Message:
+    """:func:`plural` for a message: ``str()`` is the same English ("10s", "big jokers")."""
+    if rank == BIG_JOKER:
+        return Message("big jokers")
+    if rank == SMALL_JOKER:
+        return Message("small jokers")
+    return Message("{rank}s", rank=rank_name(rank))
 
 
 def sort_cards(cards: Iterable[str], level: str) -> tuple[str, ...]:

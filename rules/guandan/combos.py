@@ -23,6 +23,7 @@ from functools import lru_cache
 from itertools import chain, combinations_with_replacement
 
 from ..frozen import evolve
+from ..messages import N_, Message
 from ..violations import RuleViolation
 from .cards import (
     BIG_JOKER,
@@ -33,10 +34,11 @@ from .cards import (
     parse_card,
     parse_cards,
     parse_level,
-    plural,
+    plural_words,
     rank_name,
     rank_of,
     rank_value,
+    rank_words,
     show,
     suit_of,
     violation,
@@ -91,8 +93,13 @@ class Combination:
         return {"type": self.type, "rank": self.rank, "wildAs": list(self.wild_as)}
 
     def describe(self) -> str:
-        """Plain English, for messages: "a pair of 9s", "a straight flush 10-J-Q-K-A"."""
+        """Plain English, for logs and views: "a pair of 9s", "a straight flush 10-J-Q-K-A"."""
         return describe(self.type, self.rank, self.size, self.level)
+
+    def words(self) -> Message:
+        """The description for a message, said in its reader's language; ``str()`` of it is
+        :meth:`describe`."""
+        return describe_words(self.type, self.rank, self.size, self.level)
 
 
 # memoised: every play's description is logged with its trick (match.py), and the same few
@@ -100,27 +107,52 @@ class Combination:
 @lru_cache(maxsize=1024)
 def describe(type_: str, rank: str, size: int, level: str) -> str:
     """Plain-English name of a combination of a type whose key rank is ``rank``."""
-    level_note = " (level cards)" if rank == level else ""
+    return str(describe_words(type_, rank, size, level))
+
+
+@lru_cache(maxsize=1024)
+def describe_words(type_: str, rank: str, size: int, level: str) -> Message:
+    """:func:`describe` as a message (every word translatable): "a pair of 9s"."""
     if type_ == SINGLE:
-        return f"a single {rank_name(rank)}" + (" (a level card)" if rank == level else "")
-    if type_ == PAIR:
-        return f"a pair of {plural(rank)}{level_note}"
-    if type_ == TRIPLE:
-        return f"three {plural(rank)}{level_note}"
-    if type_ == FULL_HOUSE:
-        return f"a full house of three {plural(rank)}{level_note}"
-    if type_ == BOMB:
-        return f"{_a(size)} {size}-card bomb of {plural(rank)}{level_note}"
+        if rank == level:
+            return Message("a single {rank} (a level card)", rank=rank_words(rank))
+        return Message("a single {rank}", rank=rank_words(rank))
     if type_ == FOUR_JOKERS:
-        return "the four jokers"
-    names = {STRAIGHT: "a straight", STRAIGHT_FLUSH: "a straight flush",
-             PAIR_RUN: "three consecutive pairs", TRIPLE_RUN: "two consecutive triples"}
-    return f"{names[type_]} {'-'.join(rank_name(r) for r in run_ranks(rank, RUN_LENGTHS[type_]))}"
+        return Message("the four jokers")
+    if type_ in RUN_LENGTHS:
+        run = "-".join(rank_name(r) for r in run_ranks(rank, RUN_LENGTHS[type_]))
+        if type_ == STRAIGHT:
+            return Message("a straight {run}", run=run)
+        if type_ == STRAIGHT_FLUSH:
+            return Message("a straight flush {run}", run=run)
+        if type_ == PAIR_RUN:
+            return Message("three consecutive pairs {run}", run=run)
+        return Message("two consecutive triples {run}", run=run)
+    ranks = plural_words(rank)
+    if rank == level:
+        return _of_level_words(type_, size, ranks)
+    if type_ == PAIR:
+        return Message("a pair of {ranks}", ranks=ranks)
+    if type_ == TRIPLE:
+        return Message("three {ranks}", ranks=ranks)
+    if type_ == FULL_HOUSE:
+        return Message("a full house of three {ranks}", ranks=ranks)
+    if size == 8:  # the article: "an 8-card bomb", "a 5-card bomb"
+        return Message("an 8-card bomb of {ranks}", ranks=ranks)
+    return Message("a {size}-card bomb of {ranks}", size=size, ranks=ranks)
 
 
-def _a(size: int) -> str:
-    """The article before a number of cards: "an 8-card bomb", "a 5-card bomb"."""
-    return "an" if size == 8 else "a"
+def _of_level_words(type_: str, size: int, ranks: Message) -> Message:
+    """:func:`describe_words` of a pair, triple, full house or bomb of level cards."""
+    if type_ == PAIR:
+        return Message("a pair of {ranks} (level cards)", ranks=ranks)
+    if type_ == TRIPLE:
+        return Message("three {ranks} (level cards)", ranks=ranks)
+    if type_ == FULL_HOUSE:
+        return Message("a full house of three {ranks} (level cards)", ranks=ranks)
+    if size == 8:
+        return Message("an 8-card bomb of {ranks} (level cards)", ranks=ranks)
+    return Message("a {size}-card bomb of {ranks} (level cards)", size=size, ranks=ranks)
 
 
 def run_ranks(top: str, length: int) -> tuple[str, ...]:
@@ -287,25 +319,26 @@ def _readings(cards: tuple[str, ...], level: str, joker_pair: bool) -> tuple[Com
 
 # --- classification of one play ------------------------------------------------------------
 
-def _hint(cards: tuple[str, ...]) -> str:
-    """Why a set of cards is not a combination (GD-3.4), in plain English."""
+def _hint(cards: tuple[str, ...]) -> Message:
+    """Why a set of cards is not a combination (GD-3.4)."""
     counts = Counter(rank_of(c) for c in cards)
     n = len(cards)
     if n == 2 and set(counts) == set(JOKERS):
-        return "a big joker and a small joker are not a pair"
+        return Message("a big joker and a small joker are not a pair")
     if any(j in counts for j in JOKERS):
-        return ("jokers only make a single, a pair of the same joker, the pair of a full house "
-                "or the four jokers")
+        return Message("jokers only make a single, a pair of the same joker, the pair of a full "
+                       "house or the four jokers")
     if n > 5 and len(counts) == n:
-        return "a straight has exactly five cards"
+        return Message("a straight has exactly five cards")
     if n > 6 and set(counts.values()) == {2}:
-        return "a run of pairs has exactly three pairs"
+        return Message("a run of pairs has exactly three pairs")
     if n > 6 and set(counts.values()) == {3}:
-        return "a run of triples has exactly two triples"
+        return Message("a run of triples has exactly two triples")
     if n == 4 and sorted(counts.values()) == [1, 3]:
-        return "a triple with a single is not a combination"
-    return ("it is not a single, pair, triple, full house, straight of five, three consecutive "
-            "pairs, two consecutive triples, bomb, straight flush or the four jokers")
+        return Message("a triple with a single is not a combination")
+    return Message("it is not a single, pair, triple, full house, straight of five, three "
+                   "consecutive pairs, two consecutive triples, bomb, straight flush or the four "
+                   "jokers")
 
 
 def _not_a_combination(cards: tuple[str, ...], level: str, joker_pair: bool) -> RuleViolation:
@@ -315,9 +348,12 @@ def _not_a_combination(cards: tuple[str, ...], level: str, joker_pair: bool) -> 
     for subs in _substitution_sets(options, wilds):
         if any(j in subs for j in JOKERS) and natural_shape(_read(base, subs, wilds, level), level,
                                                             joker_pair):
-            return violation("GD-2.3", f"{show(cards)} is not a combination: a wildcard "
-                                       f"({wildcard(level)}) may stand for any card except a joker")
-    return violation("GD-3.4", f"{show(cards)} is not a combination: {_hint(cards)}")
+            return violation("GD-2.3", "{show} is not a combination: a wildcard "
+                                       "({wildcard}) may stand for any card except a "
+                                       "joker",
+                                       show=show(cards), wildcard=wildcard(level))
+    return violation("GD-3.4", "{show} is not a combination: {hint}",
+                               show=show(cards), hint=_hint(cards))
 
 
 def _parse_wild_as(cards: tuple[str, ...], level: str, wild_as: Iterable[str]) -> tuple[str, ...]:
@@ -326,12 +362,17 @@ def _parse_wild_as(cards: tuple[str, ...], level: str, wild_as: Iterable[str]) -
     wilds = cards.count(wildcard(level))
     for card in subs:
         if card in JOKERS:
-            raise violation("GD-2.3", f"wildAs names {card}, but a wildcard ({wildcard(level)}) may "
-                                      f"stand for any card except a joker")
+            raise violation("GD-2.3", "wildAs names {card}, but a wildcard "
+                                      "({wildcard}) may stand for any card except a "
+                                      "joker",
+                                      card=card, wildcard=wildcard(level))
     if len(subs) > wilds:
-        raise violation("GD-2.4", f"wildAs names {len(subs)} card(s) ({show(subs)}) but "
-                                  f"{show(cards)} holds {wilds} wildcard(s) ({wildcard(level)}) "
-                                  f"at level {rank_name(level)}")
+        raise violation("GD-2.4", "wildAs names {count} card(s) ({show}) but {show2} "
+                                  "holds {wilds} wildcard(s) ({wildcard}) at level "
+                                  "{rank_name}",
+                                  count=len(subs), show=show(subs), show2=show(cards),
+                                  wilds=wilds, wildcard=wildcard(level),
+                                  rank_name=rank_name(level))
     return subs
 
 
@@ -346,9 +387,16 @@ def _as_type(combo: Combination, read_as: str) -> Combination | None:
     return None
 
 
-def _not_read_as(cards: tuple[str, ...], level: str, read_as: str, reading: str = "") -> RuleViolation:
-    return violation("GD-2.4", f"{show(cards)}{reading} cannot be read as "
-                               f"{_kind_words(read_as, len(cards))}")
+def _not_read_as(cards: tuple[str, ...], level: str, read_as: str,
+                 subs: tuple[str, ...] = ()) -> RuleViolation:
+    """GD-2.4: the play (under its stated substitutions ``subs``) is not of type ``read_as``."""
+    kind = _kind_words(read_as, len(cards))
+    if subs:
+        return violation("GD-2.4", "{show} with {wildcard} read as {read} cannot be read as "
+                                   "{kind}",
+                                   show=show(cards), wildcard=wildcard(level), read=show(subs),
+                                   kind=kind)
+    return violation("GD-2.4", "{show} cannot be read as {kind}", show=show(cards), kind=kind)
 
 
 def _classify_declared(cards: tuple[str, ...], level: str, wild_as: Iterable[str],
@@ -358,17 +406,22 @@ def _classify_declared(cards: tuple[str, ...], level: str, wild_as: Iterable[str
     subs = _parse_wild_as(cards, level, wild_as)
     base, wilds = _split(cards, level)
     shape = natural_shape(_read(base, subs, wilds, level), level, joker_pair)
-    reading = f" with {wildcard(level)} read as {show(subs)}" if subs else ""
     if shape is None:
-        raise violation("GD-3.4", f"{show(cards)}{reading} is not a combination: "
-                                  f"{_hint(_read(base, subs, wilds, level))}")
+        hint = _hint(_read(base, subs, wilds, level))
+        if subs:
+            raise violation("GD-3.4", "{show} with {wildcard} read as {read} is not a "
+                                      "combination: {hint}",
+                                      show=show(cards), wildcard=wildcard(level), read=show(subs),
+                                      hint=hint)
+        raise violation("GD-3.4", "{show} is not a combination: {hint}", show=show(cards),
+                                  hint=hint)
     kept = tuple(sorted(c for c in subs if c != wildcard(level)))
     combo = Combination(shape[0], shape[1], shape[2], len(cards), cards, kept, level)
     if read_as is None:
         return combo
     typed = _as_type(combo, read_as)
     if typed is None:
-        raise _not_read_as(cards, level, read_as, reading)
+        raise _not_read_as(cards, level, read_as, subs)
     return typed
 
 
@@ -404,7 +457,8 @@ def classify_parsed(cards: tuple[str, ...], level: str, wild_as: Iterable[str] |
     if not cards:
         raise violation("GD-3.4", "a play needs at least one card")
     if read_as is not None and read_as not in TYPES:
-        raise violation("GD-2.4", f"readAs is {read_as!r}; it must be one of {', '.join(TYPES)}")
+        raise violation("GD-2.4", "readAs is {read_as!r}; it must be one of {TYPES}",
+                                  read_as=read_as, TYPES=', '.join(TYPES))
     if wild_as is not None:
         return _classify_declared(cards, level, wild_as, joker_pair, read_as)
     found = _readings(cards, level, joker_pair)
@@ -413,24 +467,40 @@ def classify_parsed(cards: tuple[str, ...], level: str, wild_as: Iterable[str] |
     if read_as is not None:
         return _classify_read_as(cards, level, found, read_as)
     if len(found) > 1 and any(c.type != found[0].type for c in found):  # several types
-        options = " or ".join(dict.fromkeys(_kind(c) for c in found))
-        raise violation("GD-2.4", f"{show(cards)} can be read as {options}; state wildAs, the card "
-                                  f"each wildcard {wildcard(level)} stands for")
+        options = _either({str(kind): kind for kind in map(_kind, found)}.values())
+        raise violation("GD-2.4", "{show} can be read as {options}; state wildAs, the "
+                                  "card each wildcard {wildcard} stands for",
+                                  show=show(cards), options=options, wildcard=wildcard(level))
     return found[0]
 
 
-def _kind(combo: Combination) -> str:
+def _kind(combo: Combination) -> Message:
     """A type in words, for the ambiguity message."""
     return _kind_words(combo.type, combo.size)
 
 
-def _kind_words(type_: str, size: int) -> str:
+def _either(kinds: Iterable[Message]) -> Message:
+    """"a full house or a straight": the kinds one after another, "or" between them."""
+    kinds = iter(kinds)
+    said = next(kinds)
+    for kind in kinds:
+        said = Message("{kinds} or {kind}", kinds=said, kind=kind)
+    return said
+
+
+# a type in words: "a pair" (for a bomb, see _kind_words)
+_KIND_WORDS = {SINGLE: N_("a single"), PAIR: N_("a pair"), TRIPLE: N_("a triple"),
+               FULL_HOUSE: N_("a full house"), STRAIGHT: N_("a straight"),
+               PAIR_RUN: N_("three consecutive pairs"), TRIPLE_RUN: N_("two consecutive triples"),
+               STRAIGHT_FLUSH: N_("a straight flush"), FOUR_JOKERS: N_("the four jokers")}
+
+
+def _kind_words(type_: str, size: int) -> Message:
     if type_ == BOMB:
-        return f"{_a(size)} {size}-card bomb"
-    return {SINGLE: "a single", PAIR: "a pair", TRIPLE: "a triple", FULL_HOUSE: "a full house",
-            STRAIGHT: "a straight", PAIR_RUN: "three consecutive pairs",
-            TRIPLE_RUN: "two consecutive triples", STRAIGHT_FLUSH: "a straight flush",
-            FOUR_JOKERS: "the four jokers"}[type_]
+        if size == 8:  # the article
+            return Message("an 8-card bomb")
+        return Message("a {size}-card bomb", size=size)
+    return Message(_KIND_WORDS[type_])
 
 
 # --- comparison ----------------------------------------------------------------------------
@@ -450,15 +520,19 @@ def check_beats(play: Combination, top: Combination, seat: int | None = None) ->
     """GD-4.2/4.3: reject a play that does not beat the top play on the table."""
     if beats(play, top):
         return
-    who = "the play" if seat is None else f"seat {seat}"
-    text = f"{who} plays {play.describe()}, which does not beat {top.describe()} on the table"
+    who = Message("the play") if seat is None else Message("seat {seat}", seat=seat)
+    said = {"who": who, "play": play.words(), "top": top.words()}
     if play.is_bomb:
-        raise violation("GD-4.3", text + ": a bomb must be higher on the bomb ladder (four jokers"
-                                         " > 6+ cards > straight flush > 5 cards > 4 cards); "
-                                         "equal is not enough")
+        raise violation("GD-4.3", "{who} plays {play}, which does not beat {top} on the table: a "
+                                  "bomb must be higher on the bomb ladder (four jokers > 6+ "
+                                  "cards > straight flush > 5 cards > 4 cards); equal is not "
+                                  "enough", **said)
     if top.is_bomb:
-        raise violation("GD-4.2", text + ": only a higher bomb beats a bomb")
+        raise violation("GD-4.2", "{who} plays {play}, which does not beat {top} on the table: "
+                                  "only a higher bomb beats a bomb", **said)
     if play.type != top.type or play.size != top.size:
-        raise violation("GD-4.2", text + ": only the same type with as many cards, or a bomb, "
-                                         "can beat it")
-    raise violation("GD-4.2", text + ": its key must be higher; equal is not enough")
+        raise violation("GD-4.2", "{who} plays {play}, which does not beat {top} on the table: "
+                                  "only the same type with as many cards, or a bomb, can beat "
+                                  "it", **said)
+    raise violation("GD-4.2", "{who} plays {play}, which does not beat {top} on the table: its "
+                              "key must be higher; equal is not enough", **said)

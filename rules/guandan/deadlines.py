@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 
 from ..deadlines import Deadline
 from ..match_clock import moment, timestamp
+from ..messages import N_, Message
 from ..violations import RuleViolation
 from .hand import PLAY, RETURN, TRIBUTE, GDHand
 from .procedure import TIME_LIMITS
@@ -127,10 +128,22 @@ def reported(d: Deal, wait: Wait) -> bool:
     return any(entry["wait"] == wait.occurrence for entry in d.overruns)
 
 
-def _describe(found: tuple[Wait, ...]) -> str:
+def _describe(found: tuple[Wait, ...]) -> Message:
+    """The waits in progress, for a refused report."""
     if not found:
-        return "nobody is being waited for"
-    return "the time running is " + ", ".join(f"seat {w.seat}'s {w.kind}" for w in found)
+        return Message("nobody is being waited for")
+    waits = Message("seat {seat}'s {kind}", seat=found[0].seat, kind=found[0].kind)
+    for w in found[1:]:
+        waits = Message("{waits}, {wait}", waits=waits,
+                        wait=Message("seat {seat}'s {kind}", seat=w.seat, kind=w.kind))
+    return Message("the time running is {waits}", waits=waits)
+
+
+# a report before the limit: the seat's time, by the kind of its move (_MOVES)
+_NOT_YET = {"tribute": N_("seat {seat} has {seconds} s to pay tribute, until {timestamp}"),
+            "return": N_("seat {seat} has {seconds} s to return a card, until {timestamp}"),
+            "firstLead": N_("seat {seat} has {seconds} s to lead first, until {timestamp}"),
+            "play": N_("seat {seat} has {seconds} s to play or pass, until {timestamp}")}
 
 
 def overrun(d: Deal, data: Mapping, at: str | None) -> Mapping:
@@ -143,14 +156,17 @@ def overrun(d: Deal, data: Mapping, at: str | None) -> Mapping:
     found = waits(d)
     wait = next((w for w in found if (w.kind, w.seat) == (kind, seat)), None)
     if wait is None:
-        raise RuleViolation(rule, f"seat {seat} has no {kind} time running in hand {d.number}: "
-                                  f"{_describe(found)}")
+        raise RuleViolation(rule, "seat {seat} has no {kind} time running in hand {number}: "
+                                  "{describe}",
+                                  seat=seat, kind=kind, number=d.number,
+                                  describe=_describe(found))
     if reported(d, wait):
-        raise RuleViolation(rule, f"seat {seat}'s overrun of this {kind} has already been "
-                                  "recorded")
+        raise RuleViolation(rule, "seat {seat}'s overrun of this {kind} has already been "
+                                  "recorded",
+                                  seat=seat, kind=kind)
     if at is not None and wait.due is not None and moment(at) < wait.due:
-        raise RuleViolation(rule, f"seat {seat} has {wait.seconds} s to {_MOVES[kind]}, until "
-                                  f"{timestamp(wait.due)}")
+        raise RuleViolation(rule, Message(_NOT_YET[kind], seat=seat, seconds=wait.seconds,
+                                          timestamp=timestamp(wait.due)))
     auto_pass = d.state.settings.auto_pass_on_timeout and kind == "play" and not wait.lead
     return MappingProxyType({
         "seat": seat, "kind": kind, "rule": rule, "wait": wait.occurrence,

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ..frozen import evolve
+from ..messages import N_
 from .cards import (
     parse_card,
     parse_cards,
@@ -41,6 +42,10 @@ from .tribute import (
 )
 
 DEAL, TRIBUTE, RETURN, PLAY, OVER = "deal", "tribute", "return", "play", "over"
+# GD-5.1: a play or pass before play has begun, by the stage the hand is at
+_NOT_BEGUN = {DEAL: N_("play has not begun: the hand is at the deal stage"),
+              TRIBUTE: N_("play has not begun: the hand is at the tribute stage"),
+              RETURN: N_("play has not begun: the hand is at the return stage")}
 
 
 @dataclass(frozen=True)
@@ -116,8 +121,9 @@ def declare_anti_tribute(state: GDHand, seat: int) -> GDHand:
     (「输方每人各有一张大王或者一人有两张大王，可抗贡」) setting no moment for it; a tribute already
     paid stays with its payer (cards move only once all are in). P1 leads."""
     if state.phase != TRIBUTE or seat in state.paid or seat not in state.plan.payers:
-        raise violation("GD-7.5", f"seat {seat} cannot declare anti-tribute now: only a payer "
-                                  f"who has not paid, while tribute is being paid")
+        raise violation("GD-7.5", "seat {seat} cannot declare anti-tribute now: only a "
+                                  "payer who has not paid, while tribute is being paid",
+                                  seat=seat)
     anti = anti_tribute(state.plan, state.hands)
     if not anti:
         raise violation("GD-7.5", describe_anti_tribute(state.plan, state.hands))
@@ -151,11 +157,13 @@ def pay_tribute(state: GDHand, seat: int, card: str) -> GDHand:
     tributes are assigned (GD-7.3), unless the winners must still choose."""
     card = parse_card(card)
     if state.anti:
-        raise violation("GD-7.5", f"anti-tribute: seats {list(state.anti)} showed the big jokers, "
-                                  f"so no tribute is paid this hand")
-    if state.phase != TRIBUTE or seat in state.paid:
-        why = "has already paid" if seat in state.paid else "owes no tribute now"
-        raise violation("GD-7.1", f"seat {seat} {why}")
+        raise violation("GD-7.5", "anti-tribute: seats {anti} showed the big jokers, "
+                                  "so no tribute is paid this hand",
+                                  anti=list(state.anti))
+    if seat in state.paid:
+        raise violation("GD-7.1", "seat {seat} has already paid", seat=seat)
+    if state.phase != TRIBUTE:
+        raise violation("GD-7.1", "seat {seat} owes no tribute now", seat=seat)
     check_tribute(state.plan, seat, card, state.hands[seat], state.level)
     state = evolve(state, paid={**state.paid, seat: card})
     if len(state.paid) < len(state.plan.payers) or _choice_pending(state):
@@ -169,7 +177,8 @@ def choose_tribute_assignment(state: GDHand, seat: int, to_first: int) -> GDHand
     if state.phase != TRIBUTE or not _choice_pending(state):
         raise violation("GD-7.3", "there is no choice of tribute assignment to make now")
     if seat not in state.plan.receivers:
-        raise violation("GD-7.3", f"seat {seat} is not a winner; the winners choose")
+        raise violation("GD-7.3", "seat {seat} is not a winner; the winners choose",
+                                  seat=seat)
     return _assign(state, assign_tributes(state.plan, state.paid, state.level, state.settings, to_first))
 
 
@@ -179,7 +188,8 @@ def return_tribute(state: GDHand, seat: int, card: str) -> GDHand:
     card = parse_card(card)
     payer = next((p for p, r in state.assigned.items() if r == seat), None)
     if state.phase != RETURN or payer is None or seat in state.returned:
-        raise violation("GD-7.4", f"seat {seat} owes no return card now")
+        raise violation("GD-7.4", "seat {seat} owes no return card now",
+                                  seat=seat)
     check_return(state.plan, seat, card, state.hands[seat], state.paid[payer], state.level,
                  state.settings)
     state = evolve(state, returned={**state.returned, seat: card})
@@ -197,7 +207,7 @@ def _check_playing(state: GDHand) -> str:
     if state.phase == OVER:
         raise violation("GD-5.6", "the hand is over: both players of a team are out")
     if state.phase != PLAY:
-        raise violation("GD-5.1", f"play has not begun: the hand is at the {state.phase} stage")
+        raise violation("GD-5.1", _NOT_BEGUN[state.phase])
     if state.plays:
         return "GD-5.2"
     return "GD-5.1" if state.plan.first is None else "GD-7.7"
@@ -213,10 +223,12 @@ def play(state: GDHand, seat: int, cards: Iterable[str] | str,
         check_turn(state.trick, seat, _check_playing(state))
     cards = parse_cards(cards)
     if not cards:
-        raise violation("GD-5.2", f"seat {seat} plays no cards; to decline, pass")
+        raise violation("GD-5.2", "seat {seat} plays no cards; to decline, pass",
+                                  seat=seat)
     left, missing = take_cards(state.hands[seat], cards)
     if missing:
-        raise violation("GD-5.2", f"seat {seat} does not hold {show(missing)}")
+        raise violation("GD-5.2", "seat {seat} does not hold {show}",
+                                  seat=seat, show=show(missing))
     # the cards are parsed above and the level when the hand started (start_hand)
     combo = classify_parsed(cards, state.level, wild_as, state.settings.full_house_joker_pair,
                             read_as)

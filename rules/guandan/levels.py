@@ -79,7 +79,9 @@ def complete_hand(game: GDGame, order: Iterable[int],
     the level team goes back to 2 with its counter reset (GD-6.4). Hands played at the other
     team's level neither count nor reset."""
     if game.winner is not None:
-        raise violation("GD-11.1", f"the game is over: team {TEAM_NAMES[game.winner]} played through A")
+        raise violation("GD-11.1", "the game is over: team {TEAM_NAMES} played through "
+                                   "A",
+                                   TEAM_NAMES=TEAM_NAMES[game.winner])
     order = check_order(order)
     winner, steps = upgrade(order)
     levels, failures, game_winner, failed = game.levels, game.a_failures, None, False

@@ -35,6 +35,7 @@ from types import MappingProxyType
 
 from ..frozen import evolve
 from ..match_clock import MatchClock
+from ..messages import N_, Message
 from ..violations import RuleViolation
 from . import hand as hands
 from . import sheet
@@ -139,8 +140,9 @@ def seat_players(players: Mapping[str, list[str]]) -> list[str]:
     """GD-1.1: partners sit opposite — side A at seats 0 and 2, side B at 1 and 3."""
     for side, names in players.items():
         if len(names) != 2:
-            raise RuleViolation("GD-1.1", f"side {side} has {len(names)} players; a side is two "
-                                          "partners")
+            raise RuleViolation("GD-1.1", "side {side} has {count} players; a side is two "
+                                          "partners",
+                                          side=side, count=len(names))
     return [players["A"][0], players["B"][0], players["A"][1], players["B"][1]]
 
 
@@ -148,12 +150,14 @@ def checked_enforcement(settings: Mapping) -> str:
     """GD section 14 (and README §5 ``enforcement``): only known keys; returns the enforcement."""
     unknown = sorted(key for key in settings if key not in KEYS and key != "enforcement")
     if unknown:
-        raise RuleViolation("GD-14", f"{', '.join(unknown)} is not a Guandan match setting; the "
-                                     f"settings are enforcement, {', '.join(KEYS)}")
+        raise RuleViolation("GD-14", "{unknown} is not a Guandan match setting; the settings "
+                                     "are enforcement, {KEYS}",
+                                     unknown=', '.join(unknown), KEYS=', '.join(KEYS))
     enforcement = settings.get("enforcement", "strict")
     if enforcement not in ENFORCEMENT:
-        raise RuleViolation("GD-14", f"setting enforcement is {enforcement!r}; it must be strict "
-                                     "or record")
+        raise RuleViolation("GD-14", "setting enforcement is {enforcement!r}; it must be "
+                                     "strict or record",
+                                     enforcement=enforcement)
     return enforcement
 
 
@@ -167,7 +171,8 @@ def start(data: Mapping, at: str | None = None) -> GDMatch:
     """MatchStarted: two different teams (side A at seats 0 and 2, GD-1.1), the players and the
     settings (GD section 14); its recorded time ``at`` starts the match clock (T-5.4)."""
     if data["game"] != GAME:
-        raise RuleViolation("T-1.1", f"{data['game']} matches are not played by the Guandan engine")
+        raise RuleViolation("T-1.1", "{game} matches are not played by the Guandan engine",
+                                     game=data['game'])
     if sorted(data["teams"]) != ["A", "B"] or data["teams"]["A"] == data["teams"]["B"]:
         raise RuleViolation("GD-1.1", "a match is between two different teams, sides A and B")
     settings = data.get("settings", {})
@@ -188,13 +193,17 @@ def current_deal(m: GDMatch, number: int) -> Deal:
         return d
     must_be_playing(m)
     if d is None or number > d.number:
-        raise RuleViolation("GD-12", f"hand {number} has not been dealt")
+        raise RuleViolation("GD-12", "hand {number} has not been dealt",
+                                     number=number)
     if number == d.number and d.phase == "completed":
-        raise RuleViolation("GD-5.6", f"hand {number} is over: both players of team "
-                                      f"{SIDES[team_of(d.state.order[-1])]} are out")
+        raise RuleViolation("GD-5.6", "hand {number} is over: both players of team {SIDES} are "
+                                      "out",
+                                      number=number, SIDES=SIDES[team_of(d.state.order[-1])])
     if number < d.number or not d.in_play:
-        how = "was voided and must be dealt again" if d.void_reason else "has ended"
-        raise RuleViolation("GD-12", f"hand {number} {how}")
+        if d.void_reason:
+            raise RuleViolation("GD-12", "hand {number} was voided and must be dealt again",
+                                         number=number)
+        raise RuleViolation("GD-12", "hand {number} has ended", number=number)
     return d
 
 
@@ -205,11 +214,13 @@ def deal(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
     must_be_playing(m)
     number = data["hand"]
     if m.hand is not None and m.hand.in_play:
-        raise RuleViolation("GD-12", f"hand {m.hand.number} is still being played; it must end "
-                                     "before the next deal")
+        raise RuleViolation("GD-12", "hand {number} is still being played; it must end before "
+                                     "the next deal",
+                                     number=m.hand.number)
     redeal = m.hand is not None and m.hand.void_reason is not None and m.hand.number == number
     if number != m.next_hand and not redeal:
-        raise RuleViolation("GD-12", f"the next hand to deal is hand {m.next_hand}, not {number}")
+        raise RuleViolation("GD-12", "the next hand to deal is hand {next_hand}, not {number}",
+                                     next_hand=m.next_hand, number=number)
     marked, first = data.get("markedCard"), data.get("firstLeader")
     if m.previous_order is not None and (marked is not None or first is not None):
         raise RuleViolation("GD-8.2", "markedCard and firstLeader record the first hand's draw "
@@ -229,8 +240,8 @@ def record_row(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
     must_be_playing(m)
     number = data["hand"]
     if number != m.next_hand:
-        raise RuleViolation("GD-12", f"the next hand to record is hand {m.next_hand}, not "
-                                     f"{number}")
+        raise RuleViolation("GD-12", "the next hand to record is hand {next_hand}, not {number}",
+                                     next_hand=m.next_hand, number=number)
     state = hands.start_hand(hand_level(m.standing), m.previous_order, m.settings)
     state = sheet.finished_hand(state, data)
     return completed(m, Deal(number, state, m.standing.level_team, ((),) * 4,
@@ -239,17 +250,20 @@ def record_row(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
 
 # --- the steps of a hand ----------------------------------------------------------------------
 
-def _ordinal(n: int) -> str:
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
-    return f"{n}{suffix}"
+# GD-5.4: the refusal of a seat that is out, by its place (a hand in play has at most two out)
+_WENT_OUT = {1: N_("seat {seat} went out 1st: a player who has played his last card plays and "
+                   "passes no more this hand"),
+             2: N_("seat {seat} went out 2nd: a player who has played his last card plays and "
+                   "passes no more this hand"),
+             3: N_("seat {seat} went out 3rd: a player who has played his last card plays and "
+                   "passes no more this hand")}
 
 
 def _not_out(d: Deal, seat: int) -> None:
     """GD-5.4: a player who has played his last card is out and acts no more this hand."""
     if d.state.phase == PLAY and seat in d.state.order:
         place = d.state.order.index(seat) + 1
-        raise RuleViolation("GD-5.4", f"seat {seat} went out {_ordinal(place)}: a player who has "
-                                      "played his last card plays and passes no more this hand")
+        raise RuleViolation("GD-5.4", Message(_WENT_OUT[place], seat=seat))
 
 
 # the events of a hand and the pure transition each one is (rules/guandan/hand.py)
@@ -382,15 +396,17 @@ def _step(m: GDMatch | None, event_type: str, data: Mapping, at: str | None) -> 
         raise RuleViolation("T-1.4", "a Guandan match draws no lots in its stream: hand 1's "
                                      "first lead is drawn with the deal (GDHandDealt markedCard "
                                      "and firstLeader, GD-8.2)")
-    raise RuleViolation("GD-12", f"{event_type} is not an event of a Guandan match")
+    raise RuleViolation("GD-12", "{event_type} is not an event of a Guandan match",
+                                 event_type=event_type)
 
 
 def _plain(error: RuleViolation) -> RuleViolation:
     """The pure hand rules end their messages with the rule ID; a problem's detail starts with
     it, so it is said once."""
-    suffix = f" ({error.rule})"
-    if error.message.endswith(suffix):
-        return RuleViolation(error.rule, error.message[:-len(suffix)])
+    text = error.text
+    if text.template == "{message_} ({rule_})" and text.params["rule_"] == error.rule:
+        said = text.params["message_"]  # the sentence within (not a literal: no msgid)
+        return RuleViolation(error.rule, said)
     return error
 
 

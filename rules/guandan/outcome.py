@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..frozen import evolve
 from ..match_clock import maybe_moment as _moment
+from ..messages import N_, Message
 from ..violations import RuleViolation
 from .cards import LEVELS
 from .deadlines import limit_due_at, next_limit
@@ -21,20 +22,22 @@ if TYPE_CHECKING:
 
 SIDES = TEAM_NAMES                  # side "A" = team 0 (seats 0, 2), "B" = team 1 (seats 1, 3)
 
+# why a match was won: plain English (views show it), marked for the catalogues (a refusal
+# says it in its reader's language)
 REASONS = MappingProxyType({
-    "game": "played through A (GD-6.3)",
-    "time": "the higher level at the time limit (GD-11.2)",
-    "overtime": "the higher level after overtime (GD-11.2)",
-    "extraHand": "the extra hand: the higher level after it, or at equal levels its first "
-                 "player out (GD-11.2)",
-    "disqualified": "the other side was disqualified (GD-10.1)",
+    "game": N_("played through A (GD-6.3)"),
+    "time": N_("the higher level at the time limit (GD-11.2)"),
+    "overtime": N_("the higher level after overtime (GD-11.2)"),
+    "extraHand": N_("the extra hand: the higher level after it, or at equal levels its first "
+                    "player out (GD-11.2)"),
+    "disqualified": N_("the other side was disqualified (GD-10.1)"),
 })
 
 
 def must_be_playing(m: GDMatch) -> None:
     if m.status == "completed":
-        raise RuleViolation("GD-11.1", f"the match is over: side {m.winner} won, "
-                                       f"{REASONS[m.reason]}")
+        raise RuleViolation("GD-11.1", "the match is over: side {winner} won, {REASONS}",
+                                       winner=m.winner, REASONS=Message(REASONS[m.reason]))
 
 
 # --- the end of a hand ------------------------------------------------------------------------
@@ -91,13 +94,18 @@ def time_limit(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
         raise RuleViolation("GD-11.2", "both time limits have passed: one more hand decides the "
                                        "match")
     if minutes != due:
-        raise RuleViolation("GD-11.2", f"the next time limit is at {due} minutes (matchMinutes "
-                                       f"{m.settings.match_minutes}, then overtimeMinutes "
-                                       f"{m.settings.overtime_minutes} more), not {minutes}")
+        raise RuleViolation("GD-11.2", "the next time limit is at {due} minutes (matchMinutes "
+                                       "{match_minutes}, then overtimeMinutes "
+                                       "{overtime_minutes} more), not {minutes}",
+                                       due=due, match_minutes=m.settings.match_minutes,
+                                       overtime_minutes=m.settings.overtime_minutes,
+                                       minutes=minutes)
     ends = limit_due_at(m, minutes)
     if ends is not None and at is not None and _moment(at) < ends:
-        raise RuleViolation("GD-11.2", f"T-5.4: the {minutes} minutes from the match's start end "
-                                       f"at {ends.strftime('%Y-%m-%dT%H:%M:%S.%fZ')}, not before")
+        raise RuleViolation("GD-11.2", "T-5.4: the {minutes} minutes from the match's start "
+                                       "end at {strftime}, not before",
+                                       minutes=minutes,
+                                       strftime=ends.strftime('%Y-%m-%dT%H:%M:%S.%fZ'))
     in_play = m.hand is not None and m.hand.in_play
     m = evolve(m, limits=m.limits + (MappingProxyType({
         "limit_minutes": minutes, "at": at, "hand": m.hand.number if in_play else None}),))

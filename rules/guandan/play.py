@@ -42,8 +42,11 @@ def check_turn(trick: Trick, seat: int, rule: str = "GD-5.2") -> None:
     """GD-5.2: only the player on turn plays or passes (``rule`` GD-5.1 / GD-7.7 for the first
     lead of a hand)."""
     if seat != trick.turn:
-        what = "lead" if trick.is_lead else "play or pass"
-        raise violation(rule, f"it is seat {trick.turn}'s turn to {what}, not seat {seat}'s")
+        if trick.is_lead:
+            raise violation(rule, "it is seat {turn}'s turn to lead, not seat {seat}'s",
+                                  turn=trick.turn, seat=seat)
+        raise violation(rule, "it is seat {turn}'s turn to play or pass, not seat {seat}'s",
+                              turn=trick.turn, seat=seat)
 
 
 def check_play(trick: Trick, seat: int, combo: Combination, rule: str = "GD-5.2") -> None:
@@ -57,8 +60,9 @@ def check_pass(trick: Trick, seat: int, rule: str = "GD-5.2") -> None:
     """GD-5.2: the player on turn may pass, except the leader of a new trick."""
     check_turn(trick, seat, rule)
     if trick.is_lead:
-        raise violation("GD-5.2", f"seat {seat} leads a new trick and must play a combination; "
-                                  f"a leader cannot pass")
+        raise violation("GD-5.2", "seat {seat} leads a new trick and must play a "
+                                  "combination; a leader cannot pass",
+                                  seat=seat)
 
 
 def after_play(trick: Trick, seat: int, combo: Combination, counts: tuple[int, ...]) -> Trick:

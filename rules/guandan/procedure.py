@@ -10,6 +10,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
+from ..messages import Message
 from .cards import JOKERS, RANKS, parse_cards, show, two_decks, value, violation
 from .seats import check_order, is_double_down, next_seat, prev_seat
 
@@ -27,11 +28,13 @@ def check_hands(hands: Iterable[Iterable[str]]) -> tuple[tuple[str, ...], ...]:
     """GD-1.1/8.4: four hands of 27 cards that together are exactly the two decks."""
     hands = tuple(tuple(sorted(parse_cards(h))) for h in hands)
     if len(hands) != 4:
-        raise violation("GD-1.1", f"a deal has four hands, not {len(hands)}")
+        raise violation("GD-1.1", "a deal has four hands, not {count}",
+                                  count=len(hands))
     for seat, hand in enumerate(hands):
         if len(hand) != HAND_SIZE:
-            raise violation("GD-8.4", f"seat {seat} holds {len(hand)} cards; every player draws "
-                                      f"{HAND_SIZE}")
+            raise violation("GD-8.4", "seat {seat} holds {count} cards; every player "
+                                      "draws {HAND_SIZE}",
+                                      seat=seat, count=len(hand), HAND_SIZE=HAND_SIZE)
     if tuple(sorted(card for hand in hands for card in hand)) == _PACK:
         return hands
     dealt = Counter(card for hand in hands for card in hand)
@@ -39,15 +42,23 @@ def check_hands(hands: Iterable[Iterable[str]]) -> tuple[tuple[str, ...], ...]:
     if dealt != pack:
         extra = sorted((dealt - pack).elements())
         short = sorted((pack - dealt).elements())
-        raise violation("GD-1.1", f"the hands are not exactly two decks: extra {show(extra) or 'none'}, "
-                                  f"missing {show(short) or 'none'}")
+        raise violation("GD-1.1", "the hands are not exactly two decks: extra {value}, "
+                                  "missing {value2}",
+                                  value=_cards_or_none(extra), value2=_cards_or_none(short))
     return hands
+
+
+def _cards_or_none(cards: list[str]) -> str | Message:
+    """Cards as written, or "none"."""
+    return show(cards) if cards else Message("none")
 
 
 def check_marked_card(card: str) -> str:
     """GD-8.2: the card turned up at the cut may not be a joker or ``2H`` (cut again)."""
     if card in JOKERS or card == "2H":
-        raise violation("GD-8.2", f"the turned card {card} is a joker or the 2 of hearts: cut again")
+        raise violation("GD-8.2", "the turned card {card} is a joker or the 2 of "
+                                  "hearts: cut again",
+                                  card=card)
     return card
 
 
@@ -67,8 +78,9 @@ def check_first_leader(hands: tuple[tuple[str, ...], ...], marked_card: str | No
         raise violation("GD-8.2", "the first hand's deal must name markedCard and firstLeader")
     check_marked_card(marked_card)
     if first_leader not in (0, 1, 2, 3) or marked_card not in hands[first_leader]:
-        raise violation("GD-8.2", f"firstLeader {first_leader} does not hold the marked card "
-                                  f"{marked_card}")
+        raise violation("GD-8.2", "firstLeader {first_leader} does not hold the marked "
+                                  "card {marked_card}",
+                                  first_leader=first_leader, marked_card=marked_card)
     return first_leader
 
 

@@ -50,12 +50,14 @@ def check_order(order: Iterable[int]) -> tuple[int, ...]:
     down (the losers are not ranked), otherwise completed with the last seat (four entries)."""
     order = tuple(order)
     if any(s not in (0, 1, 2, 3) for s in order) or len(set(order)) != len(order):
-        raise violation("GD-5.4", f"going-out order {list(order)} must list distinct seats 0-3")
+        raise violation("GD-5.4", "going-out order {order} must list distinct seats 0-3",
+                                  order=list(order))
     if is_double_down(order):
         return order[:2]
     if len(order) < 3:
-        raise violation("GD-5.6", f"going-out order {list(order)} is not a finished hand: it "
-                                  f"ends only when both players of one team are out")
+        raise violation("GD-5.6", "going-out order {order} is not a finished hand: it "
+                                  "ends only when both players of one team are out",
+                                  order=list(order))
     return order[:3] + tuple(s for s in range(4) if s not in order[:3])
 
 

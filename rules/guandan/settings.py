@@ -74,12 +74,17 @@ def _checked(key: str, value: object) -> object:
     _, rule, allowed = KEY_FIELDS[key]
     if isinstance(allowed, tuple):
         if value not in allowed:
-            raise violation(rule, f"setting {key} is {value!r}; it must be one of {', '.join(allowed)}")
+            raise violation(rule, "setting {key} is {value!r}; it must be one of "
+                                  "{allowed}",
+                                  key=key, value=value, allowed=', '.join(allowed))
         return value
     if allowed is bool and not isinstance(value, bool):
-        raise violation(rule, f"setting {key} is {value!r}; it must be true or false")
+        raise violation(rule, "setting {key} is {value!r}; it must be true or false",
+                              key=key, value=value)
     if allowed is int and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-        raise violation(rule, f"setting {key} is {value!r}; it must be a positive whole number")
+        raise violation(rule, "setting {key} is {value!r}; it must be a positive whole "
+                              "number",
+                              key=key, value=value)
     return value
 
 
@@ -105,7 +110,11 @@ def _check_minutes(conf: GDSettings) -> GDSettings:
     ``TimeLimitReached`` can carry (at most 1440), or the match could never be timed out."""
     total = conf.match_minutes + conf.overtime_minutes
     if total > MAX_MINUTES:
-        raise violation("GD-11.2", f"settings matchMinutes {conf.match_minutes} and overtimeMinutes "
-                                   f"{conf.overtime_minutes} put the second time limit at {total} "
-                                   f"minutes; together they may be at most {MAX_MINUTES}")
+        raise violation("GD-11.2", "settings matchMinutes {match_minutes} and "
+                                   "overtimeMinutes {overtime_minutes} put the second "
+                                   "time limit at {total} minutes; together they may "
+                                   "be at most {MAX_MINUTES}",
+                                   match_minutes=conf.match_minutes,
+                                   overtime_minutes=conf.overtime_minutes, total=total,
+                                   MAX_MINUTES=MAX_MINUTES)
     return conf

@@ -31,17 +31,19 @@ ROW_EVENT = "GDHandResultRecorded"
 def not_by_sheet(settings: GDSettings, event_type: str) -> None:
     """A card event is refused in a match recorded from score sheets."""
     if settings.by_sheet:
-        raise RuleViolation(RULE, f"setting {SETTING} is \"sheet\": this match is recorded from "
-                                  f"score sheets, one {ROW_EVENT} per hand; {event_type} records "
-                                  "cards")
+        raise RuleViolation(RULE, 'setting {SETTING} is "sheet": this match is recorded from '
+                                  "score sheets, one {ROW_EVENT} per hand; {event_type} "
+                                  "records cards",
+                                  SETTING=SETTING, ROW_EVENT=ROW_EVENT, event_type=event_type)
 
 
 def by_sheet_only(settings: GDSettings) -> None:
     """A result row is refused in a match recorded card by card."""
     if not settings.by_sheet:
-        raise RuleViolation(RULE, f"setting {SETTING} is \"cards\": this match's hands are "
-                                  f"recorded card by card and completed by their plays; "
-                                  f"{ROW_EVENT} is taken only with {SETTING} \"sheet\"")
+        raise RuleViolation(RULE, 'setting {SETTING} is "cards": this match\'s hands are '
+                                  "recorded card by card and completed by their plays; "
+                                  '{ROW_EVENT} is taken only with {SETTING} "sheet"',
+                                  SETTING=SETTING, ROW_EVENT=ROW_EVENT)
 
 
 def finished_hand(state: GDHand, data: Mapping) -> GDHand:
@@ -50,8 +52,9 @@ def finished_hand(state: GDHand, data: Mapping) -> GDHand:
     moment both players of a team are out (GD-5.6) — and the anti-tribute."""
     order = data["order"]
     if sorted(order) != [0, 1, 2, 3]:
-        raise RuleViolation("GD-5.4", f"order {list(order)} must be a permutation of the four "
-                                      "seats 0-3, first out to last")
+        raise RuleViolation("GD-5.4", "order {order} must be a permutation of the four seats "
+                                      "0-3, first out to last",
+                                      order=list(order))
     anti = bool(data.get("antiTribute"))
     if anti and not state.plan.payers:
         raise RuleViolation("GD-7.5", "anti-tribute frees losers of their tribute: no tribute "

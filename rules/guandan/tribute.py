@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from ..messages import Message
 from .cards import (
     BIG_JOKER,
     JOKERS,
@@ -83,18 +84,36 @@ def tribute_choices(hand: Iterable[str], level: str) -> tuple[str, ...]:
 def check_tribute(plan: TributePlan, seat: int, card: str, hand: Iterable[str], level: str) -> None:
     """GD-7.1/7.2/7.6: ``TributePaid`` by a payer of this hand with his highest card."""
     if seat not in plan.payers:
-        who = "nobody pays tribute" if not plan.payers else f"only seat(s) {list(plan.payers)} pay"
-        raise violation("GD-7.1", f"seat {seat} pays no tribute this hand: {who}")
+        if not plan.payers:
+            raise violation("GD-7.1", "seat {seat} pays no tribute this hand: nobody pays "
+                                      "tribute",
+                                      seat=seat)
+        raise violation("GD-7.1", "seat {seat} pays no tribute this hand: only seat(s) "
+                                  "{payers} pay",
+                                  seat=seat, payers=list(plan.payers))
     hand = tuple(hand)
     if is_wildcard(card, level):
-        raise violation("GD-7.6", f"seat {seat} offers {card}, a heart level card; those are never "
-                                  f"paid as tribute")
+        raise violation("GD-7.6", "seat {seat} offers {card}, a heart level card; "
+                                  "those are never paid as tribute",
+                                  seat=seat, card=card)
     if card not in hand:
-        raise violation("GD-7.2", f"seat {seat} does not hold {card}")
+        raise violation("GD-7.2", "seat {seat} does not hold {card}",
+                                  seat=seat, card=card)
     allowed = tribute_choices(hand, level)
     if card not in allowed:
-        raise violation("GD-7.2", f"seat {seat} must pay his highest card other than a heart level "
-                                  f"card ({' or '.join(allowed)}), not {card}")
+        raise violation("GD-7.2", "seat {seat} must pay his highest card other than a "
+                                  "heart level card ({allowed}), not {card}",
+                                  seat=seat, allowed=_either(allowed), card=card)
+
+
+def _either(cards: tuple[str, ...]) -> str | Message:
+    """"QH or QS": the cards one after another, "or" between them."""
+    if not cards:
+        return ""
+    said = cards[0]
+    for card in cards[1:]:
+        said = Message("{cards} or {card}", cards=said, card=card)
+    return said
 
 
 def assign_tributes(plan: TributePlan, paid: Mapping[int, str], level: str,
@@ -116,8 +135,10 @@ def assign_tributes(plan: TributePlan, paid: Mapping[int, str], level: str,
     elif to_first in plan.payers:
         high = to_first
     else:
-        raise violation("GD-7.3", f"the tributes {paid[a]} and {paid[b]} are equal: the winners must "
-                                  f"name which payer ({a} or {b}) gives to seat {p1}")
+        raise violation("GD-7.3", "the tributes {paid_a} and {paid_b} are equal: the "
+                                  "winners must name which payer ({a} or {b}) gives to "
+                                  "seat {p1}",
+                                  paid_a=paid[a], paid_b=paid[b], a=a, b=b, p1=p1)
     return {high: p1, (b if high == a else a): p2}
 
 
@@ -164,16 +185,24 @@ def check_return(plan: TributePlan, seat: int, card: str, hand: Iterable[str], t
     """GD-7.4: ``TributeReturned`` — the receiver returns an allowed card he holds."""
     hand = tuple(hand)
     if card not in hand:
-        raise violation("GD-7.4", f"seat {seat} does not hold {card}")
+        raise violation("GD-7.4", "seat {seat} does not hold {card}",
+                                  seat=seat, card=card)
     allowed = return_choices(plan, hand, tribute_card, level, settings)
     if card in allowed:
         return
     conf = settings_from(settings)
     if card == tribute_card and hand.count(card) == 1 and not conf.return_may_be_tribute_card:
-        raise violation("GD-7.4", f"seat {seat} may not return {card}, the tribute card just received")
-    level_note = "" if conf.return_single == "natural2to10" else ", not a level card"
-    raise violation("GD-7.4", f"seat {seat} must return a card of 10 or lower (2-10{level_note}; "
-                              f"his lowest card if he has none) — one of {show(allowed)} — not {card}")
+        raise violation("GD-7.4", "seat {seat} may not return {card}, the tribute card "
+                                  "just received",
+                                  seat=seat, card=card)
+    if conf.return_single == "natural2to10":
+        raise violation("GD-7.4", "seat {seat} must return a card of 10 or lower (2-10; his "
+                                  "lowest card if he has none) — one of {show} — not {card}",
+                                  seat=seat, show=show(allowed), card=card)
+    raise violation("GD-7.4", "seat {seat} must return a card of 10 or lower (2-10, not a "
+                              "level card; his lowest card if he has none) — one of {show} — "
+                              "not {card}",
+                              seat=seat, show=show(allowed), card=card)
 
 
 def first_leader(plan: TributePlan, paid: Mapping[int, str], level: str,
@@ -192,9 +221,11 @@ def first_leader(plan: TributePlan, paid: Mapping[int, str], level: str,
     return plan.payers[0]
 
 
-def describe_anti_tribute(plan: TributePlan, hands: tuple[tuple[str, ...], ...]) -> str:
+def describe_anti_tribute(plan: TributePlan, hands: tuple[tuple[str, ...], ...]) -> Message:
     """Plain English for a refused anti-tribute declaration (GD-7.5). It says only that the rule
     does not hold: how many big jokers a partner holds is hidden information (README §5)."""
-    return ("GD-7.5 does not hold: anti-tribute needs both big jokers with the payer(s)"
-            if plan.payers else "nobody pays tribute this hand")
+    if plan.payers:
+        return Message("GD-7.5 does not hold: anti-tribute needs both big jokers with the "
+                       "payer(s)")
+    return Message("nobody pays tribute this hand")
 

@@ -87,7 +87,8 @@ def start(entrants: Sequence[str], settings: Mapping, left_out: Sequence[str] = 
     if len(set(entrants)) != len(entrants):
         raise RuleViolation("T-2.1", "an entrant is listed twice")
     if len(entrants) < 2:
-        raise RuleViolation("T-2.1", f"a knockout needs at least two entrants, not {len(entrants)}")
+        raise RuleViolation("T-2.1", "a knockout needs at least two entrants, not {count}",
+                                     count=len(entrants))
     seeds = tuple(t for t in _seed_list(settings or {}) if t in entrants)
     return Bracket(entrants=entrants, settings=_settings(settings or {}), seeds=seeds,
                    left_out=tuple(left_out))
@@ -106,11 +107,13 @@ def check_seeding(seeding: object) -> None:
     if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Sequence) \
             or not 1 <= len(seeds) <= MAX_SEEDS \
             or not all(isinstance(t, str) and t for t in seeds):
-        raise RuleViolation(SEEDING_RULE, f"setting seeding.seeds must list 1 to {MAX_SEEDS} "
-                                          "team ids, best first")
+        raise RuleViolation(SEEDING_RULE, "setting seeding.seeds must list 1 to {most} team "
+                                          "ids, best first",
+                                          most=MAX_SEEDS)
     twice = sorted({t for t in seeds if seeds.count(t) > 1})
     if twice:
-        raise RuleViolation(SEEDING_RULE, f"setting seeding.seeds names {', '.join(twice)} twice")
+        raise RuleViolation(SEEDING_RULE, "setting seeding.seeds names {teams} twice",
+                                          teams=', '.join(twice))
 
 
 def unknown_seeds(settings: Mapping, registered: Iterable[str]) -> list[str]:
@@ -130,10 +133,12 @@ def _settings(settings: Mapping) -> dict:
     """T-2.2 ``byePolicy`` and T-2.3 ``thirdPlace``, defaults filled in."""
     policy = settings.get("byePolicy", BYE_POLICIES[0])
     if policy not in BYE_POLICIES:
-        raise RuleViolation("T-2.2", f"unknown byePolicy {policy!r}; one of {', '.join(BYE_POLICIES)}")
+        raise RuleViolation("T-2.2", "unknown byePolicy {policy!r}; one of {policies}",
+                                     policy=policy, policies=', '.join(BYE_POLICIES))
     third = settings.get("thirdPlace", THIRD_PLACE[0])
     if third not in THIRD_PLACE:
-        raise RuleViolation("T-2.3", f"unknown thirdPlace {third!r}; one of {', '.join(THIRD_PLACE)}")
+        raise RuleViolation("T-2.3", "unknown thirdPlace {third!r}; one of {choices}",
+                                     third=third, choices=', '.join(THIRD_PLACE))
     return {"byePolicy": policy, "thirdPlace": third}
 
 

@@ -31,7 +31,8 @@ def check_draw(bracket: Bracket, draw: Mapping) -> None:
     """T-2.1 / T-2.2 / T-2.3 (and T-5.5 when cards are given): ``draw`` is a valid pairing for the
     next round. Raises :class:`RuleViolation` otherwise."""
     if draw.get("purpose", "pairing") != "pairing":
-        raise RuleViolation("T-2.1", f"a {draw.get('purpose')!r} draw is not a pairing draw")
+        raise RuleViolation("T-2.1", "a {purpose!r} draw is not a pairing draw",
+                                     purpose=draw.get('purpose'))
     _check_round_number(bracket, draw.get("round"))
     matches = [_check_match_shape(m) for m in draw.get("matches") or ()]
     byes = list(draw.get("byes") or ())
@@ -52,27 +53,34 @@ def _check_round_number(bracket: Bracket, rnd) -> None:
         raise RuleViolation("T-2.1", "no round is left to draw: the final has been drawn "
                                      "or fewer than two entrants remain")
     if rnd != expected:
-        raise RuleViolation("T-2.1", f"the next round to draw is round {expected}, not {rnd!r}")
+        raise RuleViolation("T-2.1", "the next round to draw is round {expected}, not {given!r}",
+                                     expected=expected, given=rnd)
     undecided = _undecided(bracket)
     if undecided:
         ids = ", ".join(m.match_id for m in undecided)
-        raise RuleViolation("T-2.1", f"round {rnd} cannot be drawn while round {rnd - 1} has "
-                                     f"undecided matches ({ids})")
+        raise RuleViolation("T-2.1", "round {round} cannot be drawn while round {previous} has "
+                                     "undecided matches ({ids})",
+                                     round=rnd, previous=rnd - 1, ids=ids)
 
 
 def _check_match_shape(match: Mapping) -> dict:
     """T-2.1: a match pairs exactly two distinct entrants, has an id and a known kind."""
     if not isinstance(match, Mapping):
-        raise RuleViolation("T-2.1", f"a drawn match is an object with match_id and teams, not {match!r}")
+        raise RuleViolation("T-2.1", "a drawn match is an object with match_id and teams, not "
+                                     "{match!r}",
+                                     match=match)
     match_id, teams = match.get("match_id"), match.get("teams")
     kind = match.get("kind", MAIN)
     if not isinstance(match_id, str) or not match_id:
         raise RuleViolation("T-2.1", "every drawn match needs a match_id")
     if isinstance(teams, (str, bytes)) or not isinstance(teams, Sequence) \
             or len(teams) != 2 or teams[0] == teams[1]:
-        raise RuleViolation("T-2.1", f"match {match_id} must pair exactly two different entrants")
+        raise RuleViolation("T-2.1", "match {match_id} must pair exactly two different entrants",
+                                     match_id=match_id)
     if kind not in KINDS:
-        raise RuleViolation("T-2.1", f"match {match_id} has unknown kind {kind!r}; one of {', '.join(KINDS)}")
+        raise RuleViolation("T-2.1", "match {match_id} has unknown kind {kind!r}; one of "
+                                     "{kinds}",
+                                     match_id=match_id, kind=kind, kinds=', '.join(KINDS))
     return {"match_id": match_id, "teams": tuple(teams), "kind": kind}
 
 
@@ -81,7 +89,8 @@ def _check_match_ids(bracket: Bracket, ids: list[str]) -> None:
     seen = set()
     for match_id in ids:
         if match_id in bracket.matches or match_id in seen:
-            raise RuleViolation("T-2.1", f"match id {match_id} is already used")
+            raise RuleViolation("T-2.1", "match id {match_id} is already used",
+                                         match_id=match_id)
         seen.add(match_id)
 
 
@@ -92,7 +101,8 @@ def _check_third_place(bracket: Bracket, third: list[dict]) -> None:
     if len(candidates) == 2:
         if len(third) != 1 or set(third[0]["teams"]) != set(candidates):
             raise RuleViolation("T-2.3", "the final round must also draw the third-place match "
-                                         f"between the semi-final losers {candidates[0]} and {candidates[1]}")
+                                         "between the semi-final losers {a} and {b}",
+                                         a=candidates[0], b=candidates[1])
     elif third:
         raise RuleViolation("T-2.3", "no third-place match belongs in this draw: it is played only "
                                      "in the final round, between two semi-final losers, under "
@@ -105,21 +115,26 @@ def _check_field(bracket: Bracket, drawn: list[str]) -> None:
     seen = set()
     for team in drawn:
         if team in seen:
-            raise RuleViolation("T-2.1", f"{team} is drawn twice")
+            raise RuleViolation("T-2.1", "{team} is drawn twice",
+                                         team=team)
         if team not in field_:
-            raise RuleViolation("T-2.1", f"{team} is not in play for this round")
+            raise RuleViolation("T-2.1", "{team} is not in play for this round",
+                                         team=team)
         seen.add(team)
     missing = [t for t in field_ if t not in seen]
     if missing:
-        raise RuleViolation("T-2.1", f"the draw leaves out {', '.join(missing)}")
+        raise RuleViolation("T-2.1", "the draw leaves out {missing}",
+                                     missing=', '.join(missing))
 
 
 def _check_bye_count(bracket: Bracket, rnd: int, byes: int) -> None:
     """T-2.2: as many byes as the bye policy gives this field."""
     wanted = expected_byes(bracket, rnd)
     if byes != wanted:
-        raise RuleViolation("T-2.2", f"round {rnd} must have {wanted} bye(s) under "
-                                     f"{bracket.settings['byePolicy']}, not {byes}")
+        raise RuleViolation("T-2.2", "round {round} must have {wanted} bye(s) under {policy}, "
+                                     "not {byes}",
+                                     round=rnd, wanted=wanted,
+                                     policy=bracket.settings['byePolicy'], byes=byes)
 
 
 def _check_seeds(bracket: Bracket, pairs: list[tuple[str, str]], byes: list[str]) -> None:
@@ -130,9 +145,11 @@ def _check_seeds(bracket: Bracket, pairs: list[tuple[str, str]], byes: list[str]
                                 len(pairs) + len(byes))
     for a, b in pairs:
         if a in protected and b in protected:
-            raise RuleViolation(SEEDING_RULE, f"seeds {a} ({bracket.seeds.index(a) + 1}) and {b} "
-                                              f"({bracket.seeds.index(b) + 1}) may not meet in a "
-                                              f"round of {len(pairs) + len(byes)} slots")
+            raise RuleViolation(SEEDING_RULE, "seeds {a} ({seed_a}) and {b} ({seed_b}) may not "
+                                              "meet in a round of {slots} slots",
+                                              a=a, seed_a=bracket.seeds.index(a) + 1, b=b,
+                                              seed_b=bracket.seeds.index(b) + 1,
+                                              slots=len(pairs) + len(byes))
 
 
 def card_rank(card: str) -> str:
@@ -152,22 +169,28 @@ def _check_cards(cards: Mapping[str, str], pairs: list[tuple[str, str]], byes: l
     what a deck's ranks can carry are drawn by plain lots (:func:`propose_card_draw`)."""
     bogus = sorted(f"{team} ({card!r})" for team, card in cards.items() if not is_card(card))
     if bogus:
-        raise RuleViolation("T-5.5", f"not a card in the notation of the rules README §2 (e.g. 2H, "
-                                     f"TS, BJ): {', '.join(bogus)}")
+        raise RuleViolation("T-5.5", "not a card in the notation of the rules README §2 (e.g. "
+                                     "2H, TS, BJ): {bogus}",
+                                     bogus=', '.join(bogus))
     players = [t for pair in pairs for t in pair]
     missing = [t for t in players if t not in cards]
     if missing:
-        raise RuleViolation("T-5.5", f"no card recorded for {', '.join(missing)}")
+        raise RuleViolation("T-5.5", "no card recorded for {missing}",
+                                     missing=', '.join(missing))
     drawn = players + [t for t in byes if t in cards]
     ranks = [card_rank(cards[t]) for t in drawn]
     for a, b in pairs:
         if card_rank(cards[a]) != card_rank(cards[b]):
-            raise RuleViolation("T-5.5", f"{a} ({cards[a]}) and {b} ({cards[b]}) did not draw the same rank")
+            raise RuleViolation("T-5.5", "{a} ({card_a}) and {b} ({card_b}) did not draw the "
+                                         "same rank",
+                                         a=a, card_a=cards[a], b=b, card_b=cards[b])
         if ranks.count(card_rank(cards[a])) != 2:
-            raise RuleViolation("T-5.5", f"more than two teams drew rank {card_rank(cards[a])}")
+            raise RuleViolation("T-5.5", "more than two teams drew rank {rank}",
+                                         rank=card_rank(cards[a]))
     for team in (t for t in byes if t in cards):
         if ranks.count(card_rank(cards[team])) != 1:
-            raise RuleViolation("T-5.5", f"{team}'s card {cards[team]} has a twin: it is no bye")
+            raise RuleViolation("T-5.5", "{team}'s card {card} has a twin: it is no bye",
+                                         team=team, card=cards[team])
 
 
 def record_draw(bracket: Bracket, draw: Mapping) -> Bracket:
@@ -271,8 +294,8 @@ def propose_card_draw(bracket: Bracket, rng: random.Random, match_id_prefix: str
     byes = expected_byes(bracket, rnd)
     pairs = (len(field_) - byes) // 2
     if pairs > len(CARD_RANKS):
-        raise RuleViolation("T-5.5", f"{pairs} matches need {pairs} ranks; a deck has "
-                                     f"{len(CARD_RANKS)}")
+        raise RuleViolation("T-5.5", "{pairs} matches need {pairs} ranks; a deck has {ranks}",
+                                     pairs=pairs, ranks=len(CARD_RANKS))
     carded = min(byes, len(CARD_RANKS) - pairs)
     by_lots = rng.sample(field_, byes - carded) if byes > carded else []
     drawers = [team for team in field_ if team not in by_lots]

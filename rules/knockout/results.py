@@ -19,12 +19,15 @@ def record_result(bracket: Bracket, match_id: str, winner: str) -> Bracket:
     (T-2.3: the third-place match decides places only)."""
     match = bracket.matches.get(match_id)
     if match is None:
-        raise RuleViolation("T-2.1", f"no match {match_id} has been drawn")
+        raise RuleViolation("T-2.1", "no match {match_id} has been drawn",
+                                     match_id=match_id)
     if match.winner is not None:
-        raise RuleViolation("T-2.1", f"match {match_id} is already decided ({match.winner} won)")
+        raise RuleViolation("T-2.1", "match {match_id} is already decided ({winner} won)",
+                                     match_id=match_id, winner=match.winner)
     if winner not in match.teams:
-        raise RuleViolation("T-2.1", f"{winner} does not play in match {match_id} "
-                                     f"({match.teams[0]} v {match.teams[1]})")
+        raise RuleViolation("T-2.1", "{winner} does not play in match {match_id} ({a} v {b})",
+                                     winner=winner, match_id=match_id, a=match.teams[0],
+                                     b=match.teams[1])
     return _decide(bracket, replace(match, winner=winner))
 
 
@@ -62,9 +65,11 @@ def withdraw(bracket: Bracket, team: str) -> Bracket:
     opponent; a team in play but not yet drawn leaves the field (out in the round it would have been
     drawn in); a semi-final loser gives up the third-place match; otherwise nothing changes."""
     if team not in bracket.entrants:
-        raise RuleViolation("T-2.1", f"{team} is not an entrant of this knockout")
+        raise RuleViolation("T-2.1", "{team} is not an entrant of this knockout",
+                                     team=team)
     if team in bracket.withdrawn:
-        raise RuleViolation("T-1.3", f"{team} has already withdrawn")
+        raise RuleViolation("T-1.3", "{team} has already withdrawn",
+                                     team=team)
     pending = _pending_match(bracket, team)
     withdrawn = bracket.withdrawn + (team,)
     if pending is not None:

@@ -47,8 +47,9 @@ def confirm_discard_win(state: Hand, data: Mapping) -> Hand:
     rule = state.settings.rule("claimWin")
     seat, source = data.get("seat"), data.get("from")
     if not any(w.seat == seat and not w.self_drawn and w.from_seat == source for w in state.wins):
-        raise RuleViolation(rule, f"seat {seat} was not given a win on seat {source}'s discard "
-                                  f"({rule})")
+        raise RuleViolation(rule, "seat {seat} was not given a win on seat {source}'s discard "
+                                  "({rule_})",
+                                  seat=seat, source=source, rule_=rule)
     return state
 
 
@@ -90,11 +91,12 @@ def apply(state: Hand | None, event_type: str, data: Mapping,
     if event_type == "HandDealt":
         if state is not None:
             raise RuleViolation(settings.rule("deal"), "the hand has already been dealt "
-                                                       f"({settings.rule('deal')})")
+                                                       "({rule_})",
+                                                       rule_=settings.rule('deal'))
         return (deal_from_wall if "walls" in data else deal)(settings, data)
     if state is None:
-        raise RuleViolation(settings.rule("deal"), "the hand has not been dealt "
-                                                   f"({settings.rule('deal')})")
+        raise RuleViolation(settings.rule("deal"), "the hand has not been dealt ({rule_})",
+                                                   rule_=settings.rule('deal'))
     if event_type not in _TRANSITIONS:
         raise ValueError(f"{event_type!r} is not an event of a mahjong hand")
     return _TRANSITIONS[event_type](state, data)

@@ -31,6 +31,7 @@ from .hand import (
     _tiles_arg,
     _with_seat,
     false_win,
+    may_not,
     next_in,
 )
 from .may_win import _must_not_be_barred, _must_not_have_passed_a_win, must_win
@@ -46,13 +47,17 @@ def _must_be_claimable(state: Hand, seat: int) -> ClaimWindow:
     _must_be_still_in(state, seat, "claim")
     w = state.window
     if state.phase != "claims" or w is None:
-        raise _fail(state.settings, "claimWindow", f"seat {seat} cannot claim: no discard is "
-                                                   f"open to claims")
+        raise _fail(state.settings, "claimWindow", "seat {seat} cannot claim: no discard "
+                                                   "is open to claims",
+                                                   seat=seat)
     if seat == w.discarder:
-        raise _fail(state.settings, "claimWindow", f"seat {seat} cannot claim his own discard")
+        raise _fail(state.settings, "claimWindow", "seat {seat} cannot claim his own "
+                                                   "discard",
+                                                   seat=seat)
     if w.answered(seat):
-        raise _fail(state.settings, "claimWindow", f"seat {seat} has already answered the claim "
-                                                   f"window on {w.tile}")
+        raise _fail(state.settings, "claimWindow", "seat {seat} has already answered the "
+                                                   "claim window on {tile}",
+                                                   seat=seat, tile=w.tile)
     return w
 
 
@@ -67,13 +72,20 @@ def claim(state: Hand, data: Mapping) -> Hand:
         return pass_claim(state, data)
     w = _must_be_claimable(state, seat)
     if kind not in CLAIM_KINDS:
-        raise _fail(settings, "claimWindow", f"a claim is win, pong, chow or kong, not {kind!r}")
+        raise _fail(settings, "claimWindow", "a claim is win, pong, chow or kong, not "
+                                             "{kind!r}",
+                                             kind=kind)
     if w.robbing and kind != "win":
-        raise _fail(settings, "robKong", f"seat {seat} may not {kind} the {w.tile} seat "
-                                         f"{w.discarder} adds to his pong: only a win robs a kong")
+        raise _fail(settings, "robKong", "seat {seat} {may_not} the {tile} seat "
+                                         "{discarder} adds to his pong: only a win "
+                                         "robs a kong",
+                                         seat=seat, may_not=may_not(kind), tile=w.tile,
+                                         discarder=w.discarder)
     if state.wall_count == 0 and kind != "win":
-        raise _fail(settings, "exhaustive", f"seat {seat} may not {kind} the discard after the "
-                                            f"last tile: only a win may be claimed on it")
+        raise _fail(settings, "exhaustive", "seat {seat} {may_not} the discard "
+                                            "after the last tile: only a win may be "
+                                            "claimed on it",
+                                            seat=seat, may_not=may_not(kind))
     tiles = _tiles_arg(settings, data.get("tiles"))
     made = _CLAIM_CHECKS[kind](state, w, seat, tiles)
     claims = tuple(made if s == seat else c for s, c in enumerate(w.claims))
@@ -85,42 +97,54 @@ def _chow_claim(state: Hand, w: ClaimWindow, seat: int, tiles: tuple[str, ...]) 
     making three consecutive tiles of its suit (MJS-3.1: no chow at all)."""
     settings = state.settings
     if not settings.chow:
-        raise _fail(settings, "chow", f"seat {seat} may not chow: there is no chow in this game")
+        raise _fail(settings, "chow", "seat {seat} may not chow: there is no chow in "
+                                      "this game",
+                                      seat=seat)
     if seat != next_seat(w.discarder):
-        raise _fail(settings, "chow", f"seat {seat} may not chow the discard of seat "
-                                      f"{w.discarder}: a chow takes only the previous "
-                                      f"player's discard")
+        raise _fail(settings, "chow", "seat {seat} may not chow the discard of seat "
+                                      "{discarder}: a chow takes only the previous "
+                                      "player's discard",
+                                      seat=seat, discarder=w.discarder)
     concealed = state.seats[seat].concealed
     if not tiles:
         options = chow_options(concealed, w.tile)
         if len(options) != 1:
-            raise _fail(settings, "chow", f"seat {seat} must name the two tiles that make a chow "
-                                          f"with {w.tile}" if options else
-                        f"seat {seat} holds no two tiles that make a chow with {w.tile}")
+            if options:
+                raise _fail(settings, "chow", "seat {seat} must name the two tiles that make a "
+                                              "chow with {tile}", seat=seat, tile=w.tile)
+            raise _fail(settings, "chow", "seat {seat} holds no two tiles that make a chow with "
+                                          "{tile}", seat=seat, tile=w.tile)
         tiles = options[0]
     if not is_chow_with(w.tile, tiles):
-        raise _fail(settings, "chow", f"{format_tiles(tiles)} and {w.tile} are not three "
-                                      f"consecutive tiles of one suit")
+        raise _fail(settings, "chow", "{tiles} and {tile} are not three "
+                                      "consecutive tiles of one suit",
+                                      tiles=format_tiles(tiles), tile=w.tile)
     if not holds(concealed, tiles):
-        raise _fail(settings, "chow", f"seat {seat} does not hold {format_tiles(tiles)}")
+        raise _fail(settings, "chow", "seat {seat} does not hold {tiles}",
+                                      seat=seat, tiles=format_tiles(tiles))
     return Claim(seat, "chow", sort_tiles(tiles))
 
 
 def _must_not_meld_void(state: Hand, seat: int, tile: str, kind: str) -> None:
     """MJS-2.2: a player does not pong or kong a tile of his void suit."""
     if state.voids[seat] is not None and suit(tile) == state.voids[seat]:
-        raise _fail(state.settings, "void", f"seat {seat} may not {kind} {tile}: "
-                                            f"{state.voids[seat]} is his void suit")
+        raise _fail(state.settings, "void", "seat {seat} {may_not} {tile}: "
+                                            "{void} is his void suit",
+                                            seat=seat, may_not=may_not(kind), tile=tile,
+                                            void=state.voids[seat])
 
 
 def _pong_claim(state: Hand, w: ClaimWindow, seat: int, tiles: tuple[str, ...]) -> Claim:
     """MJO-4.2: a pong takes a discard of any player with a pair of it from the hand."""
     settings = state.settings
     if tiles and tiles != (w.tile, w.tile):
-        raise _fail(settings, "pong", f"a pong of {w.tile} takes two {w.tile} from the hand, "
-                                      f"not {format_tiles(tiles)}")
+        raise _fail(settings, "pong", "a pong of {tile} takes two {tile} from the "
+                                      "hand, not {tiles}",
+                                      tile=w.tile, tiles=format_tiles(tiles))
     if state.seats[seat].concealed.count(w.tile) < 2:
-        raise _fail(settings, "pong", f"seat {seat} does not hold a pair of {w.tile} to pong it")
+        raise _fail(settings, "pong", "seat {seat} does not hold a pair of {tile} to "
+                                      "pong it",
+                                      seat=seat, tile=w.tile)
     _must_not_meld_void(state, seat, w.tile, "pong")
     return Claim(seat, "pong", (w.tile, w.tile))
 
@@ -129,12 +153,17 @@ def _kong_claim(state: Hand, w: ClaimWindow, seat: int, tiles: tuple[str, ...]) 
     """MJO-4.3: no kongs at all; MJS-3.4: a direct kong takes a discard with three of it."""
     settings = state.settings
     if settings.kongDirect is None:
-        raise _fail(settings, "kong", f"seat {seat} may not kong {w.tile}: kongs are not "
-                                      f"allowed in this game (he may pong it)")
+        raise _fail(settings, "kong", "seat {seat} may not kong {tile}: kongs are not "
+                                      "allowed in this game (he may pong it)",
+                                      seat=seat, tile=w.tile)
     if tiles and tiles != (w.tile,) * 3:
-        raise _fail(settings, "kong", f"a kong of {w.tile} takes three {w.tile} from the hand")
+        raise _fail(settings, "kong", "a kong of {tile} takes three {tile} from the "
+                                      "hand",
+                                      tile=w.tile)
     if state.seats[seat].concealed.count(w.tile) < 3:
-        raise _fail(settings, "kong", f"seat {seat} does not hold three {w.tile} to kong it")
+        raise _fail(settings, "kong", "seat {seat} does not hold three {tile} to kong "
+                                      "it",
+                                      seat=seat, tile=w.tile)
     _must_not_meld_void(state, seat, w.tile, "kong")
     return Claim(seat, "kong", (w.tile,) * 3)
 
@@ -180,9 +209,10 @@ def resolve_claims(state: Hand, data: Mapping | None = None) -> Hand:
         raise _fail(settings, "claimWindow", "no claim window is open")
     if not (data or {}).get("timedOut") and not window_decided(w, settings):
         seats = ", ".join(map(str, w.pending))
-        raise _fail(settings, "claimWindow", f"the claim window on seat {w.discarder}'s "
-                                             f"{w.tile} is still open: seat(s) {seats} have "
-                                             f"not answered")
+        raise _fail(settings, "claimWindow", "the claim window on seat {discarder}'s "
+                                             "{tile} is still open: seat(s) {seats} "
+                                             "have not answered",
+                                             discarder=w.discarder, tile=w.tile, seats=seats)
     return _settle(state, w)
 
 

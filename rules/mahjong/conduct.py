@@ -55,8 +55,9 @@ def warn(state: Hand, data: Mapping) -> Hand:
     _must_be_dealt_and_open(state)
     offence = data.get("offence")
     if offence not in WARNINGS:
-        raise _fail(settings, "conduct", f"a warning is for one of {', '.join(WARNINGS)}, not "
-                                         f"{offence!r}")
+        raise _fail(settings, "conduct", "a warning is for one of {warnings}, not "
+                                         "{offence!r}",
+                                         warnings=', '.join(WARNINGS), offence=offence)
     if offence in OFFENCES:
         state = evolve(state, offences=_bump(state.offences, seat))
         if state.offences[seat] > 1:
@@ -92,12 +93,16 @@ def disclose(state: Hand, data: Mapping) -> Hand:
         return charge(state, seat, "MJS-10.4", OWN_HAND_DEDUCTION, (),
                       f"seat {seat} disclosed his own hand to mislead the others")
     if offence != "otherHand":
-        raise _fail(settings, "disclosure", f"a conduct penalty is for {' or '.join(DISCLOSURES)}, "
-                                            f"not {offence!r}")
+        own, other = DISCLOSURES
+        raise _fail(settings, "disclosure", "a conduct penalty is for {own} or {other}, "
+                                            "not {offence!r}",
+                                            own=own, other=other, offence=offence)
     victim = data.get("victim")
     if type(victim) is not int or not 0 <= victim < SEATS or victim == seat:
-        raise _fail(settings, "disclosure", f"naming another player's hand names that player: "
-                                            f"victim is another seat than {seat}, not {victim!r}")
+        raise _fail(settings, "disclosure", "naming another player's hand names that "
+                                            "player: victim is another seat than "
+                                            "{seat}, not {victim!r}",
+                                            seat=seat, victim=victim)
     payees = (victim,) if settings.disclosurePayee == "victim" else \
         tuple(s for s in range(SEATS) if s != seat)
     state = charge(state, seat, "MJS-10.5", OTHER_HAND_PAYMENT, payees,
@@ -112,7 +117,8 @@ def wrong_count(state: Hand, data: Mapping) -> Hand:
     seat = _seat_arg(settings, data)
     _must_be_dealt_and_open(state)
     if state.is_out(seat):
-        raise _fail(settings, "wrongCount", f"seat {seat} has won: his hand is closed")
+        raise _fail(settings, "wrongCount", "seat {seat} has won: his hand is closed",
+                                            seat=seat)
     return bar(state, seat, settings.rule("wrongCount"))
 
 
@@ -124,5 +130,6 @@ def declare_false_win(state: Hand, data: Mapping) -> Hand:
     _must_be_dealt_and_open(state)
     _must_be_in_play(state)
     if state.is_out(seat):
-        raise _fail(settings, "falseWin", f"seat {seat} has won and is out of the hand")
+        raise _fail(settings, "falseWin", "seat {seat} has won and is out of the hand",
+                                          seat=seat)
     return false_win(state, seat)

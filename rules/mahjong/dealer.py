@@ -26,16 +26,18 @@ def first_dealer(rolls: Sequence[Mapping[int, Sequence[int]]], settings: GameSet
     for number, round_ in enumerate(rolls, start=1):
         seats = {int(s) for s in round_}
         if seats != rolling:
-            raise RuleViolation(rule, f"roll {number} is made by seat(s) "
-                                      f"{', '.join(map(str, sorted(rolling)))}, not "
-                                      f"{', '.join(map(str, sorted(seats)))} ({rule})")
+            raise RuleViolation(rule, "roll {number} is made by seat(s) {rolling}, not {seats} "
+                                      "({rule_})",
+                                      number=number, rolling=', '.join(map(str, sorted(rolling))),
+                                      seats=', '.join(map(str, sorted(seats))), rule_=rule)
         totals = {int(s): roll_total(d, settings, "firstDealer") for s, d in round_.items()}
         best = max(totals.values())
         rolling = {s for s, t in totals.items() if t == best}
         if len(rolling) == 1:
             return rolling.pop()
-    raise RuleViolation(rule, f"seats {', '.join(map(str, sorted(rolling)))} are still tied for "
-                              f"the highest roll and roll again ({rule})")
+    raise RuleViolation(rule, "seats {rolling} are still tied for the highest roll and roll "
+                              "again ({rule_})",
+                              rolling=', '.join(map(str, sorted(rolling))), rule_=rule)
 
 
 def next_dealer(dealer: int, winners: Sequence[int], settings: GameSettings) -> int:

@@ -26,15 +26,17 @@ def _must_be_a_true_set(settings: GameSettings, tiles: Sequence[str], complete: 
     """MJO-1.1: no face more than four times; with the wall recorded, exactly the set."""
     counts = Counter(tiles)
     if max(counts.values(), default=0) > COPIES:  # (over_copies names them)
-        raise _fail(settings, "tiles", f"the deal has more than four of "
-                                       f"{' '.join(over_copies(tiles))}")
+        raise _fail(settings, "tiles", "the deal has more than four of {over_copies}",
+                                       over_copies=' '.join(over_copies(tiles)))
     # compared as plain dicts (in C; neither holds a zero count, so it is Counter equality)
     if complete and (len(tiles) != settings.tileCount or not dict.__eq__(
             counts, _FULL_SET.get(settings.tileCount) or Counter(tile_set(settings.tileCount)))):
         missing = Counter(tile_set(settings.tileCount)) - Counter(tiles)
         raise _fail(settings, "tiles",
-                    f"hands and wall hold {len(tiles)} tiles, not the {settings.tileCount} of "
-                    f"the set (missing {format_tiles(missing.elements())})")
+                    "hands and wall hold {count} tiles, not the {tileCount} of the set "
+                    "(missing {missing})",
+                    count=len(tiles), tileCount=settings.tileCount,
+                    missing=format_tiles(missing.elements()))
 
 
 def opening_phase(settings: GameSettings) -> str:
@@ -52,8 +54,10 @@ def deal(settings: GameSettings, data: Mapping) -> Hand:
     hands = _hands_arg(settings, data.get("hands"))
     for seat, hand in enumerate(hands):
         if len(hand) != dealt_size(seat, dealer):
-            raise _fail(settings, "deal", f"seat {seat} was dealt {len(hand)} tiles; the dealer "
-                                          f"(seat {dealer}) holds 14 and the others 13")
+            raise _fail(settings, "deal", "seat {seat} was dealt {count} tiles; the "
+                                          "dealer (seat {dealer}) holds 14 and the "
+                                          "others 13",
+                                          seat=seat, count=len(hand), dealer=dealer)
     wall = data.get("wall")
     wall = None if wall is None else _tiles_arg(settings, wall)
     _must_be_a_true_set(settings, [t for h in hands for t in h] + list(wall or ()),

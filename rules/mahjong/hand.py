@@ -44,6 +44,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..frozen import evolve
+from ..messages import Message
 from ..violations import RuleViolation
 from .claims import ClaimWindow, turn_order_after
 from .settings import GameSettings
@@ -272,15 +273,19 @@ def next_in(state: Hand, seat: int) -> int:
 # helpers
 
 
-def _fail(settings: GameSettings, key: str, message: str) -> RuleViolation:
+def _fail(settings: GameSettings, key: str, message: str | Message, /, **params) -> RuleViolation:
+    """The refusal of the rule that ``settings`` name for ``key``, its message citing it."""
     rule = settings.rule(key)
-    return RuleViolation(rule, f"{message} ({rule})")
+    return RuleViolation(rule, "{message_} ({rule_})", message_=Message(message, **params)
+                         if isinstance(message, str) else message,
+                         rule_=rule)
 
 
 def _seat_arg(settings: GameSettings, data: Mapping, key: str = "seat") -> int:
     seat = data.get(key)
     if type(seat) is not int or not 0 <= seat < SEATS:
-        raise _fail(settings, "turn", f"{key} must be a seat 0 to 3, not {seat!r}")
+        raise _fail(settings, "turn", "{key} must be a seat 0 to 3, not {seat!r}",
+                                      key=key, seat=seat)
     return seat
 
 
@@ -292,9 +297,10 @@ def _tile_arg(settings: GameSettings, tile: object) -> str:
     try:
         parsed = parse_tile(tile)
     except TileError as e:
-        raise _fail(settings, "tiles", str(e)) from None
+        raise _fail(settings, "tiles", e.text) from None
     if parsed not in kinds(settings.tileCount):
-        raise _fail(settings, "tiles", f"{parsed} is not in the {settings.tileCount}-tile set")
+        raise _fail(settings, "tiles", "{parsed} is not in the {tileCount}-tile set",
+                                       parsed=parsed, tileCount=settings.tileCount)
     return parsed
 
 
@@ -325,21 +331,44 @@ def _must_be_in_play(state: Hand) -> None:
     if state.phase == "ruling":
         r = state.ruling
         raise _fail(state.settings, "falseWin",
-                    f"play waits for the referee's ruling on seat {r.seat}'s win")
+                    "play waits for the referee's ruling on seat {seat}'s win",
+                    seat=r.seat)
     if state.phase == "exchange":
         raise _fail(state.settings, "exchange", "play starts after 换三张: each player passes "
                                                 "three tiles of one suit and the dealer rolls")
     if state.phase == "void":
         missing = ", ".join(str(s) for s, v in enumerate(state.voids) if v is None)
-        raise _fail(state.settings, "void", f"play starts once every player has declared his "
-                                            f"void suit; seat(s) {missing} have not")
+        raise _fail(state.settings, "void", "play starts once every player has "
+                                            "declared his void suit; seat(s) {missing} "
+                                            "have not",
+                                            missing=missing)
+
+
+# What a seat may not do (``action`` of the checks below, a claim's ``kind``), each said whole
+# so that it is a sentence of the catalogues: "seat 2 {may_not}: …"
+_MAY_NOT = {
+    "draw": Message("may not draw"),
+    "discard": Message("may not discard"),
+    "claim": Message("may not claim"),
+    "declare a win": Message("may not declare a win"),
+    "declare a kong": Message("may not declare a kong"),
+    "chow": Message("may not chow"),
+    "pong": Message("may not pong"),
+    "kong": Message("may not kong"),
+}
+
+
+def may_not(action: str) -> Message:
+    """The words "may not ``action``" (an action of :data:`_MAY_NOT`)."""
+    return _MAY_NOT[action]
 
 
 def _must_be_still_in(state: Hand, seat: int, action: str) -> None:
     """MJS-4.1: a player who has won leaves the hand and never acts in it again."""
     if state.is_out(seat):
-        raise _fail(state.settings, "out", f"seat {seat} has won and is out of this hand: he "
-                                           f"may not {action}")
+        raise _fail(state.settings, "out", "seat {seat} has won and is out of this "
+                                           "hand: he {may_not}",
+                                           seat=seat, may_not=may_not(action))
 
 
 def _must_be_on_turn(state: Hand, seat: int, phase: str, action: str) -> None:
@@ -349,22 +378,35 @@ def _must_be_on_turn(state: Hand, seat: int, phase: str, action: str) -> None:
     _must_be_still_in(state, seat, action)
     if state.phase == "claims" and phase != "claims":
         w = state.window
-        what = f"{w.tile} being added to a kong" if w.robbing else w.tile
+        if w.robbing:
+            raise _fail(state.settings, "claimWindow",
+                        "seat {seat} {may_not} yet: the claim window on seat {discarder}'s "
+                        "{tile} being added to a kong is open",
+                        seat=seat, may_not=may_not(action), discarder=w.discarder, tile=w.tile)
         raise _fail(state.settings, "claimWindow",
-                    f"seat {seat} may not {action} yet: the claim window on seat {w.discarder}'s "
-                    f"{what} is open")
+                    "seat {seat} {may_not} yet: the claim window on seat {discarder}'s {tile} "
+                    "is open",
+                    seat=seat, may_not=may_not(action), discarder=w.discarder, tile=w.tile)
     if state.phase == phase and seat == state.turn:
         return
     if state.phase == "discard" and state.drawn is None and not state.replacement:
         if began_with_draw(state):
             raise _fail(state.settings, "firstTurn",
-                        f"seat {seat} may not {action}: the dealer, seat {state.dealer}, opens "
-                        f"the hand by discarding from his 14 tiles (or winning)")
+                        "seat {seat} {may_not}: the dealer, seat {dealer}, "
+                        "opens the hand by discarding from his 14 tiles (or winning)",
+                        seat=seat, may_not=may_not(action), dealer=state.dealer)
         raise _fail(state.settings, "turnAfterClaim",
-                    f"seat {seat} may not {action}: seat {state.turn} claimed the last discard "
-                    f"and discards next; the seats in between lose their turn")
+                    "seat {seat} {may_not}: seat {turn} claimed the last "
+                    "discard and discards next; the seats in between lose their turn",
+                    seat=seat, may_not=may_not(action), turn=state.turn)
+    # (the hand is in play and no window is open: the phase is "draw" or "discard")
+    if state.phase == "draw":
+        raise _fail(state.settings, "turn",
+                    "seat {seat} {may_not}: it is seat {turn}'s turn to draw",
+                    seat=seat, may_not=may_not(action), turn=state.turn)
     raise _fail(state.settings, "turn",
-                f"seat {seat} may not {action}: it is seat {state.turn}'s turn to {state.phase}")
+                "seat {seat} {may_not}: it is seat {turn}'s turn to discard",
+                seat=seat, may_not=may_not(action), turn=state.turn)
 
 
 def began_with_draw(state: Hand) -> bool:

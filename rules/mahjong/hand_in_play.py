@@ -9,10 +9,12 @@ from datetime import datetime, timedelta
 
 from ..frozen import evolve
 from ..match_clock import maybe_moment as _moment
+from ..messages import Message
+from ..violations import RuleViolation
 from . import conduct, opening
 from .claiming import claim, pass_claim, resolve_claims
 from .settings import GameSettings
-from .table import HandRecord, Table, _fail, _iso, _must_be_open
+from .table import HandRecord, Table, _iso, _must_be_open
 from .turns import discard, draw
 from .wins_and_kongs import declare_kong, declare_win, exhaustive_draw
 
@@ -24,10 +26,14 @@ def current_hand(t: Table, number: int) -> HandRecord:
     if rec is not None and rec.number == number:
         return rec
     if number <= t.hands_played:
-        raise _fail(t.rule("lifecycle"), f"hand {number} has ended")
+        raise RuleViolation(t.rule("lifecycle"), "hand {number} has ended",
+                                                 number=number)
     if rec is not None:
-        raise _fail(t.rule("lifecycle"), f"hand {number} has not been dealt; hand {rec.number} is in play")
-    raise _fail(t.rule("lifecycle"), f"hand {number} has not been dealt")
+        raise RuleViolation(t.rule("lifecycle"), "hand {number} has not been dealt; hand "
+                                                 "{number2} is in play",
+                                                 number=number, number2=rec.number)
+    raise RuleViolation(t.rule("lifecycle"), "hand {number} has not been dealt",
+                                             number=number)
 
 
 def _window_seconds(rec: HandRecord, settings: GameSettings) -> int:
@@ -61,6 +67,11 @@ def _claim_seconds(rec: HandRecord, settings: GameSettings, kind: str) -> int:
     return _window_seconds(rec, settings)
 
 
+# a claim of each kind, as the claim window's refusal names it ("closed for a pong")
+_A_CLAIM = {"win": Message("a win"), "pong": Message("a pong"), "chow": Message("a chow"),
+            "kong": Message("a kong")}
+
+
 def _must_claim_in_time(rec: HandRecord, settings: GameSettings, at: str | None,
                         kind: str) -> None:
     """MJO-4.2 / MJO-4.5 / MJO-8.1: a claim of ``kind`` comes within its time of the discard.
@@ -74,8 +85,15 @@ def _must_claim_in_time(rec: HandRecord, settings: GameSettings, at: str | None,
     if now > closes:
         w = rec.state.window
         rule = settings.rule("claimWindow")
-        raise _fail(rule, f"the claim window on seat {w.discarder}'s {w.tile} closed for a "
-                          f"{kind} at {_iso(closes)}, {seconds} s after the discard")
+        if kind not in _A_CLAIM:     # (the event's schema allows only the four kinds)
+            raise RuleViolation(rule, "the claim window on seat {discarder}'s {tile} closed "
+                                      "for a {kind} at {iso}, {seconds} s after the discard",
+                                      discarder=w.discarder, tile=w.tile, kind=kind,
+                                      iso=_iso(closes), seconds=seconds)
+        raise RuleViolation(rule, "the claim window on seat {discarder}'s {tile} closed for "
+                                  "{a_claim} at {iso}, {seconds} s after the discard",
+                                  discarder=w.discarder, tile=w.tile, a_claim=_A_CLAIM[kind],
+                                  iso=_iso(closes), seconds=seconds)
 
 
 def _closed_by_play(rec: HandRecord, settings: GameSettings) -> HandRecord:
@@ -118,12 +136,13 @@ def close_window(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> Ha
     enforcement."""
     settings, rule = t.settings, t.settings.rule("claimWindow")
     if rec.state.phase != "claims":
-        raise _fail(rule, "no claim window is open")
+        raise RuleViolation(rule, "no claim window is open")
     closes, now = window_closes(rec, settings), _moment(at)
     if settings.strict and closes is not None and now is not None and now < closes:
         w = rec.state.window
-        raise _fail(rule, f"the claim window on seat {w.discarder}'s {w.tile} stays open until "
-                          f"{_iso(closes)}")
+        raise RuleViolation(rule, "the claim window on seat {discarder}'s {tile} stays open "
+                                  "until {iso}",
+                                  discarder=w.discarder, tile=w.tile, iso=_iso(closes))
     return evolve(rec, state=resolve_claims(rec.state, {"timedOut": True}))
 
 
@@ -139,8 +158,9 @@ def declare_a_win(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> H
         tile = data.get("tile")
         if on_turn and tile is not None and state.drawn is not None and tile != state.drawn:
             rule = settings.rule("selfDraw")
-            raise _fail(rule, f"seat {data['seat']} did not draw {tile}: a self-drawn win is on "
-                              f"the tile just drawn")
+            raise RuleViolation(rule, "seat {seat} did not draw {tile}: a self-drawn win is on "
+                                      "the tile just drawn",
+                                      seat=data['seat'], tile=tile)
         after = declare_win(state, {"seat": data["seat"]})
         # MJS-10.3: after a self-drawn win the next player's 30 s run from the win
         moved = after.settings.bloodyBattle and len(after.wins) > len(state.wins)
@@ -149,10 +169,17 @@ def declare_a_win(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> H
     w = state.window if state.phase == "claims" else None
     if w is None or (w.discarder, w.tile) != (data["discarder"], data["tile"]):
         rule = settings.rule("claimWin")
-        open_ = (f"the discard open to claims is seat {w.discarder}'s {w.tile}" if w else
-                 "no discard is open to claims")
-        raise _fail(rule, f"seat {data['seat']} cannot win on seat {data['discarder']}'s "
-                          f"{data['tile']}: {open_}")
+        if w is None:
+            raise RuleViolation(rule, "seat {seat} cannot win on seat {discarder}'s {tile}: "
+                                      "no discard is open to claims",
+                                      seat=data['seat'], discarder=data['discarder'],
+                                      tile=data['tile'])
+        raise RuleViolation(rule, "seat {seat} cannot win on seat {discarder}'s {tile}: the "
+                                  "discard open to claims is seat {open_discarder}'s "
+                                  "{open_tile}",
+                                  seat=data['seat'], discarder=data['discarder'],
+                                  tile=data['tile'], open_discarder=w.discarder,
+                                  open_tile=w.tile)
     _must_claim_in_time(rec, settings, at, "win")
     return evolve(rec, state=claim(state, {"seat": data["seat"], "kind": "win"}))
 
@@ -172,12 +199,14 @@ def declare_exhaustive_draw(rec: HandRecord, t: Table, data: Mapping,
     state = rec.state
     rule = t.settings.rule("exhaustive")
     if t.game == "MJS" and t.settings.lastTileDiscard:
-        raise _fail(rule, f"seat {data['seat']} cannot declare the hand drawn: the player who "
-                          f"draws the last tile wins or discards, and the others may win on "
-                          f"that discard (lastDiscardWinnable)")
+        raise RuleViolation(rule, "seat {seat} cannot declare the hand drawn: the player who "
+                                  "draws the last tile wins or discards, and the others may "
+                                  "win on that discard (lastDiscardWinnable)",
+                                  seat=data['seat'])
     if state.phase != "discard" or state.wall_count or data["seat"] != state.turn:
-        raise _fail(rule, f"seat {data['seat']} cannot declare the hand drawn: only the player "
-                          f"who drew the last tile may, instead of winning")
+        raise RuleViolation(rule, "seat {seat} cannot declare the hand drawn: only the player "
+                                  "who drew the last tile may, instead of winning",
+                                  seat=data['seat'])
     return evolve(rec, state=exhaustive_draw(state, data))
 
 
@@ -189,26 +218,32 @@ def running_limit(rec: HandRecord, settings: GameSettings, seat: int,
     and has not answered. A limit that does not apply to the seat now is refused."""
     state, rule = rec.state, settings.rule("timeLimits")
     if state.phase not in ("discard", "draw", "claims"):
-        raise _fail(rule, "no time limit runs: play waits for the referee's ruling")
+        raise RuleViolation(rule, "no time limit runs: play waits for the referee's ruling")
     # the dealer's first turn — ended by his first discard, or (MJS-4.1) by his self-drawn win
     # on his first 14, after which the next player's discard clock runs from the win
     opened = not any(h.discards for h in state.seats) and not state.wins
     if limit == "firstDiscard":
         if not (opened and seat == state.dealer) or state.phase in ("exchange", "void"):
-            raise _fail(rule, f"the first-discard limit is the dealer's (seat {state.dealer}) "
-                              f"before his first discard, once play has opened")
+            raise RuleViolation(rule, "the first-discard limit is the dealer's (seat {dealer}) "
+                                      "before his first discard, once play has opened",
+                                      dealer=state.dealer)
         return rec.opened_at or rec.dealt_at, settings.firstDiscardSeconds
     if limit == "discard":
         if opened or seat != state.turn:
-            on_clock = "the dealer's first discard" if opened else f"seat {state.turn}"
-            raise _fail(rule, f"seat {seat} is not on the turn's clock: {on_clock} is")
+            if opened:
+                raise RuleViolation(rule, "seat {seat} is not on the turn's clock: the "
+                                          "dealer's first discard is",
+                                          seat=seat)
+            raise RuleViolation(rule, "seat {seat} is not on the turn's clock: seat {turn} is",
+                                      seat=seat, turn=state.turn)
         return rec.discarded_at, settings.turnSeconds
     if settings.game == "MJS":   # MJS-10.3: the seed's 30 s per discard is the only limit
-        raise _fail(rule, "a Sichuan table times each discard (30 s), not the claims")
+        raise RuleViolation(rule, "a Sichuan table times each discard (30 s), not the claims")
     w = state.window if state.phase == "claims" else None
     if w is None or "pong" not in w.may[seat] or w.answered(seat):
-        raise _fail(rule, f"seat {seat} has no pong to call: no open claim window in which it "
-                          f"may still pong")
+        raise RuleViolation(rule, "seat {seat} has no pong to call: no open claim window in "
+                                  "which it may still pong",
+                                  seat=seat)
     return rec.window_at, settings.claimWindowSeconds
 
 
@@ -223,8 +258,18 @@ def report_time_limit(rec: HandRecord, t: Table, data: Mapping, at: str | None) 
         must_not_be_warned_for_this_discard(rec, t.settings, seat)
     if began is not None and now is not None and now < began + timedelta(seconds=seconds):
         rule = t.settings.rule("timeLimits")
-        raise _fail(rule, f"seat {seat}'s {limit} limit of {seconds} s runs until "
-                          f"{_iso(began + timedelta(seconds=seconds))}")
+        until = _iso(began + timedelta(seconds=seconds))
+        if limit == "firstDiscard":
+            raise RuleViolation(rule, "seat {seat}'s firstDiscard limit of {seconds} s runs "
+                                      "until {iso}", seat=seat, seconds=seconds, iso=until)
+        if limit == "discard":
+            raise RuleViolation(rule, "seat {seat}'s discard limit of {seconds} s runs until "
+                                      "{iso}", seat=seat, seconds=seconds, iso=until)
+        if limit == "pong":
+            raise RuleViolation(rule, "seat {seat}'s pong limit of {seconds} s runs until "
+                                      "{iso}", seat=seat, seconds=seconds, iso=until)
+        raise RuleViolation(rule, "seat {seat}'s {limit} limit of {seconds} s runs until {iso}",
+                                  seat=seat, limit=limit, seconds=seconds, iso=until)
     report = {"seat": seat, "limit": limit, "at": at}
     rec = evolve(rec, time_limits=rec.time_limits + (report,))
     if t.game == "MJS":        # MJS-10.3: a breach is a warning
@@ -239,7 +284,8 @@ def must_not_be_warned_for_this_discard(rec: HandRecord, settings: GameSettings,
     report or the referee's, not both."""
     if (seat, rec.clock) in rec.slow_warned:
         rule = settings.rule("timeLimits")
-        raise _fail(rule, f"seat {seat} has already been warned for this discard")
+        raise RuleViolation(rule, "seat {seat} has already been warned for this discard",
+                                  seat=seat)
 
 
 def warn(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> HandRecord:

@@ -26,8 +26,9 @@ def must_win(state: Hand, seat: int, concealed: Sequence[str]) -> tuple[Reading,
     void = void_tiles(state, seat, concealed)
     if void:
         raise _fail(state.settings, "voidWin",
-                    f"seat {seat}'s hand holds {format_tiles(void)} of his void suit "
-                    f"({state.voids[seat]}): a win has no tile of it")
+                    "seat {seat}'s hand holds {tiles} of his void suit "
+                    "({void}): a win has no tile of it",
+                    seat=seat, tiles=format_tiles(void), void=state.voids[seat])
     return must_be_winning_hand(concealed, state.seats[seat].melds, state.settings, seat)
 
 
@@ -55,8 +56,9 @@ def _must_not_be_barred(state: Hand, seat: int) -> None:
     winning."""
     rule = state.barred[seat]
     if rule is not None:
-        raise RuleViolation(rule, f"seat {seat} has lost the right to win in this hand and plays "
-                                  f"on without winning ({rule})")
+        raise RuleViolation(rule, "seat {seat} has lost the right to win in this hand and "
+                                  "plays on without winning ({rule_})",
+                                  seat=seat, rule_=rule)
 
 
 def _must_not_have_passed_a_win(state: Hand, seat: int) -> None:
@@ -64,8 +66,9 @@ def _must_not_have_passed_a_win(state: Hand, seat: int) -> None:
     the seat's next draw."""
     if seat in state.passed_win:
         raise _fail(state.settings, "passedWin",
-                    f"seat {seat} passed a win and may not win on a discard before drawing "
-                    f"his next tile (过水)")
+                    "seat {seat} passed a win and may not win on a discard before "
+                    "drawing his next tile (过水)",
+                    seat=seat)
 
 
 def may_win_on(state: Hand, seat: int, tile: str) -> bool:

@@ -69,7 +69,8 @@ def hand_payments(hand: Hand) -> tuple[int, ...]:
     (MJO-4.4 ``all``: another winner pays like any loser); a drawn hand pays nothing."""
     rule = hand.settings.rule("payments")
     if not hand.over:
-        raise RuleViolation(rule, f"the hand is not over: nothing is paid yet ({rule})")
+        raise RuleViolation(rule, "the hand is not over: nothing is paid yet ({rule_})",
+                                  rule_=rule)
     totals = [0] * SEATS
     for win in hand.wins:
         for seat, delta in enumerate(win_payments(hand.dealer, win.seat, win.from_seat)):
@@ -131,8 +132,9 @@ def hand_outcome(session: Session, hand: Hand) -> HandOutcome:
     go below zero, borrowing from the bank — and the next dealer."""
     if hand.dealer != session.dealer:
         rule = session.settings.rule("dealer")
-        raise RuleViolation(rule, f"the hand was dealt by seat {hand.dealer}, but seat "
-                                  f"{session.dealer} deals this hand ({rule})")
+        raise RuleViolation(rule, "the hand was dealt by seat {dealer}, but seat {dealer2} "
+                                  "deals this hand ({rule_})",
+                                  dealer=hand.dealer, dealer2=session.dealer, rule_=rule)
     payments = hand_payments(hand)
     balances = tuple(b + p for b, p in zip(session.balances, payments, strict=True))
     following = advance(session.rotation, hand.winners, session.settings)

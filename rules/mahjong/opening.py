@@ -35,12 +35,16 @@ def select_exchange(state: Hand, data: Mapping) -> Hand:
     tiles = _tiles_arg(settings, data.get("tiles"))
     ex = (state.exchange or Exchange())
     if ex.selections[seat] is not None:
-        raise _fail(settings, "exchange", f"seat {seat} has already chosen his three tiles")
+        raise _fail(settings, "exchange", "seat {seat} has already chosen his three "
+                                          "tiles",
+                                          seat=seat)
     if len(tiles) != 3 or len({suit(t) for t in tiles}) != 1:
-        raise _fail(settings, "exchange", f"seat {seat} passes three tiles of one suit, not "
-                                          f"{format_tiles(tiles)}")
+        raise _fail(settings, "exchange", "seat {seat} passes three tiles of one suit, "
+                                          "not {tiles}",
+                                          seat=seat, tiles=format_tiles(tiles))
     if not holds(state.seats[seat].concealed, tiles):
-        raise _fail(settings, "exchange", f"seat {seat} does not hold {format_tiles(tiles)}")
+        raise _fail(settings, "exchange", "seat {seat} does not hold {tiles}",
+                                          seat=seat, tiles=format_tiles(tiles))
     selections = tuple(tuple(tiles) if s == seat else x for s, x in enumerate(ex.selections))
     return evolve(state, exchange=evolve(ex, selections=selections))
 
@@ -54,12 +58,15 @@ def roll_exchange(state: Hand, data: Mapping) -> Hand:
     _must_be_exchanging(state)
     ex = (state.exchange or Exchange())
     if seat != state.dealer:
-        raise _fail(settings, "exchange", f"the dealer, seat {state.dealer}, rolls for 换三张, "
-                                          f"not seat {seat}")
+        raise _fail(settings, "exchange", "the dealer, seat {dealer}, rolls for 换三张, "
+                                          "not seat {seat}",
+                                          dealer=state.dealer, seat=seat)
     if not ex.chosen:
         waiting = ", ".join(str(s) for s, x in enumerate(ex.selections) if x is None)
-        raise _fail(settings, "exchange", f"the dealer rolls once every player has chosen his "
-                                          f"three tiles; seat(s) {waiting} have not")
+        raise _fail(settings, "exchange", "the dealer rolls once every player has "
+                                          "chosen his three tiles; seat(s) {waiting} "
+                                          "have not",
+                                          waiting=waiting)
     dice = tuple(data.get("dice") or ())
     roll_total(dice, settings, "exchange")
     ex = evolve(ex, red=dice[0], dice=dice)
@@ -88,15 +95,17 @@ def declare_void(state: Hand, data: Mapping) -> Hand:
         raise _fail(settings, "lifecycle", "there are no void suits in this game")
     declared = state.voids[seat]
     if declared is not None:
-        raise _fail(settings, "void", f"seat {seat} has declared {declared} as his void suit; "
-                                      f"it stands for the hand")
+        raise _fail(settings, "void", "seat {seat} has declared {declared} as his void "
+                                      "suit; it stands for the hand",
+                                      seat=seat, declared=declared)
     if state.phase == "exchange":
         raise _fail(settings, "exchange", "the void suits are declared after 换三张")
     if state.phase != "void":
         raise _fail(settings, "void", "the void suits are declared before the first discard")
     chosen = data.get("suit")
     if chosen not in SUITS:
-        raise _fail(settings, "void", f"a void suit is m, p or s, not {chosen!r}")
+        raise _fail(settings, "void", "a void suit is m, p or s, not {chosen!r}",
+                                      chosen=chosen)
     voids = tuple(chosen if s == seat else v for s, v in enumerate(state.voids))
     phase = "discard" if all(v is not None for v in voids) else "void"
     return evolve(state, voids=voids, phase=phase)

@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import timedelta
 
+from ..violations import RuleViolation
 from ..frozen import evolve
 from ..match_clock import maybe_moment as _moment
 from . import opening, sichuan
@@ -54,7 +55,6 @@ from .table import (  # noqa: F401
     TEAM_KEYS,
     HandRecord,
     Table,
-    _fail,
     _iso,
     _must_be_open,
     check_settings,
@@ -145,7 +145,9 @@ def roll_dice(t: Table, data: Mapping, at: str | None) -> Table:
     if purpose == "exchange" and t.game == "MJS":
         rec = current_hand(t, data["hand"])
         return with_hand(t, evolve(rec, state=opening.roll_exchange(rec.state, data)))
-    raise _fail(t.rule("lifecycle"), f"dice are not rolled for {purpose} at a {t.game} table")
+    raise RuleViolation(t.rule("lifecycle"), "dice are not rolled for {purpose} at a {game} "
+                                             "table",
+                                             purpose=purpose, game=t.game)
 
 
 def time_limit(t: Table, data: Mapping, at: str | None) -> Table:
@@ -155,14 +157,15 @@ def time_limit(t: Table, data: Mapping, at: str | None) -> Table:
     _must_be_open(t)
     limit = t.settings.sessionMinutes
     if limit is None or data["limit_minutes"] != limit:
-        raise _fail(SESSION, f"this session's time limit is {limit} minutes" if limit else
-                             "this session has no time limit (sessionMinutes)")
+        if not limit:
+            raise RuleViolation(SESSION, "this session has no time limit (sessionMinutes)")
+        raise RuleViolation(SESSION, "this session's time limit is {limit} minutes", limit=limit)
     if t.time_called is not None:
-        raise _fail(SESSION, "the session's time limit has already been reached")
+        raise RuleViolation(SESSION, "the session's time limit has already been reached")
     started, now = _moment(t.started_at), _moment(at)
     if started is not None and now is not None and now < started + timedelta(minutes=limit):
-        raise _fail(SESSION, f"the {limit} minutes end at "
-                             f"{_iso(started + timedelta(minutes=limit))}, not before")
+        raise RuleViolation(SESSION, "the {limit} minutes end at {iso}, not before",
+                                     limit=limit, iso=_iso(started + timedelta(minutes=limit)))
     return maybe_completed(evolve(t, time_called=limit))
 
 
@@ -173,17 +176,20 @@ def penalise(t: Table, data: Mapping, at: str | None) -> Table:
     rule = "MJO-9.3"
     if t.status == "completed":
         # The session's coins are its result; what follows is the committee's (T-1.5).
-        raise _fail("T-1.5", f"the session is over after {t.hands_played} hand(s): no penalty "
-                             f"is assessed at the table any more; the committee rules "
-                             f"(RulingRecorded)")
+        raise RuleViolation("T-1.5", "the session is over after {hands_played} hand(s): no "
+                                     "penalty is assessed at the table any more; the committee "
+                                     "rules (RulingRecorded)",
+                                     hands_played=t.hands_played)
     if t.session is None:
-        raise _fail(rule, "the session has not begun: there are no balances to penalise yet")
+        raise RuleViolation(rule, "the session has not begun: there are no balances to "
+                                  "penalise yet")
     number = data.get("hand")
     if number is not None and t.hand_number(number) is None:
-        raise _fail(t.rule("lifecycle"), f"hand {number} has not been dealt")
+        raise RuleViolation(t.rule("lifecycle"), "hand {number} has not been dealt",
+                                                 number=number)
     seat, coins, payees = data["seat"], data["coins"], list(data.get("payees") or ())
     if seat in payees or len(set(payees)) != len(payees):
-        raise _fail(rule, "the payees are other seats than the penalised one, each once")
+        raise RuleViolation(rule, "the payees are other seats than the penalised one, each once")
     deltas = [0] * SEATS
     deltas[seat] -= coins * max(len(payees), 1)
     for payee in payees:
@@ -212,9 +218,11 @@ def record_ruling(t: Table, data: Mapping, at: str | None) -> Table:
     rule = t.settings.rule("falseWin")
     rec = t.current
     if rec is None or rec.state.phase != "ruling":
-        raise _fail(rule, "no win is waiting for a ruling")
+        raise RuleViolation(rule, "no win is waiting for a ruling")
     if effect.get("hand", rec.number) != rec.number:
-        raise _fail(t.rule("lifecycle"), f"the win waiting for a ruling is in hand {rec.number}")
+        raise RuleViolation(t.rule("lifecycle"), "the win waiting for a ruling is in hand "
+                                                 "{number}",
+                                                 number=rec.number)
     return with_hand(t, evolve(rec, state=rule_on_win(rec.state, {"winValid": effect["winValid"]})))
 
 
@@ -231,20 +239,25 @@ def apply(t: Table | None, event_type: str, data: dict, at: str | None = None) -
     """The next state of a table's stream after one event recorded at ``at``."""
     if event_type == "MatchStarted":
         if t is not None:
-            raise _fail(LIFECYCLE, "the table has already started")
+            raise RuleViolation(LIFECYCLE, "the table has already started")
         return start(data, at)
     if t is None:
-        raise _fail(LIFECYCLE, "the table has not started (MatchStarted comes first)")
+        raise RuleViolation(LIFECYCLE, "the table has not started (MatchStarted comes first)")
     if event_type in _NOT_AT.get(t.game, ()):
-        raise _fail(t.rule("lifecycle"), f"{event_type} is not an event of a {t.game} table")
+        raise RuleViolation(t.rule("lifecycle"), "{event_type} is not an event of a {game} "
+                                                 "table",
+                                                 event_type=event_type, game=t.game)
     if event_type in _TABLE_EVENTS:
         return _TABLE_EVENTS[event_type](t, data, at)
     if event_type == "LotsDrawn":
-        raise _fail("T-1.4", f"lots for {data['purpose']} are not drawn at a {t.game} table: "
-                             f"the first dealer is rolled for with dice (MJO-2.1)")
+        raise RuleViolation("T-1.4", "lots for {purpose} are not drawn at a {game} table: the "
+                                     "first dealer is rolled for with dice (MJO-2.1)",
+                                     purpose=data['purpose'], game=t.game)
     step = _HAND_EVENTS.get(event_type)
     if step is None:
-        raise _fail(t.rule("lifecycle"), f"{event_type} is not an event of a {t.game} table")
+        raise RuleViolation(t.rule("lifecycle"), "{event_type} is not an event of a {game} "
+                                                 "table",
+                                                 event_type=event_type, game=t.game)
     rec = current_hand(t, data["hand"])
     return with_hand(t, step(rec, t, data, at))
 

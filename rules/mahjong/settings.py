@@ -130,15 +130,18 @@ class MatchKeys:
 
     def _check(self, key: str, value: object, rule: str) -> None:
         if key not in self.names:
-            raise RuleViolation(rule, f"unknown setting {key!r}; the settings are "
-                                      f"{', '.join(sorted(self.names))} ({rule})")
+            raise RuleViolation(rule, "unknown setting {key!r}; the settings are {names} "
+                                      "({rule_})",
+                                      key=key, names=', '.join(sorted(self.names)), rule_=rule)
         fault = None
         if key in self.choices:
             fault = choice_fault(key, value, self.choices[key])
         if key in self.whole_numbers and not (value is None and key.startswith("session")):
             fault = whole_number_fault(key, value, *self.whole_numbers[key])
         if fault:
-            raise RuleViolation(rule, f"{fault} ({rule})")
+            raise RuleViolation(rule, "{fault} ({rule_})",
+                                      fault=fault, rule_=rule)
         if key in self.flags and type(value) is not bool:
-            raise RuleViolation(rule, f"setting {key} must be true or false, not {value!r} "
-                                      f"({rule})")
+            raise RuleViolation(rule, "setting {key} must be true or false, not {value!r} "
+                                      "({rule_})",
+                                      key=key, value=value, rule_=rule)

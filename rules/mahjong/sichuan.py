@@ -392,8 +392,9 @@ def hand_outcome(session: Session, hand: Hand, tiebreak: bool = False) -> HandOu
     count in them like any other (T-7.6: "conduct penalties … count in the stage score")."""
     if hand.dealer != session.dealer:
         rule = session.settings.rule("dealer")
-        raise RuleViolation(rule, f"the hand was dealt by seat {hand.dealer}, but seat "
-                                  f"{session.dealer} deals this hand ({rule})")
+        raise RuleViolation(rule, "the hand was dealt by seat {dealer}, but seat {dealer2} "
+                                  "deals this hand ({rule_})",
+                                  dealer=hand.dealer, dealer2=session.dealer, rule_=rule)
     rows = ledger(hand)
     payments, deductions = totals(rows)
     scored = tuple(p for p in rows if p.reason == "penalty") if tiebreak else rows

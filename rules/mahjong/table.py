@@ -140,13 +140,10 @@ class Table:
         return self.teams[str(seat)]
 
 
-def _fail(rule: str, message: str) -> RuleViolation:
-    return RuleViolation(rule, message)
-
-
 def _must_be_open(t: Table) -> None:
     if t.status == "completed":
-        raise _fail(SESSION, f"the session is over after {t.hands_played} hand(s)")
+        raise RuleViolation(SESSION, "the session is over after {hands_played} hand(s)",
+                                     hands_played=t.hands_played)
 
 
 def _iso(moment: datetime) -> str:
@@ -157,11 +154,18 @@ def seat_players(players: Mapping[str, Sequence[str]]) -> list[str]:
     """T-8.1: a table of four single players, ``players[str(seat)]`` at each seat 0-3 (MJO
     entrants are single players, T-1.2)."""
     if sorted(players) != list(TEAM_KEYS):
-        raise _fail(TABLES, f"a mahjong table seats four entrants at seats 0, 1, 2 and 3, not "
-                            f"{', '.join(sorted(players)) or 'none'}")
+        seats = ', '.join(sorted(players))
+        if not seats:
+            raise RuleViolation(TABLES, "a mahjong table seats four entrants at seats 0, 1, 2 "
+                                        "and 3, not none")
+        raise RuleViolation(TABLES, "a mahjong table seats four entrants at seats 0, 1, 2 and "
+                                    "3, not {seats}",
+                                    seats=seats)
     for seat, names in players.items():
         if len(names) != 1:
-            raise _fail(TABLES, f"seat {seat} is given {len(names)} players; each seat holds one")
+            raise RuleViolation(TABLES, "seat {seat} is given {count} players; each seat holds "
+                                        "one",
+                                        seat=seat, count=len(names))
     return [players[key][0] for key in TEAM_KEYS]
 
 
@@ -175,12 +179,14 @@ def start(data: Mapping, at: str | None = None) -> Table:
     settings (MJO section 11; an unknown key or a value out of range is refused, ``MJO-11``)."""
     parse = PRESETS.get(data["game"])
     if parse is None:
-        raise _fail("T-1.1", f"{data['game']} tables are not played by this engine")
+        raise RuleViolation("T-1.1", "{game} tables are not played by this engine",
+                                     game=data['game'])
     teams = dict(data["teams"])
     if sorted(teams) != list(TEAM_KEYS):
-        raise _fail(TABLES, "a mahjong table names the entrant at each of seats 0, 1, 2 and 3")
+        raise RuleViolation(TABLES, "a mahjong table names the entrant at each of seats 0, 1, "
+                                    "2 and 3")
     if len(set(teams.values())) != SEATS:
-        raise _fail(TABLES, "the four seats of a table hold four different entrants")
+        raise RuleViolation(TABLES, "the four seats of a table hold four different entrants")
     return Table(match_id=data["match_id"], game=data["game"], round=data.get("round"),
                  teams=MappingProxyType(teams), seats=tuple(data["seats"]),
                  settings=parse(data.get("settings") or {}), started_at=at)

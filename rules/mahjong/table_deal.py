@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..frozen import evolve
+from ..violations import RuleViolation
 from .dealer import first_dealer
 from .dealing import deal as deal_hand
 from .dealing import deal_from_wall as deal_hand_from_wall
 from .mjo import Session, start_session
 from .mjo import session_over as session_limit_reached
-from .table import HandRecord, Table, _fail, _must_be_open
+from .table import HandRecord, Table, _must_be_open
 from .wall import SEATS, roll_total, second_roller
 
 
@@ -37,15 +38,18 @@ def roll_for_first_dealer(t: Table, data: Mapping) -> Table:
     deals first; while several share the highest, exactly those roll again."""
     rule = t.settings.rule("firstDealer")
     if t.session is not None:
-        raise _fail(rule, f"the first dealer is known already: seat {t.session.rotation.first_dealer}")
+        raise RuleViolation(rule, "the first dealer is known already: seat {first_dealer}",
+                                  first_dealer=t.session.rotation.first_dealer)
     seat, dice = data["seat"], tuple(data["dice"])
     roll_total(dice, t.settings, "firstDealer")
     rolling, round_ = still_rolling(t.first_rolls)
     if seat not in rolling:
-        raise _fail(rule, f"seat {seat} does not roll now: seat(s) "
-                          f"{', '.join(map(str, sorted(rolling)))} roll for the deal")
+        raise RuleViolation(rule, "seat {seat} does not roll now: seat(s) {rolling} roll for "
+                                  "the deal",
+                                  seat=seat, rolling=', '.join(map(str, sorted(rolling))))
     if seat in round_:
-        raise _fail(rule, f"seat {seat} has already rolled in this round")
+        raise RuleViolation(rule, "seat {seat} has already rolled in this round",
+                                  seat=seat)
     rounds = t.first_rolls[:-1] + ({**round_, seat: dice},) if round_ else \
         t.first_rolls + ({seat: dice},)
     t = evolve(t, first_rolls=rounds)
@@ -61,26 +65,33 @@ def roll_to_break_the_wall(t: Table, data: Mapping) -> Table:
     rule = t.settings.rule("deal")
     _must_be_between_hands(t, data["hand"])
     if t.session is None:
-        raise _fail(t.settings.rule("firstDealer"), "the dealer is not known yet: the first "
-                                                    "dealer is rolled for first")
+        raise RuleViolation(t.settings.rule("firstDealer"), "the dealer is not known yet: the "
+                                                            "first dealer is rolled for first")
     if len(t.wall_dice) == 2:
-        raise _fail(rule, "the wall is broken with two throws, and both have been made")
+        raise RuleViolation(rule, "the wall is broken with two throws, and both have been made")
     dealer = t.session.dealer
     roller = dealer if not t.wall_dice else second_roller(dealer, sum(t.wall_dice[0][1]))
     if data["seat"] != roller:
-        which = "first" if not t.wall_dice else "second"
-        raise _fail(rule, f"the {which} throw to break the wall is seat {roller}'s, not seat "
-                          f"{data['seat']}'s")
+        if not t.wall_dice:
+            raise RuleViolation(rule, "the first throw to break the wall is seat {roller}'s, "
+                                      "not seat {seat}'s",
+                                      roller=roller, seat=data['seat'])
+        raise RuleViolation(rule, "the second throw to break the wall is seat {roller}'s, not "
+                                  "seat {seat}'s",
+                                  roller=roller, seat=data['seat'])
     return evolve(t, wall_dice=t.wall_dice + ((roller, tuple(data["dice"])),))
 
 
 def _must_be_between_hands(t: Table, number: int) -> None:
     _must_be_open(t)
     if t.current is not None:
-        raise _fail(t.rule("lifecycle"), f"hand {t.current.number} is still being played; it must end "
-                               f"before the next deal")
+        raise RuleViolation(t.rule("lifecycle"), "hand {number} is still being played; it must "
+                                                 "end before the next deal",
+                                                 number=t.current.number)
     if number != t.next_hand:
-        raise _fail(t.rule("lifecycle"), f"the next hand is hand {t.next_hand}, not {number}")
+        raise RuleViolation(t.rule("lifecycle"), "the next hand is hand {next_hand}, not "
+                                                 "{number}",
+                                                 next_hand=t.next_hand, number=number)
 
 
 def _session_for_the_deal(t: Table, data: Mapping) -> Session:
@@ -89,17 +100,20 @@ def _session_for_the_deal(t: Table, data: Mapping) -> Session:
     given = data.get("dealer")
     if t.session is not None:
         if given is not None and given != t.session.dealer:
-            raise _fail(t.settings.rule("dealer"), f"seat {t.session.dealer} deals hand "
-                                                    f"{t.next_hand}, not seat {given}")
+            raise RuleViolation(t.settings.rule("dealer"), "seat {dealer} deals hand {next_hand}, "
+                                                           "not seat {given}",
+                                                           dealer=t.session.dealer,
+                                                           next_hand=t.next_hand, given=given)
         return t.session
     rule = t.settings.rule("firstDealer")
     if t.first_rolls:
         rolling, round_ = still_rolling(t.first_rolls)
-        raise _fail(rule, f"the first dealer is not decided yet: seat(s) "
-                          f"{', '.join(map(str, sorted(rolling - set(round_))))} roll (again)")
+        raise RuleViolation(rule, "the first dealer is not decided yet: seat(s) {rolling} "
+                                  "roll (again)",
+                                  rolling=', '.join(map(str, sorted(rolling - set(round_)))))
     if given is None:
-        raise _fail(rule, "the first dealer is rolled for (DiceRolled, purpose firstDealer) or "
-                          "named by the first deal (dealer)")
+        raise RuleViolation(rule, "the first dealer is rolled for (DiceRolled, purpose "
+                                  "firstDealer) or named by the first deal (dealer)")
     return start_session(t.settings, given)
 
 
@@ -110,8 +124,8 @@ def deal(t: Table, data: Mapping, at: str | None) -> Table:
     session = _session_for_the_deal(t, data)
     dealt = {"dealer": session.dealer}
     if data.get("walls") is not None and t.game == "MJS":
-        raise _fail(t.rule("deal"), "a Sichuan deal gives the four hands (and the live wall): "
-                                    "its walls are not broken by dice")
+        raise RuleViolation(t.rule("deal"), "a Sichuan deal gives the four hands (and the live "
+                                            "wall): its walls are not broken by dice")
     if data.get("walls") is not None:
         dealt.update(walls=data["walls"], dice=_wall_break_throws(t, data))
         state = deal_hand_from_wall(t.settings, dealt)
@@ -134,9 +148,11 @@ def _wall_break_throws(t: Table, data: Mapping) -> list[list[int]]:
     given = data.get("dice")
     if given is None:
         if len(recorded) != 2:
-            raise _fail(rule, "a deal from the walls needs the two wall-break throws: give dice "
-                              "or record them (DiceRolled, purpose wallBreak)")
+            raise RuleViolation(rule, "a deal from the walls needs the two wall-break throws: "
+                                      "give dice or record them (DiceRolled, purpose wallBreak)")
         return recorded
     if recorded and [list(d) for d in given] != recorded:
-        raise _fail(rule, f"the throws {given} are not the recorded wall-break throws {recorded}")
+        raise RuleViolation(rule, "the throws {given} are not the recorded wall-break throws "
+                                  "{recorded}",
+                                  given=given, recorded=recorded)
     return [list(d) for d in given]

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .. import multisets
+from ..messages import Message
 
 SUITS = ("m", "p", "s")
 WINDS = ("E", "S", "W", "N")
@@ -27,11 +28,13 @@ MELD_KINDS = ("chow", "pong", "kong")
 
 
 class TileError(ValueError):
-    """Malformed tile notation (README §3); ``tile`` is the offending text."""
+    """Malformed tile notation (README §3); ``tile`` is the offending text, ``text`` the
+    sentence that says so (rules/messages.py), ``str()`` of the error its English."""
 
-    def __init__(self, tile: object, message: str | None = None):
-        super().__init__(message or f"{tile!r} is not a tile: write 1m..9m, 1p..9p, 1s..9s, "
-                                    f"a wind E S W N or a dragon C F P")
+    def __init__(self, tile: object, message: Message | None = None):
+        self.text = message or Message("{tile!r} is not a tile: write 1m..9m, 1p..9p, 1s..9s, "
+                                       "a wind E S W N or a dragon C F P", tile=tile)
+        super().__init__(str(self.text))
         self.tile = tile
 
 
@@ -165,18 +168,22 @@ def format_meld(meld: Meld) -> str:
 def parse_meld(text: str) -> Meld:
     """Read ``[pong 5p]``, ``[chow 3m4m5m]``, ``[kong 7s]`` or ``[kong 7s concealed]``."""
     if not (isinstance(text, str) and text.startswith("[") and text.endswith("]")):
-        raise TileError(text, f"{text!r} is not a meld: write e.g. [pong 5p] or [chow 3m4m5m]")
+        raise TileError(text, Message("{text!r} is not a meld: write e.g. [pong 5p] or "
+                                      "[chow 3m4m5m]", text=text))
     words = text[1:-1].split()
     if len(words) not in (2, 3) or words[0] not in MELD_KINDS:
-        raise TileError(text, f"{text!r} is not a meld: write e.g. [pong 5p] or [chow 3m4m5m]")
+        raise TileError(text, Message("{text!r} is not a meld: write e.g. [pong 5p] or "
+                                      "[chow 3m4m5m]", text=text))
     kind, body = words[0], words[1]
     concealed = words[2:] == ["concealed"]
     if len(words) == 3 and not (concealed and kind == "kong"):
-        raise TileError(text, f"{text!r}: only a kong can be marked concealed")
+        raise TileError(text, Message("{text!r}: only a kong can be marked concealed",
+                                      text=text))
     if kind == "chow":
         tiles = sort_tiles(parse_tiles([body[i:i + 2] for i in range(0, len(body), 2)]))
         if len(tiles) != 3 or not is_chow(tiles):
-            raise TileError(text, f"{text!r}: a chow is three consecutive tiles of one suit")
+            raise TileError(text, Message("{text!r}: a chow is three consecutive tiles of one "
+                                          "suit", text=text))
         return Meld("chow", tiles)
     tile = parse_tile(body)
     return Meld(kind, (tile,) * (3 if kind == "pong" else 4), concealed=concealed)

@@ -36,21 +36,25 @@ def draw(state: Hand, data: Mapping) -> Hand:
     tile = _tile_arg(settings, data.get("tile"))
     from_end = data.get("fromEnd")
     if from_end is not None and bool(from_end) != state.replacement:
-        where = "from the end of the wall, as a kong replacement" if state.replacement \
-            else "from the front of the wall"
-        raise _fail(settings, "kong" if state.replacement or settings.kongs else "wall",
-                    f"seat {seat} draws {where}")
+        key = "kong" if state.replacement or settings.kongs else "wall"
+        if state.replacement:
+            raise _fail(settings, key, "seat {seat} draws from the end of the wall, as a kong "
+                                       "replacement", seat=seat)
+        raise _fail(settings, key, "seat {seat} draws from the front of the wall", seat=seat)
     wall = state.wall
     if wall is not None:
         expected = wall[-1] if state.replacement else wall[0]
         # the refusal names neither the wall's tile nor where the copies of the tile are:
         # it goes to whoever posted the draw (rules README §5, hidden information)
         if tile != expected:
-            raise _fail(settings, "wall", f"seat {seat} drew {tile}: it is not the next wall "
-                                          f"tile")
+            raise _fail(settings, "wall", "seat {seat} drew {tile}: it is not the next "
+                                          "wall tile",
+                                          seat=seat, tile=tile)
         wall = wall[:-1] if state.replacement else wall[1:]
     elif _in_play(state)[tile] >= COPIES:
-        raise _fail(settings, "tiles", f"seat {seat} drew {tile}: it is not a possible draw")
+        raise _fail(settings, "tiles", "seat {seat} drew {tile}: it is not a possible "
+                                       "draw",
+                                       seat=seat, tile=tile)
     hand = state.seats[seat]
     return evolve(state, seats=_with_seat(state, seat, evolve(
         hand, concealed=with_one(hand.concealed, tile))), wall=wall,
@@ -70,19 +74,23 @@ def discard(state: Hand, data: Mapping) -> Hand:
     seat = _seat_arg(settings, data)
     _must_be_on_turn(state, seat, "discard", "discard")
     if state.wall_count == 0 and not settings.lastTileDiscard:
-        raise _fail(settings, "exhaustive", f"seat {seat} drew the last tile and may not "
-                                            f"discard: he wins or the hand is drawn")
+        raise _fail(settings, "exhaustive", "seat {seat} drew the last tile and may "
+                                            "not discard: he wins or the hand is drawn",
+                                            seat=seat)
     tile = _tile_arg(settings, data.get("tile"))
     hand = state.seats[seat]
     if tile not in hand.concealed:
-        raise _fail(settings, "turn", f"seat {seat} does not hold {tile} "
-                                      f"(holds {format_tiles(hand.concealed)})")
+        raise _fail(settings, "turn", "seat {seat} does not hold {tile} (holds "
+                                      "{held})",
+                                      seat=seat, tile=tile,
+                                      held=format_tiles(hand.concealed))
     void = state.voids[seat]
     if settings.voidFirstDiscards and void is not None and suit(tile) != void \
             and holds_suit(void, hand.concealed):
         left = [t for t in hand.concealed if suit(t) == void]
-        raise _fail(settings, "void", f"seat {seat} still holds {format_tiles(left)} of his "
-                                      f"void suit and discards those first")
+        raise _fail(settings, "void", "seat {seat} still holds {tiles} of his "
+                                      "void suit and discards those first",
+                                      seat=seat, tiles=format_tiles(left))
     hand = evolve(hand, concealed=without_one(hand.concealed, tile),
                    discards=hand.discards + (_PLAIN_DISCARDS[tile],))
     # one copy of the state for the discard and its window (a fold step makes one per event)

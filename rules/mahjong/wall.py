@@ -41,8 +41,9 @@ def roll_total(dice: Sequence[int], settings: GameSettings, key: str = "deal") -
     """MJO-2.1 / MJO-2.3: the sum of one throw of two dice, each 1..6."""
     if (not isinstance(dice, Sequence) or len(dice) != 2
             or any(type(d) is not int or not 1 <= d <= 6 for d in dice)):
-        raise RuleViolation(settings.rule(key), f"a throw is two dice of 1 to 6, not {dice!r} "
-                                                f"({settings.rule(key)})")
+        raise RuleViolation(settings.rule(key), "a throw is two dice of 1 to 6, not {dice!r} "
+                                                "({rule_})",
+                                                dice=dice, rule_=settings.rule(key))
     return dice[0] + dice[1]
 
 
@@ -58,14 +59,15 @@ def break_wall(walls: Sequence[Sequence[str]], dealer: int,
     opening stack found by the two recorded throws (see the module's geometry note)."""
     if len(dice) != 2:
         raise RuleViolation(settings.rule("deal"),
-                            f"breaking the wall takes two throws, not {len(dice)} "
-                            f"({settings.rule('deal')})")
+                            "breaking the wall takes two throws, not {count} ({rule_})",
+                            count=len(dice), rule_=settings.rule('deal'))
     first = roll_total(dice[0], settings)
     count = first + roll_total(dice[1], settings)
     if len(walls) != SEATS or any(len(w) % 2 for w in walls):
         raise RuleViolation(settings.rule("deal"),
-                            f"the table has four walls of whole stacks (two tiles each) "
-                            f"({settings.rule('deal')})")
+                            "the table has four walls of whole stacks (two tiles each) "
+                            "({rule_})",
+                            rule_=settings.rule('deal'))
     roller = second_roller(dealer, first)
     ring: list[str] = []
     for step in range(SEATS):           # the roller's wall, then clockwise: prev, prev(prev)...

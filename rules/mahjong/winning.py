@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..messages import Message
 from ..violations import RuleViolation
 from .completing import completing_groups, may_complete
 from .settings import GameSettings
@@ -263,36 +264,53 @@ def must_be_winning_hand(concealed: Iterable[str], melds: Sequence[Meld],
     rule that fails: the size or shape (5.1), a pair that is not a 2, 5 or 8 (5.2), or a
     special hand the game does not allow (5.3)."""
     tiles = sort_tiles(concealed)
-    who = "the hand" if seat is None else f"seat {seat}'s hand"
-    shown = format_tiles(tiles) + "".join(f" {m}" for m in melds)
+    shown = format_tiles(tiles) + "".join(f" {m}" for m in melds)   # README §3 notation
+    hand = Message("the hand {shown}", shown=shown) if seat is None else \
+        Message("seat {seat}'s hand {shown}", seat=seat, shown=shown)
     size = hand_size(tiles, melds)
     if size != HAND_SIZE:
         raise RuleViolation(settings.rule("winShape"),
-                            f"{who} {shown} has {size} tiles; a winning hand has 14, each "
-                            f"meld counted as three ({settings.rule('winShape')})")
+                            "{hand} has {size} tiles; a winning hand has 14, each meld counted "
+                            "as three ({rule_})",
+                            hand=hand, size=size, rule_=settings.rule('winShape'))
     readings = winning_readings(tiles, melds, settings)
     if readings:
         return readings
     any_pair = set_readings(tiles, melds)
     if any_pair:
-        pairs = " or ".join(f"{p}{p}" for p in sorted({r.pair for r in any_pair}, key=INDEX.get))
+        pairs = _either([f"{p}{p}" for p in sorted({r.pair for r in any_pair}, key=INDEX.get)])
         raise RuleViolation(settings.rule("pair"),
-                            f"{who} {shown} reads as four sets only with the pair {pairs}; "
-                            f"the pair must be a {_ranks_text(settings)} "
-                            f"({settings.rule('pair')})")
+                            "{hand} reads as four sets only with the pair {pairs}; the pair "
+                            "must be a {ranks} ({rule_})",
+                            hand=hand, pairs=pairs, ranks=_ranks_text(settings),
+                            rule_=settings.rule('pair'))
     if seven_pairs_reading(tiles, melds) is not None:
         raise RuleViolation(settings.rule("specialHands"),
-                            f"{who} {shown} is seven pairs, which is not a winning hand in this "
-                            f"game: a win needs four sets and a pair "
-                            f"({settings.rule('specialHands')})")
+                            "{hand} is seven pairs, which is not a winning hand in this game: a "
+                            "win needs four sets and a pair ({rule_})",
+                            hand=hand, rule_=settings.rule('specialHands'))
     raise RuleViolation(settings.rule("winShape"),
-                        f"{who} {shown} cannot be read as four sets (chows or pungs) and a pair "
-                        f"({settings.rule('winShape')})")
+                        "{hand} cannot be read as four sets (chows or pungs) and a pair "
+                        "({rule_})",
+                        hand=hand, rule_=settings.rule('winShape'))
 
 
-def _ranks_text(settings: GameSettings) -> str:
-    ranks = sorted(settings.pairRanks or ())
-    return ", ".join(map(str, ranks[:-1])) + f" or {ranks[-1]}" if len(ranks) > 1 else str(ranks[0])
+def _either(choices: Sequence[str]) -> str | Message:
+    """``"a"``, ``"a or b"``, ``"a or b or c"``: the words of a choice (``or`` translated)."""
+    if len(choices) == 1:
+        return choices[0]
+    return Message("{either} or {other}", either=choices[0], other=_either(choices[1:]))
+
+
+def _ranks_text(settings: GameSettings) -> str | Message:
+    """The pair ranks of the game: ``"2, 5 or 8"`` (the commas and ``or`` translated)."""
+    ranks = [str(r) for r in sorted(settings.pairRanks or ())]
+    text: str | Message = ranks[-1]
+    if len(ranks) > 1:
+        text = Message("{either} or {other}", either=ranks[-2], other=text)
+    for r in reversed(ranks[:-2]):
+        text = Message("{first}, {rest}", first=r, rest=text)
+    return text
 
 
 def waits(concealed: Iterable[str], melds: Sequence[Meld],

@@ -48,12 +48,15 @@ def declare_win(state: Hand, data: Mapping) -> Hand:
     _must_be_in_play(state)
     if state.phase == "claims":
         w = state.window
-        raise _fail(settings, "claimWin", f"seat {seat} may win on seat {w.discarder}'s "
-                                          f"{w.tile} only by claiming it")
+        raise _fail(settings, "claimWin", "seat {seat} may win on seat {discarder}'s "
+                                          "{tile} only by claiming it",
+                                          seat=seat, discarder=w.discarder, tile=w.tile)
     _must_be_on_turn(state, seat, "discard", "declare a win")
     if not began_with_draw(state):
-        raise _fail(settings, "selfDraw", f"seat {seat} did not draw this turn: a self-drawn win "
-                                          f"needs the tile just drawn (or the dealer's first 14)")
+        raise _fail(settings, "selfDraw", "seat {seat} did not draw this turn: a "
+                                          "self-drawn win needs the tile just drawn "
+                                          "(or the dealer's first 14)",
+                                          seat=seat)
     _must_not_be_barred(state, seat)
     try:
         must_win(state, seat, state.seats[seat].concealed)
@@ -114,19 +117,23 @@ def declare_kong(state: Hand, data: Mapping) -> Hand:
     seat = _seat_arg(settings, data)
     kind, tile = data.get("kind"), _tile_arg(settings, data.get("tile"))
     if not settings.kongs:
-        raise _fail(settings, "kong", f"seat {seat} may not declare a kong of {tile}: kongs are "
-                                      f"not allowed in this game; a fourth identical tile is "
-                                      f"used in another set or discarded")
+        raise _fail(settings, "kong", "seat {seat} may not declare a kong of {tile}: "
+                                      "kongs are not allowed in this game; a fourth "
+                                      "identical tile is used in another set or "
+                                      "discarded",
+                                      seat=seat, tile=tile)
     allowed = {"concealed": settings.kongConcealed is not None,
                "added": settings.kongAdded is not None}
     if not allowed.get(kind):
-        raise _fail(settings, "kong", f"seat {seat} may not declare a {kind!r} kong: the kinds "
-                                      f"allowed are "
-                                      f"{', '.join(k for k, on in allowed.items() if on)}")
+        raise _fail(settings, "kong", "seat {seat} may not declare a {kind!r} kong: "
+                                      "the kinds allowed are {allowed}",
+                                      seat=seat, kind=kind,
+                                      allowed=', '.join((k for k, on in allowed.items() if on)))
     _must_be_on_turn(state, seat, "discard", "declare a kong")
     if state.wall_count == 0:
-        raise _fail(settings, "kong", f"seat {seat} may not kong: no tile is left for the "
-                                      f"replacement")
+        raise _fail(settings, "kong", "seat {seat} may not kong: no tile is left for "
+                                      "the replacement",
+                                      seat=seat)
     _must_not_meld_void(state, seat, tile, "kong")
     hand = state.seats[seat]
     if kind == "added":
@@ -146,11 +153,14 @@ def declare_kong(state: Hand, data: Mapping) -> Hand:
 def _concealed_kong(state: Hand, hand: SeatHand, seat: int, tile: str) -> SeatHand:
     settings = state.settings
     if hand.concealed.count(tile) < 4:
-        raise _fail(settings, "kong", f"seat {seat} does not hold four {tile} for a concealed kong")
+        raise _fail(settings, "kong", "seat {seat} does not hold four {tile} for a "
+                                      "concealed kong",
+                                      seat=seat, tile=tile)
     dealers_first = state.drawn is None and began_with_draw(state)
     if not (settings.concealedKongLater or state.drawn == tile or dealers_first):
-        raise _fail(settings, "kong", f"seat {seat} may make a concealed kong of {tile} only on "
-                                      f"drawing the fourth {tile}")
+        raise _fail(settings, "kong", "seat {seat} may make a concealed kong of {tile} "
+                                      "only on drawing the fourth {tile}",
+                                      seat=seat, tile=tile)
     return evolve(hand, concealed=remove_tiles(hand.concealed, (tile,) * 4),
                    melds=hand.melds + (Meld("kong", (tile,) * 4, concealed=True),))
 
@@ -159,10 +169,13 @@ def _must_add_to_a_pong(state: Hand, hand: SeatHand, seat: int, tile: str) -> No
     settings = state.settings
     pong = any(m.kind == "pong" and m.tiles[0] == tile for m in hand.melds)
     if not pong or tile not in hand.concealed:
-        raise _fail(settings, "kong", f"seat {seat} has no pong of {tile} and a fourth {tile} "
-                                      f"to add to it")
+        raise _fail(settings, "kong", "seat {seat} has no pong of {tile} and a fourth "
+                                      "{tile} to add to it",
+                                      seat=seat, tile=tile)
     if not settings.addedKongLater and state.drawn != tile:
-        raise _fail(settings, "kong", f"seat {seat} may add only the tile just drawn to a pong")
+        raise _fail(settings, "kong", "seat {seat} may add only the tile just drawn to "
+                                      "a pong",
+                                      seat=seat)
 
 
 def _may_rob(state: Hand, maker: int, tile: str) -> tuple[frozenset[str], ...]:
@@ -181,10 +194,12 @@ def exhaustive_draw(state: Hand, data: Mapping | None = None) -> Hand:
     settings = state.settings
     _must_be_in_play(state)
     if state.wall_count:
-        raise _fail(settings, "exhaustive", f"the hand is not drawn: {state.wall_count} wall "
-                                            f"tile(s) are left")
+        raise _fail(settings, "exhaustive", "the hand is not drawn: {wall_count} wall "
+                                            "tile(s) are left",
+                                            wall_count=state.wall_count)
     if not (state.phase == "draw" or (state.phase == "discard" and not settings.lastTileDiscard)):
-        raise _fail(settings, "exhaustive", f"the hand is not drawn yet: seat {state.turn} still "
-                                            f"discards the last tile"
-                    if state.phase == "discard" else "the claim window on the last discard is open")
+        if state.phase == "discard":
+            raise _fail(settings, "exhaustive", "the hand is not drawn yet: seat {turn} still "
+                                                "discards the last tile", turn=state.turn)
+        raise _fail(settings, "exhaustive", "the claim window on the last discard is open")
     return evolve(state, phase="over", result="draw", window=None)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from .. import multisets
+from ..messages import Message
 
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
@@ -24,8 +25,9 @@ TRUMP = "trump"  # the class name of the trump cards; plain classes are the suit
 POINTS: Mapping[str, int] = MappingProxyType({r: {"5": 5, "T": 10, "K": 10}.get(r, 0) for r in RANKS})
 _SCORING = {r: n for r, n in POINTS.items() if n}  # by a card's first letter: no joker scores
 
-_CLASS_NAMES = MappingProxyType({TRUMP: "trumps", "S": "spades", "H": "hearts", "D": "diamonds",
-                                 "C": "clubs"})
+_CLASS_NAMES = MappingProxyType({TRUMP: Message("trumps"), "S": Message("spades"),
+                                 "H": Message("hearts"), "D": Message("diamonds"),
+                                 "C": Message("clubs")})
 
 
 class CardError(ValueError):
@@ -73,8 +75,9 @@ def level_value(rank: str) -> int:
     return RANKS.index(rank) + 2
 
 
-def class_name(cls: str) -> str:
-    """English name of a class for messages: "trumps", "spades", "hearts", ..."""
+def class_name(cls: str) -> Message | str:
+    """The name of a class for messages: "trumps", "spades", "hearts", ... (a Message, said in
+    its reader's language)."""
     return _CLASS_NAMES.get(cls, cls)
 
 

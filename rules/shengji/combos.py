@@ -23,12 +23,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..messages import Message
 from ..violations import RuleViolation
-from . import units
+from . import units, words
 from .cards import Trump, class_name, remove_cards
 
 SINGLE, PAIR, TRACTOR = "single", "pair", "tractor"
 TRIPLE, TRIPLE_TRACTOR = "triple", "tripleTractor"  # SJ3-6.1 / 6.2
+# the kinds by name, for messages (a Message each, said in its reader's language)
+KIND_NAMES = {SINGLE: Message("single"), PAIR: Message("pair"), TRIPLE: Message("triple"),
+              TRACTOR: Message("tractor"), TRIPLE_TRACTOR: Message("triple-tractor")}
 
 
 @dataclass(frozen=True)
@@ -325,12 +329,17 @@ def check_lead(cards: Sequence[str], trump: Trump, rule: str = "SJ2-8.2") -> Non
     """SJ2-8.2 (SJ3-7.1): a lead is one or more cards, all of one class."""
     cards = tuple(cards)
     if not cards:
-        raise RuleViolation(rule, f"a lead must contain at least one card ({rule})")
+        raise RuleViolation(rule, "a lead must contain at least one card ({rule_})",
+                                  rule_=rule)
     groups = _by_class(cards, trump)
     if len(groups) > 1:
-        parts = "; ".join(f"{class_name(cls)} {trump.format_cards(held)}" for cls, held in groups.items())
-        raise RuleViolation(rule, f"the lead {trump.format_cards(cards)} mixes classes ({parts}); "
-                                  f"all cards of a lead must be of one class ({rule})")
+        parts = words.joined([Message("{class_name} {cards}", class_name=class_name(cls),
+                                      cards=trump.format_cards(held))
+                              for cls, held in groups.items()], words.SEMICOLON)
+        raise RuleViolation(rule, "the lead {format_cards} mixes classes ({parts}); all cards "
+                                  "of a lead must be of one class ({rule_})",
+                                  format_cards=trump.format_cards(cards), parts=parts,
+                                  rule_=rule)
 
 
 def beaten_components(components: Sequence[Component], trump: Trump,

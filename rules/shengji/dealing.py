@@ -10,8 +10,9 @@ from datetime import datetime
 from typing import Mapping
 
 from ..frozen import evolve
+from ..messages import Message
 from ..violations import RuleViolation
-from . import declaring, reveals
+from . import declaring, reveals, words
 from .cards import JOKERS, Trump, deck
 from .declaring import Bidding
 from .hand import Hand, Variant, in_phase
@@ -26,11 +27,12 @@ def deal(number: int, level: str, dealer: int | None, settings, variant: Variant
     rule = variant.rule("deal")
     for seat, cards in enumerate(hands):
         if len(cards) != variant.hand_size:
-            raise RuleViolation(rule, f"seat {seat} is dealt {len(cards)} cards; each player "
-                                      f"receives {variant.hand_size}")
+            raise RuleViolation(rule, "seat {seat} is dealt {count} cards; each player "
+                                      "receives {hand_size}",
+                                      seat=seat, count=len(cards), hand_size=variant.hand_size)
     if len(kitty) != variant.kitty_size:
-        raise RuleViolation(rule, f"the kitty is dealt {len(kitty)} cards; it holds "
-                                  f"{variant.kitty_size}")
+        raise RuleViolation(rule, "the kitty is dealt {count} cards; it holds {kitty_size}",
+                                  count=len(kitty), kitty_size=variant.kitty_size)
     _must_be_the_decks([card for cards in hands for card in cards] + list(kitty), variant)
     if variant.reveals_by_count:
         bidding = reveals.bidding_for_reveals(level, settings.counterRevealRestartsPause)
@@ -49,16 +51,18 @@ def _must_be_the_decks(cards: list[str], variant: Variant) -> None:
     if surplus or missing:
         parts = []
         if surplus:
-            parts.append("too many " + _counted(surplus, wanted))
+            parts.append(Message("too many {cards}", cards=_counted(surplus, wanted)))
         if missing:
-            parts.append("missing " + " ".join(sorted(missing.elements())))
-        raise RuleViolation(variant.rule("deck"), f"the deal is not exactly {variant.decks} "
-                                                  "decks of 54 cards: " + "; ".join(parts))
+            parts.append(Message("missing {cards}", cards=" ".join(sorted(missing.elements()))))
+        raise RuleViolation(variant.rule("deck"), "the deal is not exactly {decks} decks of 54 "
+                                                  "cards: {faults}",
+                            decks=variant.decks, faults=words.joined(parts, words.SEMICOLON))
 
 
-def _counted(surplus, wanted) -> str:
-    return ", ".join(f"{card} ×{surplus[card] + wanted[card]} (the decks hold {wanted[card]})"
-                     for card in sorted(surplus))
+def _counted(surplus, wanted) -> Message | str:
+    return words.joined([Message("{card} ×{count} (the decks hold {held})", card=card,
+                                 count=surplus[card] + wanted[card], held=wanted[card])
+                         for card in sorted(surplus)], words.COMMA)
 
 
 # SJ3-1.4 Interpretation: the number a turned card counts (A = 1 … K = 13; a joker is turned again)
@@ -79,11 +83,13 @@ def _first_drawer(variant: Variant, dealer: int | None, data: Mapping) -> int | 
     (``turned_by`` and ``turned_card`` of HandDealt, informational)."""
     turned = [key for key in ("turned_by", "turned_card") if key in data]
     if turned and not variant.counts_first_drawer:
-        raise RuleViolation(variant.rule("first_drawer"), f"{variant.name} deals have no card "
-                                                          "turned up for the first drawer")
+        raise RuleViolation(variant.rule("first_drawer"), "{name} deals have no card turned up "
+                                                          "for the first drawer",
+                                                          name=variant.name)
     if turned and dealer is not None:
-        raise RuleViolation("SJ3-1.4", f"the dealer, seat {dealer}, draws first: a card is turned "
-                                       "up only for the first deal of a match")
+        raise RuleViolation("SJ3-1.4", "the dealer, seat {dealer}, draws first: a card is "
+                                       "turned up only for the first deal of a match",
+                                       dealer=dealer)
     if len(turned) == 1:
         raise RuleViolation("SJ3-1.4", "turned_by and turned_card come together: who turned up "
                                        "which card")
@@ -97,12 +103,13 @@ def _first_drawer(variant: Variant, dealer: int | None, data: Mapping) -> int | 
 _BEFORE_THE_KITTY = ("declaring", "awaiting_dealer", "kitty")
 
 
-def _before_the_kitty(h: Hand, event: str) -> None:
+def _before_the_kitty(h: Hand, event: Message) -> None:
     """SJ2-4.8 / SJ3-3.6: once the dealer has taken the kitty no one may declare or overcall."""
     if h.phase not in _BEFORE_THE_KITTY and h.in_play:
         raise RuleViolation(h.variant.rule("kitty_cut_off"),
-                            f"the dealer has taken the kitty of hand {h.number}; "
-                            f"{event} is no longer possible")
+                            "the dealer has taken the kitty of hand {number}; {event} is no "
+                            "longer possible",
+                            number=h.number, event=event)
     in_phase(h, event, *_BEFORE_THE_KITTY)
 
 
@@ -111,7 +118,7 @@ def declare(h: Hand, data: Mapping, at: datetime) -> Hand:
     one and disputed (SJ2-4.2: ``simultaneous``, then lots decide). Once the window has closed
     without a declaration, none is possible (SJ2-4.9). In SJ3 a reveal after the pause, before
     the kitty is taken, opens the window again (SJ3-3.6)."""
-    _before_the_kitty(h, "a declaration")
+    _before_the_kitty(h, Message("a declaration"))
     seat, card = data["seat"], data["card"]
     if h.variant.reveals_by_count:
         if data.get("simultaneous"):
@@ -120,8 +127,9 @@ def declare(h: Hand, data: Mapping, at: datetime) -> Hand:
         h = _reopened(h) if h.phase == "kitty" else h
         return _bid(h, reveals.reveal(h.bidding, seat, card, h.hands[seat], at))
     if h.phase != "declaring" and h.bidding.standing is None:
-        raise RuleViolation("SJ2-4.9", f"the window of hand {h.number} closed without a "
-                                       "declaration: kitty card #3 fixed trump")
+        raise RuleViolation("SJ2-4.9", "the window of hand {number} closed without a "
+                                       "declaration: kitty card #3 fixed trump",
+                                       number=h.number)
     decide = declaring.declare_simultaneous if data.get("simultaneous") else declaring.declare
     return _bid(h, decide(h.bidding, seat, card, h.hands[seat], at))
 
@@ -132,7 +140,7 @@ def overcall(h: Hand, data: Mapping, at: datetime) -> Hand:
     cut-off), which opens it again — trump, and in hand 1 the dealer, are fixed at its next
     close. So in SJ3 after the dealer's pause (seed 004 〈4〉: no counter-reveal once the dealer
     has taken the kitty)."""
-    _before_the_kitty(h, "an overcall")
+    _before_the_kitty(h, Message("an overcall"))
     seat, cards = data["seat"], tuple(data["cards"])
     if h.variant.reveals_by_count:
         h = _reopened(h) if h.phase == "kitty" else h
@@ -158,7 +166,7 @@ def deal_completed(h: Hand, at: datetime) -> Hand:
     """DealCompleted (SJ2-4.7) starts the declaration window's clock; while lots between
     simultaneous declarations are pending, drawing is paused (SJ2-4.2). DrawingEnded (SJ3-3.6)
     starts the dealer's 5-second pause."""
-    in_phase(h, "the end of the deal", "declaring")
+    in_phase(h, Message("the end of the deal"), "declaring")
     declaring.must_not_await_lots(h.bidding)
     if h.variant.reveals_by_count and h.bidding.deal_completed_at is not None:
         raise RuleViolation("SJ3-3.6", "drawing has already ended")
@@ -189,13 +197,14 @@ def lots(h: Hand, data: Mapping, at: datetime) -> Hand:
     """LotsDrawn in a hand: between simultaneous declarations (SJ2-4.2) or, in hand 1 without a
     declaration under lotDealer, for the dealer (SJ2-5.2)."""
     if data["purpose"] == "declaration":
-        in_phase(h, "lots between declarations", "declaring")
+        in_phase(h, Message("lots between declarations"), "declaring")
         return _bid(h, declaring.resolve_lots(h.bidding, data["candidates"], data["winner"]))
-    in_phase(h, "lots for the dealer", "awaiting_dealer")
+    in_phase(h, Message("lots for the dealer"), "awaiting_dealer")
     if sorted(data["candidates"]) != [0, 1, 2, 3]:
         raise RuleViolation("SJ2-5.2", "lots for the dealer are drawn among all four seats")
     if data["winner"] not in data["candidates"]:
-        raise RuleViolation("SJ2-5.2", f"seat {data['winner']} is not one of the candidates")
+        raise RuleViolation("SJ2-5.2", "seat {winner} is not one of the candidates",
+                                       winner=data['winner'])
     return evolve(h, dealer=data["winner"], phase="kitty")
 
 

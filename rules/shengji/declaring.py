@@ -194,8 +194,9 @@ def must_be_open(b: Bidding, at: datetime) -> None:
         raise RuleViolation("SJ2-4.7", "the declaration window has closed; no one may declare or overcall")
     limit = deadline(b)
     if limit is not None and at > limit:
-        raise RuleViolation("SJ2-4.7", f"the declaration window closed at {iso(limit)}; "
-                                       f"this came at {iso(at)}")
+        raise RuleViolation("SJ2-4.7", "the declaration window closed at {iso}; this came at "
+                                       "{iso2}",
+                                       iso=iso(limit), iso2=iso(at))
 
 
 def must_be_before_the_kitty(b: Bidding, rule: str = "SJ2-4.8") -> None:
@@ -218,25 +219,29 @@ def must_not_await_lots(b: Bidding) -> None:
     """SJ2-4.2: while simultaneous declarations wait for lots, drawing and declaring are paused."""
     if lots_pending(b):
         seats = ", ".join(str(bid.seat) for bid in b.history)
-        raise RuleViolation("SJ2-4.2", f"seats {seats} declared at the same time; "
-                                       "lots must decide before anything else is declared")
+        raise RuleViolation("SJ2-4.2", "seats {seats} declared at the same time; lots must "
+                                       "decide before anything else is declared",
+                                       seats=seats)
 
 
 def must_be_held_level_card(b: Bidding, card: str, hand: Sequence[str], rule: str = "SJ2-4.1") -> None:
     """SJ2-4.1 / SJ3-3.1: a declaration shows one level card that the player holds (a joker is
     not one)."""
     if not is_level_card(card, b.level):
-        raise RuleViolation(rule, f"{card} is not a level card: a declaration shows one card "
-                                  f"of rank {b.level} (jokers do not count)")
+        raise RuleViolation(rule, "{card} is not a level card: a declaration shows one card of "
+                                  "rank {level} (jokers do not count)",
+                                  card=card, level=b.level)
     if not holds(hand, [card]):
-        raise RuleViolation(rule, f"the player does not hold {card}")
+        raise RuleViolation(rule, "the player does not hold {card}",
+                                  card=card)
 
 
 def must_have_no_standing(b: Bidding) -> None:
     """SJ2-4.1: a declaration is possible only while no declaration stands; after that, overcall."""
     if b.standing is not None:
-        raise RuleViolation("SJ2-4.1", f"seat {b.standing.seat}'s declaration already stands; "
-                                       "only an overcall with a pair can change trump now")
+        raise RuleViolation("SJ2-4.1", "seat {seat}'s declaration already stands; only an "
+                                       "overcall with a pair can change trump now",
+                                       seat=b.standing.seat)
 
 
 def must_have_standing(b: Bidding) -> None:
@@ -250,8 +255,9 @@ def must_not_overcall_self(b: Bidding, seat: int, rule: str = "SJ2-4.5") -> None
     """SJ2-4.5 / SJ3-3.5: the player whose declaration or overcall stands may not overcall it
     (his partner may)."""
     if b.standing is not None and b.standing.seat == seat:
-        raise RuleViolation(rule, f"seat {seat}'s own declaration stands; a player may not "
-                                  "overcall himself until someone else has overcalled him")
+        raise RuleViolation(rule, "seat {seat}'s own declaration stands; a player may not "
+                                  "overcall himself until someone else has overcalled him",
+                                  seat=seat)
 
 
 def must_be_overcall_pair(b: Bidding, cards: Sequence[str], hand: Sequence[str]) -> None:
@@ -259,12 +265,16 @@ def must_be_overcall_pair(b: Bidding, cards: Sequence[str], hand: Sequence[str])
     both held by the player."""
     shown = " ".join(cards)
     if len(cards) != 2 or cards[0] != cards[1]:
-        raise RuleViolation("SJ2-4.3", f"an overcall shows a pair of two identical cards, not {shown!r}")
+        raise RuleViolation("SJ2-4.3", "an overcall shows a pair of two identical cards, not "
+                                       "{shown!r}",
+                                       shown=shown)
     if not (is_level_card(cards[0], b.level) or is_joker(cards[0])):
-        raise RuleViolation("SJ2-4.3", f"{shown} is neither a pair of level cards (rank {b.level}) "
-                                       "nor a pair of jokers")
+        raise RuleViolation("SJ2-4.3", "{shown} is neither a pair of level cards (rank "
+                                       "{level}) nor a pair of jokers",
+                                       shown=shown, level=b.level)
     if not holds(hand, cards):
-        raise RuleViolation("SJ2-4.3", f"the player does not hold both cards of {shown}")
+        raise RuleViolation("SJ2-4.3", "the player does not hold both cards of {shown}",
+                                       shown=shown)
 
 
 def must_keep_no_trump(b: Bidding, seat: int, suit: str | None) -> None:
@@ -277,8 +287,9 @@ def must_keep_no_trump(b: Bidding, seat: int, suit: str | None) -> None:
         raise RuleViolation("SJ2-4.4", "the hand is no-trump; only a pair of identical jokers can "
                                        "overcall it now")
     if ever_no_trump(b) and seat == b.first_declarer and suit == first_suit(b):
-        raise RuleViolation("SJ2-4.6", f"seat {seat} declared first, but once the hand has been made "
-                                       "no-trump he may not return to his original suit")
+        raise RuleViolation("SJ2-4.6", "seat {seat} declared first, but once the hand has been "
+                                       "made no-trump he may not return to his original suit",
+                                       seat=seat)
 
 
 # ---------------------------------------------------------------- transitions
@@ -317,7 +328,8 @@ def declare_simultaneous(b: Bidding, seat: int, card: str, hand: Sequence[str], 
         raise RuleViolation("SJ2-4.2", "trump has already been overcalled; a simultaneous declaration "
                                        "can only compete with the first declaration")
     if any(bid.seat == seat for bid in b.history):
-        raise RuleViolation("SJ2-4.2", f"seat {seat} has already declared in this hand")
+        raise RuleViolation("SJ2-4.2", "seat {seat} has already declared in this hand",
+                                       seat=seat)
     must_be_held_level_card(b, card, hand)
     bid = Bid(seat, (card,), card_suit(card), at)
     return evolve(b, history=b.history + (bid,),
@@ -333,10 +345,13 @@ def resolve_lots(b: Bidding, candidates: Sequence[int], winner: int) -> Bidding:
         raise RuleViolation("SJ2-4.2", "no simultaneous declarations are waiting for lots")
     declared = sorted(bid.seat for bid in b.history)
     if sorted(candidates) != declared:
-        raise RuleViolation("SJ2-4.2", f"the lots must be drawn between exactly the seats that declared "
-                                       f"at the same time ({declared}), not {sorted(candidates)}")
+        raise RuleViolation("SJ2-4.2", "the lots must be drawn between exactly the seats that "
+                                       "declared at the same time ({declared}), not "
+                                       "{candidates}",
+                                       declared=declared, candidates=sorted(candidates))
     if winner not in candidates:
-        raise RuleViolation("SJ2-4.2", f"seat {winner} is not one of the candidates {list(candidates)}")
+        raise RuleViolation("SJ2-4.2", "seat {winner} is not one of the candidates {candidates}",
+                                       winner=winner, candidates=list(candidates))
     bid = next(bid for bid in b.history if bid.seat == winner)
     return evolve(b, standing=bid, history=(bid,), first_declarer=winner, no_trump=False)
 
@@ -362,7 +377,8 @@ def overcall(b: Bidding, seat: int, cards: Sequence[str], hand: Sequence[str], a
 def deal_completed(b: Bidding, at: datetime) -> Bidding:
     """SJ2-4.7: DealCompleted starts the window's clock; it happens once per hand."""
     if b.deal_completed_at is not None:
-        raise RuleViolation("SJ2-4.7", f"the deal was already completed at {iso(b.deal_completed_at)}")
+        raise RuleViolation("SJ2-4.7", "the deal was already completed at {iso}",
+                                       iso=iso(b.deal_completed_at))
     return evolve(b, deal_completed_at=at)
 
 
@@ -375,8 +391,9 @@ def close_window(b: Bidding, at: datetime) -> Bidding:
     if limit is None:
         raise RuleViolation("SJ2-4.7", "the deal is not complete, so the declaration window cannot close")
     if at < limit:
-        raise RuleViolation("SJ2-4.7", f"the declaration window stays open until {iso(limit)}; "
-                                       f"it cannot close at {iso(at)}")
+        raise RuleViolation("SJ2-4.7", "the declaration window stays open until {iso}; it "
+                                       "cannot close at {iso2}",
+                                       iso=iso(limit), iso2=iso(at))
     must_not_await_lots(b)
     return evolve(b, closed=True)
 

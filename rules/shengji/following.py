@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from ..messages import Message
 from ..violations import RuleViolation
+from . import words
 from .cards import Trump, class_name, missing_cards
 from .combos import (
     TRACTOR,
@@ -21,33 +23,40 @@ from .combos import (
 )
 
 
-def must_play_lead_size(lead: Sequence[str], play: Sequence[str], trump: Trump, player: str,
-                        rule: str = "SJ2-9.1") -> None:
+def must_play_lead_size(lead: Sequence[str], play: Sequence[str], trump: Trump,
+                        player: str | Message, rule: str = "SJ2-9.1") -> None:
     """SJ2-9.1 / SJ3-8.1: each player plays exactly as many cards as were led."""
     if len(play) != len(lead):
-        raise RuleViolation(rule, f"{player} must play exactly {_count(len(lead), 'card')}, as many as "
-                                  f"the lead {trump.format_cards(lead)}, but played {len(play)} ({rule})")
+        raise RuleViolation(rule, "{player} must play exactly {cards}, as many as the lead "
+                                  "{lead}, but played {played} ({rule})",
+                                  player=player, cards=words.cards(len(lead)),
+                                  lead=trump.format_cards(lead), played=len(play), rule=rule)
 
 
 def must_follow_class(cls: str, own: Sequence[str], n: int, play: Sequence[str], trump: Trump,
-                      player: str, rule: str = "SJ2-9.2") -> None:
+                      player: str | Message, rule: str = "SJ2-9.2") -> None:
     """SJ2-9.2 / SJ3-8.1: with at most n cards of the led class play all of them; otherwise play
     n cards of that class."""
     name = class_name(cls)
     if len(own) <= n:
         left_out = missing_cards(play, own)
         if left_out:
-            raise RuleViolation(rule, (
-                f"{player} holds only {_count(len(own), 'card')} in {name} ({trump.format_cards(own)}), "
-                f"no more than the {_count(n, 'card')} led, and must play all of them; the play "
-                f"{trump.format_cards(play)} leaves out {trump.format_cards(left_out)} ({rule})"))
+            raise RuleViolation(rule, "{player} holds only {held} in {class_name} ({own}), "
+                                      "no more than the {led} led, and must play all of "
+                                      "them; the play {play} leaves out {left_out} ({rule})",
+                                      player=player, held=words.cards(len(own)),
+                                      class_name=name, own=trump.format_cards(own),
+                                      led=words.cards(n), play=trump.format_cards(play),
+                                      left_out=trump.format_cards(left_out), rule=rule)
         return
     off = [card for card in play if trump.card_class(card) != cls]
     if off:
-        raise RuleViolation(rule, (
-            f"{player} holds {_count(len(own), 'card')} in {name}, more than the {_count(n, 'card')} led, "
-            f"and must play all {n} from {name}; the play {trump.format_cards(play)} includes "
-            f"{trump.format_cards(off)} ({rule})"))
+        raise RuleViolation(rule, "{player} holds {held} in {class_name}, more than the {led} "
+                                  "led, and must play all {n} from {class_name}; the play "
+                                  "{play} includes {off} ({rule})",
+                                  player=player, held=words.cards(len(own)), class_name=name,
+                                  led=words.cards(n), n=n, play=trump.format_cards(play),
+                                  off=trump.format_cards(off), rule=rule)
 
 
 def required_tractors(lead_components: Sequence[Component], own: Sequence[str],
@@ -65,7 +74,7 @@ def required_tractors(lead_components: Sequence[Component], own: Sequence[str],
 
 
 def must_follow_tractors(lead_components: Sequence[Component], own: Sequence[str], play: Sequence[str],
-                         trump: Trump, player: str) -> None:
+                         trump: Trump, player: str | Message) -> None:
     """SJ2-9.4: holding a tractor in the led class, follow each led tractor (longest first) with a
     tractor of min(k, longest available) pairs; some assignment of the played cards must
     satisfy every such requirement."""
@@ -76,18 +85,28 @@ def must_follow_tractors(lead_components: Sequence[Component], own: Sequence[str
     if _place_runs(_pair_positions(play, trump), lengths) is not None:
         return
     led = [comp for comp in lead_components if comp.kind == TRACTOR]
-    many = len(held) > 1
-    raise RuleViolation("SJ2-9.4", (
-        f"{player} holds the tractor{'s' if many else ''} "
-        f"{' and '.join(trump.format_cards(run) for run in held)} in {class_name(lead_components[0].cls)} "
-        f"and must play {'tractors' if many else 'a tractor'} of {' and '.join(map(str, lengths))} pairs "
-        f"to follow the led tractor{'s' if len(led) > 1 else ''} "
-        f"{' and '.join(trump.format_cards(comp.cards) for comp in led)}; the play "
-        f"{trump.format_cards(play)} does not contain {'them' if many else 'one'} (SJ2-9.4)"))
+    led_cards = words.joined([trump.format_cards(comp.cards) for comp in led])
+    if len(led) > 1:
+        led_tractors = Message("the led tractors {cards}", cards=led_cards)
+    else:
+        led_tractors = Message("the led tractor {cards}", cards=led_cards)
+    blanks = {"player": player, "held": words.joined([trump.format_cards(run) for run in held]),
+              "class_name": class_name(lead_components[0].cls),
+              "lengths": words.joined(lengths), "led": led_tractors,
+              "play": trump.format_cards(play)}
+    if len(held) > 1:
+        raise RuleViolation("SJ2-9.4", "{player} holds the tractors {held} in {class_name} and "
+                                       "must play tractors of {lengths} pairs to follow {led}; "
+                                       "the play {play} does not contain them (SJ2-9.4)",
+                                       **blanks)
+    raise RuleViolation("SJ2-9.4", "{player} holds the tractor {held} in {class_name} and must "
+                                   "play a tractor of {lengths} pairs to follow {led}; the play "
+                                   "{play} does not contain one (SJ2-9.4)",
+                                   **blanks)
 
 
 def must_follow_pairs(lead_components: Sequence[Component], own: Sequence[str], play: Sequence[str],
-                      trump: Trump, player: str) -> None:
+                      trump: Trump, player: str | Message) -> None:
     """SJ2-9.3: the play contains at least min(P, pairs held in the led class) disjoint pairs,
     P = pairs of the lead (a k-tractor counts k)."""
     led_pairs = sum(comp.pairs for comp in lead_components)
@@ -99,18 +118,18 @@ def must_follow_pairs(lead_components: Sequence[Component], own: Sequence[str], 
     if have >= need:
         return
     held_cards = [card for cards in _pair_cards(own, trump).values() for card in cards for _ in (1, 2)]
-    raise RuleViolation("SJ2-9.3", (
-        f"{player} holds {_count(held, 'pair')} in {class_name(lead_components[0].cls)} "
-        f"({trump.format_cards(held_cards)}) and must play at least {_count(need, 'pair')} to follow "
-        f"the {_count(led_pairs, 'pair')} led; the play {trump.format_cards(play)} contains {have} (SJ2-9.3)"))
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+    raise RuleViolation("SJ2-9.3", "{player} holds {held} in {class_name} ({held_cards}) "
+                                   "and must play at least {need} to follow the {led} "
+                                   "led; the play {play} contains {have} (SJ2-9.3)",
+                                   player=player, held=words.pairs(held),
+                                   class_name=class_name(lead_components[0].cls),
+                                   held_cards=trump.format_cards(held_cards),
+                                   need=words.pairs(need), led=words.pairs(led_pairs),
+                                   play=trump.format_cards(play), have=have)
 
 
 def check_follow(lead: Sequence[str], hand: Sequence[str], play: Sequence[str], trump: Trump,
-                 player: str = "the player") -> None:
+                 player: str | Message = words.THE_PLAYER) -> None:
     """SJ2-9.1–9.4: is ``play`` (cards the player holds) a legal follow to the effective ``lead``
     from ``hand`` (his cards before playing)? Raises RuleViolation with the first rule broken;
     the tractor rule is checked before the pair rule (SJ2 Ex 3)."""

@@ -26,6 +26,7 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Mapping
 
+from ..messages import N_, Message
 from ..violations import RuleViolation
 from . import scoring
 from .cards import Trump, missing_cards
@@ -178,16 +179,40 @@ class Hand:
 
 # --- what every phase checks alike ----------------------------------------------------------
 
-def in_phase(h: Hand, event: str, *phases: str) -> None:
-    """An event comes only in the phases that take it (SJ2-16, SJ3-13)."""
+# the phases by name, for messages ("hand 3 is in the burying phase")
+_PHASE_NAMES = MappingProxyType({
+    "declaring": Message("the declaring phase"),
+    "awaiting_dealer": Message("the awaiting dealer phase"),
+    "kitty": Message("the kitty phase"),
+    "burying": Message("the burying phase"),
+    "correcting_kitty": Message("the correcting kitty phase"),
+    "playing": Message("the playing phase"),
+    "completed": Message("the completed phase"),
+    "voided": Message("the voided phase"),
+})
+
+
+def in_phase(h: Hand, event: str | Message, *phases: str) -> None:
+    """An event comes only in the phases that take it (SJ2-16, SJ3-13). ``event`` is an event
+    type, or what it does (``Message("a play")``)."""
     if h.phase not in phases:
         raise RuleViolation(h.variant.rule("lifecycle"),
-                            f"{event} cannot come now: hand {h.number} is in the "
-                            f"{h.phase.replace('_', ' ')} phase")
+                            "{event} cannot come now: hand {number} is in {phase}",
+                            event=event, number=h.number, phase=_PHASE_NAMES[h.phase])
+
+
+# what a seat cannot do with cards he does not hold, by ``must_hold``'s ``doing``
+_CANNOT = MappingProxyType({
+    "play": N_("seat {seat} does not hold {missing} and cannot play it"),
+    "bury": N_("seat {seat} does not hold {missing} and cannot bury it"),
+    "move to the kitty": N_("seat {seat} does not hold {missing} and cannot move to the kitty "
+                            "it"),
+})
 
 
 def must_hold(h: Hand, seat: int, cards: tuple[str, ...], doing: str) -> None:
-    """A player can only play cards he holds: refused in every enforcement mode."""
+    """A player can only play cards he holds: refused in every enforcement mode. ``doing``:
+    "play", "bury" or "move to the kitty"."""
     if len(cards) == 1 and cards[0] in h.hands[seat]:  # a single held (most plays)
         return
     missing = missing_cards(h.hands[seat], cards)
@@ -196,10 +221,12 @@ def must_hold(h: Hand, seat: int, cards: tuple[str, ...], doing: str) -> None:
     most = h.variant.decks
     over = [card for card, n in Counter(cards).items() if n > most]
     if over:
-        raise RuleViolation(h.variant.rule("deck"), f"{over[0]} appears {Counter(cards)[over[0]]} "
-                                                    f"times; {most} decks hold only {most}")
-    raise RuleViolation(h.variant.rule("lifecycle"), f"seat {seat} does not hold "
-                                                     f"{' '.join(missing)} and cannot {doing} it")
+        raise RuleViolation(h.variant.rule("deck"), "{card} appears {count} times; {most} "
+                                                    "decks hold only {most}",
+                                                    card=over[0], count=Counter(cards)[over[0]],
+                                                    most=most)
+    raise RuleViolation(h.variant.rule("lifecycle"), _CANNOT[doing],
+                        seat=seat, missing=" ".join(missing))
 
 
 def with_holding(hands: tuple, seat: int, cards) -> tuple:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from ..frozen import evolve
+from ..messages import Message
 from ..violations import RuleViolation
 from . import scoring
 from .hand import PHASES, POINTS_PENALTY, Hand, in_phase
@@ -12,7 +13,7 @@ from .hand import PHASES, POINTS_PENALTY, Hand, in_phase
 
 def assess_penalty(h: Hand, data: Mapping) -> Hand:
     """PenaltyAssessed by a referee: N points against a side (SJ2-12.1, SJ3-11.1)."""
-    in_phase(h, "a penalty", *PHASES[:6])
+    in_phase(h, Message("a penalty"), *PHASES[:6])
     return add_penalty(h, data["rule"], data["side"], data["points"], "referee",
                        data.get("reason"))
 
@@ -40,7 +41,7 @@ def report_irregularity(h: Hand, data: Mapping) -> Hand:
     referee saw it): an exposed card (SJ3-11.5) or an out-of-turn play (SJ3-11.7) costs 20
     points; light illicit signals (SJ3-11.9) put the offender's outcome floor on the hand; a card
     count mismatch (SJ3-11.6) stops the hand."""
-    in_phase(h, "an irregularity", *PHASES[:6])
+    in_phase(h, Message("an irregularity"), *PHASES[:6])
     rule = data["rule"]
     if h.variant.outcome_penalties:
         return _sj3_irregularity(h, data)
@@ -67,21 +68,25 @@ def _sj3_irregularity(h: Hand, data: Mapping) -> Hand:
         raise RuleViolation("SJ3-4.3", "a deal handed over is established by KittyTaken with the "
                                        "seat that took the kitty")
     if rule not in _SJ3_REPORTED:
-        raise RuleViolation("SJ3-13", f"{rule} is not an irregularity a referee reports in SJ3: "
-                                      f"IrregularityReported is for {', '.join(_SJ3_REPORTED)} "
+        raise RuleViolation("SJ3-13", "{rule_} is not an irregularity a referee reports in "
+                                      "SJ3: IrregularityReported is for {SJ3_REPORTED} "
                                       "(exposed card, card count mismatch, out-of-turn play, "
-                                      "light illicit signals); other rulings are RulingRecorded "
-                                      "or PenaltyAssessed")
+                                      "light illicit signals); other rulings are "
+                                      "RulingRecorded or PenaltyAssessed",
+                                      rule_=rule, SJ3_REPORTED=', '.join(_SJ3_REPORTED))
     if "seat" in data and "seats" in data:
         raise RuleViolation(rule, "name the seat at fault (seat) or, for a card count "
                                   "mismatch, the seats whose count is wrong (seats), not both")
     if rule == "SJ3-11.6":
         return count_mismatch(h, data)
     if "seats" in data:
-        raise RuleViolation(rule, f"an irregularity of {rule} names the one seat that committed "
-                                  "it (seat); seats are for a card count mismatch (SJ3-11.6)")
+        raise RuleViolation(rule, "an irregularity of {rule_} names the one seat that "
+                                  "committed it (seat); seats are for a card count mismatch "
+                                  "(SJ3-11.6)",
+                                  rule_=rule)
     if seat is None:
-        raise RuleViolation(rule, f"an irregularity of {rule} names the seat that committed it")
+        raise RuleViolation(rule, "an irregularity of {rule_} names the seat that committed it",
+                                  rule_=rule)
     entry = {"rule": rule, "seat": seat, "detail": data["detail"]}
     h = evolve(h, irregularities=h.irregularities + (entry,))
     if rule in _POINTS_IRREGULARITIES:

@@ -27,8 +27,9 @@ def take_kitty(h: Hand, data: Mapping, at: datetime | None = None) -> Hand:
     taker = data.get("seat", h.dealer)
     if taker != h.dealer:
         if not h.variant.reveals_by_count:
-            raise RuleViolation(h.variant.rule("lifecycle"), f"the dealer, seat {h.dealer}, "
-                                                             f"takes the kitty, not seat {taker}")
+            raise RuleViolation(h.variant.rule("lifecycle"), "the dealer, seat {dealer}, takes the "
+                                                             "kitty, not seat {taker}",
+                                                             dealer=h.dealer, taker=taker)
         return _deal_transferred(h, taker)
     hands = with_holding(h.hands, h.dealer, h.hands[h.dealer] + h.kitty)
     return evolve(h, hands=hands, kitty=(), phase="burying")
@@ -42,9 +43,10 @@ def _fix_at_kitty(h: Hand, at: datetime | None) -> Hand:
     reveals.must_have_paused(h.bidding, table_time(h, at))
     fixed = fixed_by_reveals(h, reveals.close_at_kitty(h.bidding))
     if fixed is None:
-        raise RuleViolation("SJ3-3.7", f"no one has revealed trump in hand {h.number}: there is "
+        raise RuleViolation("SJ3-3.7", "no one has revealed trump in hand {number}: there is "
                                        "no dealer or trump, and the hand is dealt again "
-                                       "(HandVoided)")
+                                       "(HandVoided)",
+                                       number=h.number)
     return fixed
 
 
@@ -53,8 +55,9 @@ def _deal_transferred(h: Hand, taker: int) -> Hand:
     established when another seat has taken the kitty — refused in strict mode; in record mode
     the hand ends there (**Interpretation**): the defenders take the deal, no level changes."""
     if h.settings.strict:
-        raise RuleViolation("SJ3-4.3", f"the dealer, seat {h.dealer}, takes the kitty; the deal "
-                                       f"cannot be handed to seat {taker}")
+        raise RuleViolation("SJ3-4.3", "the dealer, seat {dealer}, takes the kitty; the deal "
+                                       "cannot be handed to seat {taker}",
+                                       dealer=h.dealer, taker=taker)
     entry = {"rule": "SJ3-4.3", "seat": taker,
              "detail": f"seat {taker} took the kitty of dealer seat {h.dealer}: the defenders "
                        "take the deal"}
@@ -75,7 +78,8 @@ def bury_kitty(h: Hand, data: Mapping) -> Hand:
     size = h.variant.kitty_size
     if len(cards) != size and (h.settings.strict or not h.variant.kitty_correction):
         raise RuleViolation(h.variant.rule("bury"),
-                            f"the dealer must bury exactly {size} cards, not {len(cards)}")
+                            "the dealer must bury exactly {size} cards, not {count}",
+                            size=size, count=len(cards))
     h = evolve(h, hands=with_holding(h.hands, h.dealer, remove_cards(h.hands[h.dealer], cards)),
                 kitty=cards)
     if len(cards) == size:
@@ -92,12 +96,16 @@ def correct_kitty(h: Hand, data: Mapping) -> Hand:
     in_phase(h, "KittyCorrected", "correcting_kitty")
     to_dealer, to_kitty = tuple(data["to_dealer"]), tuple(data["to_kitty"])
     if missing := missing_cards(h.kitty, to_dealer):
-        raise RuleViolation("SJ2-12.3", f"the kitty does not hold {' '.join(missing)}")
+        raise RuleViolation("SJ2-12.3", "the kitty does not hold {missing}",
+                                        missing=' '.join(missing))
     must_hold(h, h.dealer, to_kitty, "move to the kitty")
     kitty = remove_cards(h.kitty, to_dealer) + to_kitty
     held = remove_cards(h.hands[h.dealer], to_kitty) + to_dealer
     if len(kitty) != h.variant.kitty_size or len(held) != h.variant.hand_size:
-        raise RuleViolation("SJ2-12.3", f"after the correction the kitty must hold "
-                                        f"{h.variant.kitty_size} cards and the dealer "
-                                        f"{h.variant.hand_size}, not {len(kitty)} and {len(held)}")
+        raise RuleViolation("SJ2-12.3", "after the correction the kitty must hold {kitty_size} "
+                                        "cards and the dealer {hand_size}, not {count} and "
+                                        "{count2}",
+                                        kitty_size=h.variant.kitty_size,
+                                        hand_size=h.variant.hand_size, count=len(kitty),
+                                        count2=len(held))
     return evolve(h, kitty=kitty, hands=with_holding(h.hands, h.dealer, held), phase="playing")

@@ -82,7 +82,8 @@ def record_lateness(m: Match, data: Mapping) -> Match:
     default their lower seat); the round forfeited."""
     side, minutes = data["side"], data["minutes"]
     if any(entry["side"] == side for entry in m.lateness):
-        raise RuleViolation(RULE, f"side {side}'s lateness is already recorded")
+        raise RuleViolation(RULE, "side {side}'s lateness is already recorded",
+                                  side=side)
     if m.status == "completed" and m.reason != "forfeit":
         must_be_playing(m)
     if m.hand is not None:
@@ -116,7 +117,8 @@ def record_seated(m: Match, data: Mapping) -> Match:
     if m.hand is not None:
         raise RuleViolation(RULE, "a hand has been dealt: both pairs are seated")
     if side in m.seated:
-        raise RuleViolation(RULE, f"side {side}'s pair is already recorded seated")
+        raise RuleViolation(RULE, "side {side}'s pair is already recorded seated",
+                                  side=side)
     return evolve(m, seated=m.seated + (side,))
 
 
@@ -127,15 +129,18 @@ def lateness_limit(m: Match, data: Mapping, at: datetime | None) -> Match:
     forfeits the round (both: no winner, T-6.5)."""
     sides = data["sides"]
     if len(set(sides)) != len(sides):
-        raise RuleViolation(RULE, f"each side is named once, not {sides}")
+        raise RuleViolation(RULE, "each side is named once, not {sides}",
+                                  sides=sides)
     seated = sorted(seated_sides(m) & set(sides))
     if seated:
-        raise RuleViolation(RULE, f"side {seated[0]}'s pair is seated (PairSeated, its "
-                                  "lateness recorded, or a hand dealt)")
+        raise RuleViolation(RULE, "side {seated}'s pair is seated (PairSeated, its lateness "
+                                  "recorded, or a hand dealt)",
+                                  seated=seated[0])
     begins = m.started_at + FORFEIT_AFTER if m.started_at else None
     if m.settings.strict and at is not None and begins is not None and at < begins:
-        raise RuleViolation(RULE, f"minute {FORFEIT_MINUTES} after the start "
-                                  f"begins at {timestamp(begins)}, not before")
+        raise RuleViolation(RULE, "minute {FORFEIT_MINUTES} after the start begins at "
+                                  "{timestamp}, not before",
+                                  FORFEIT_MINUTES=FORFEIT_MINUTES, timestamp=timestamp(begins))
     for side in sides:
         m = record_lateness(m, {"side": side, "minutes": FORFEIT_MINUTES})
     return m
@@ -148,8 +153,9 @@ def _forfeit_first_hand(m: Match, side: str, dealer: int | None) -> Match:
     winners = scoring.other_side(side)
     seats = [seat for seat in range(4) if scoring.side_of(seat) == winners]
     if dealer is not None and dealer not in seats:
-        raise RuleViolation(RULE, f"side {winners} nominates hand 2's dealer from its "
-                                  f"own seats {seats}, not seat {dealer}")
+        raise RuleViolation(RULE, "side {winners} nominates hand 2's dealer from its own seats "
+                                  "{seats}, not seat {dealer}",
+                                  winners=winners, seats=seats, dealer=dealer)
     levels = dict(m.levels)
     levels[winners] += 1
     if m.history:  # the other side forfeited hand 1 too

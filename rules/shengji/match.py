@@ -35,8 +35,8 @@ def seat_players(players: Mapping[str, list[str]], rule: str = "SJ2-1.2") -> lis
     """SJ2-1.2 / SJ3-1.2: partners sit opposite — side A at seats 0 and 2, side B at 1 and 3."""
     for side, names in players.items():
         if len(names) != 2:
-            raise RuleViolation(rule, f"side {side} has {len(names)} players; a side is "
-                                      "two partners")
+            raise RuleViolation(rule, "side {side} has {count} players; a side is two partners",
+                                      side=side, count=len(names))
     return [players["A"][0], players["B"][0], players["A"][1], players["B"][1]]
 
 
@@ -47,7 +47,8 @@ def start(data: Mapping, at: datetime | None = None) -> Match:
     game = data["game"]
     variant = VARIANTS.get(game)
     if variant is None:
-        raise RuleViolation("T-1.1", f"{game} matches are not played by this engine")
+        raise RuleViolation("T-1.1", "{game} matches are not played by this engine",
+                                     game=game)
     if sorted(data["teams"]) != ["A", "B"] or data["teams"]["A"] == data["teams"]["B"]:
         raise RuleViolation(MATCH_RULES[game]["sides"], "a match is between two different "
                                                          "teams, sides A and B")
@@ -74,11 +75,13 @@ def deal(m: Match, data: Mapping) -> Match:
     number = data["hand"]
     lifecycle = m.variant.rule("lifecycle")
     if m.hand is not None and m.hand.in_play:
-        raise RuleViolation(lifecycle, f"hand {m.hand.number} is still being played; it must "
-                                       "end before the next deal")
+        raise RuleViolation(lifecycle, "hand {number} is still being played; it must end "
+                                       "before the next deal",
+                                       number=m.hand.number)
     redeal = m.hand is not None and m.hand.phase == "voided" and m.hand.number == number
     if number != m.next_hand and not redeal:
-        raise RuleViolation(lifecycle, f"the next hand to deal is hand {m.next_hand}, not {number}")
+        raise RuleViolation(lifecycle, "the next hand to deal is hand {next_hand}, not {number}",
+                                       next_hand=m.next_hand, number=number)
     if m.time_called is not None:
         raise RuleViolation(m.rule("time"), "the round's time limit has passed; no new hand is "
                                             "dealt")
@@ -103,8 +106,9 @@ def record_row(m: Match, data: Mapping) -> Match:
     must_be_playing(m)
     number, lifecycle = data["hand"], m.variant.rule("lifecycle")
     if number != m.next_hand:
-        raise RuleViolation(lifecycle, f"the next hand to record is hand {m.next_hand}, not "
-                                       f"{number}")
+        raise RuleViolation(lifecycle, "the next hand to record is hand {next_hand}, not "
+                                       "{number}",
+                                       next_hand=m.next_hand, number=number)
     if m.time_called is not None:
         raise RuleViolation(m.rule("time"), "the round's time limit has passed; no new hand is "
                                             "played")
@@ -119,10 +123,15 @@ def current_hand(m: Match, number: int) -> Hand:
         must_be_playing(m)
     h = m.hand
     if h is None or number > h.number:
-        raise RuleViolation(m.variant.rule("lifecycle"), f"hand {number} has not been dealt")
+        raise RuleViolation(m.variant.rule("lifecycle"), "hand {number} has not been dealt",
+                                                         number=number)
     if number < h.number or not h.in_play:
-        how = "was voided and must be dealt again" if h.phase == "voided" else "has ended"
-        raise RuleViolation(m.variant.rule("lifecycle"), f"hand {number} {how}")
+        if h.phase == "voided":
+            raise RuleViolation(m.variant.rule("lifecycle"), "hand {number} was voided and "
+                                                             "must be dealt again",
+                                                             number=number)
+        raise RuleViolation(m.variant.rule("lifecycle"), "hand {number} has ended",
+                                                         number=number)
     return h
 
 
@@ -183,14 +192,16 @@ def time_limit(m: Match, data: Mapping, at: datetime | None) -> Match:
     must_be_playing(m)
     limit, rule = m.settings.time_limit_minutes, m.rule("time")
     if limit is None or data["limit_minutes"] != limit:
-        raise RuleViolation(rule, f"this match's time limit is {limit} minutes"
-                            if limit else "this match has no time limit (timeLimitMinutes)")
+        if not limit:
+            raise RuleViolation(rule, "this match has no time limit (timeLimitMinutes)")
+        raise RuleViolation(rule, "this match's time limit is {limit} minutes", limit=limit)
     if m.time_called is not None:
         raise RuleViolation(rule, "the time limit has already been reached")
     started = _round_start(m, data, rule)
     ends = started + timedelta(minutes=limit) if started else None
     if at is not None and ends is not None and at < ends:
-        raise RuleViolation(rule, f"the {limit} minutes end at {timestamp(ends)}, not before")
+        raise RuleViolation(rule, "the {limit} minutes end at {timestamp}, not before",
+                                  limit=limit, timestamp=timestamp(ends))
     m = evolve(m, time_called=limit)
     if m.hand is not None and m.hand.in_play:
         return m
@@ -204,8 +215,10 @@ def _round_start(m: Match, data: Mapping, rule: str) -> datetime | None:
         return m.started_at
     started = _moment(data["round_started_at"])
     if m.started_at is not None and started > m.started_at:
-        raise RuleViolation(rule, f"the round cannot have started at {data['round_started_at']}, "
-                                  f"after this table started at {timestamp(m.started_at)}")
+        raise RuleViolation(rule, "the round cannot have started at {round_started_at}, after "
+                                  "this table started at {timestamp}",
+                                  round_started_at=data['round_started_at'],
+                                  timestamp=timestamp(m.started_at))
     return started
 
 
@@ -351,7 +364,8 @@ def apply(m: Match | None, event_type: str, data: dict, at: str | None = None) -
         raise RuleViolation("SJ2-16", "the match has not started (MatchStarted comes first)")
     if event_type not in EVENTS[m.game]:
         raise RuleViolation(m.variant.rule("lifecycle"),
-                            f"{event_type} is not an event of a {m.game} match")
+                            "{event_type} is not an event of a {game} match",
+                            event_type=event_type, game=m.game)
     if event_type not in _SHEET_EVENTS and m.settings.by_sheet and not _match_tie(event_type, data):
         sheet.not_by_sheet(m.settings, m.variant, event_type)  # raises: a card event
     moment = _moment(at)
@@ -361,8 +375,9 @@ def apply(m: Match | None, event_type: str, data: dict, at: str | None = None) -
         if data["purpose"] == "matchTie":
             return match_lots(m, data)
         if data["purpose"] not in ("declaration", "dealer"):
-            raise RuleViolation("T-1.4", f"lots for {data['purpose']} are drawn in the "
-                                         "tournament's stream, not a match's")
+            raise RuleViolation("T-1.4", "lots for {purpose} are drawn in the tournament's "
+                                         "stream, not a match's",
+                                         purpose=data['purpose'])
     h = _HAND_EVENTS[event_type](current_hand(m, data["hand"]), data, moment)
     if event_type in _MOVES:
         h = tricks.move_clock(h, moment)

@@ -75,8 +75,11 @@ class Match:
 
 def must_be_playing(m: Match) -> None:
     if m.status == "completed":
-        how = f"side {m.winner} won" if m.winner else "it ended"
-        raise RuleViolation(m.rule("end"), f"the match is over: {how} ({m.reason})")
+        if m.winner:
+            raise RuleViolation(m.rule("end"), "the match is over: side {winner} won ({reason})",
+                                               winner=m.winner, reason=m.reason)
+        raise RuleViolation(m.rule("end"), "the match is over: it ended ({reason})",
+                                           reason=m.reason)
     if m.status == "awaiting_lots":
         raise RuleViolation("SJ2-14.3", "the levels are equal after the last hand: lots must "
                                         "decide the match (LotsDrawn, purpose matchTie)")

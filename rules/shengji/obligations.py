@@ -25,10 +25,11 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
+from ..messages import Message
 from ..violations import RuleViolation
-from . import units
+from . import units, words
 from .cards import Trump, class_name, remove_cards
-from .combos import PAIR, SINGLE, TRACTOR, TRIPLE, TRIPLE_TRACTOR, Component
+from .combos import KIND_NAMES, PAIR, SINGLE, TRACTOR, TRIPLE, TRIPLE_TRACTOR, Component
 from .following import follows_single, must_follow_class, must_play_lead_size
 
 Option = tuple[units.Unit, ...]
@@ -97,7 +98,7 @@ def rule_of(lead_components: Sequence[Component]) -> str:
 
 
 def check_follow(lead_components: Sequence[Component], hand: Sequence[str], play: Sequence[str],
-                 trump: Trump, player: str = "the player") -> None:
+                 trump: Trump, player: str | Message = words.THE_PLAYER) -> None:
     """SJ3-8.1–8.7: is ``play`` (cards the player holds) a legal follow to the lead read as
     ``lead_components`` from ``hand`` (his cards before playing)? Raises RuleViolation naming the
     rule broken; a wrong number of cards is SJ3-8.1 (never a renege that can be recorded)."""
@@ -125,11 +126,20 @@ def check_follow(lead_components: Sequence[Component], hand: Sequence[str], play
         return
     rule = rule_of(lead_components)
     held = units.place(units.columns(own, trump), needed)
-    raise RuleViolation(rule, (
-        f"{player} holds {' and '.join(trump.format_cards(cards) for cards in held)} in "
-        f"{class_name(cls)} and must play {_describe(needed)} to follow the led "
-        f"{' + '.join(_name(c) for c in lead_components)} {trump.format_cards(lead)}; the play "
-        f"{trump.format_cards(play)} does not contain {'them' if len(needed) > 1 else 'it'} ({rule})"))
+    blanks = {"player": player,
+              "held": words.joined([trump.format_cards(cards) for cards in held]),
+              "class_name": class_name(cls), "needed": _describe(needed),
+              "led": words.joined([KIND_NAMES[c.kind] for c in lead_components], words.PLUS),
+              "lead": trump.format_cards(lead), "play": trump.format_cards(play), "rule": rule}
+    if len(needed) > 1:
+        raise RuleViolation(rule, "{player} holds {held} in {class_name} and must play "
+                                  "{needed} to follow the led {led} {lead}; the play {play} "
+                                  "does not contain them ({rule})",
+                                  **blanks)
+    raise RuleViolation(rule, "{player} holds {held} in {class_name} and must play {needed} "
+                              "to follow the led {led} {lead}; the play {play} does not "
+                              "contain it ({rule})",
+                              **blanks)
 
 
 def _meets_set(width: int, own: tuple[str, ...], play: tuple[str, ...]) -> bool:
@@ -141,20 +151,27 @@ def _meets_set(width: int, own: tuple[str, ...], play: tuple[str, ...]) -> bool:
     return owed < 2 or max(map(play.count, set(play))) >= owed
 
 
-def _describe(needed: Sequence[units.Unit]) -> str:
-    """"a triple and 2 pairs", "a tractor of 3" …"""
-    def name(unit: units.Unit) -> str:
-        width, length = unit
-        if length == 1:
-            return "pair" if width == 2 else "triple"
-        return f"{'tractor' if width == 2 else 'triple-tractor'} of {length}"
-    counts = Counter(name(unit) for unit in needed)
-    return " and ".join(f"a {n}" if k == 1 else f"{k} {n}s" for n, k in counts.items())
+def _describe(needed: Sequence[units.Unit]) -> Message | str:
+    """"a triple and 2 pairs", "a tractor of 3" …: the units owed, each kind counted."""
+    return words.joined([_units(unit, k) for unit, k in Counter(needed).items()])
 
 
-def _name(component: Component) -> str:
-    return {SINGLE: "single", PAIR: "pair", TRIPLE: "triple", TRACTOR: "tractor",
-            TRIPLE_TRACTOR: "triple-tractor"}[component.kind]
+def _units(unit: units.Unit, k: int) -> Message:
+    """``k`` units of one kind: "a pair", "2 triples", "a tractor of 3" …"""
+    width, length = unit
+    if length == 1 and width == 2:
+        return Message("a pair") if k == 1 else words.pairs(k)
+    if length == 1 and k == 1:  # the catalogue's "a triple" is Guandan's (三张), ours 三条
+        return Message("a {kind}", kind=KIND_NAMES[TRIPLE])
+    if length == 1:
+        return Message("{n} triples", n=k)
+    if width == 2:
+        if k == 1:
+            return Message("a tractor of {length}", length=length)
+        return Message("{n} tractor of {length}s", n=k, length=length)
+    if k == 1:
+        return Message("a triple-tractor of {length}", length=length)
+    return Message("{n} triple-tractor of {length}s", n=k, length=length)
 
 
 def random_follow(lead_components: Sequence[Component], hand: Sequence[str], trump: Trump,

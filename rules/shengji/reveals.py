@@ -35,9 +35,9 @@ def reveal(b: Bidding, seat: int, card: str, hand: Sequence[str], at: datetime) 
     check_seat(seat)
     must_be_before_the_kitty(b, rule="SJ3-3.6")
     if b.standing is not None:
-        raise RuleViolation("SJ3-3.2", f"seat {b.standing.seat}'s reveal stands; only a "
-                                       "counter-reveal with more identical level cards can "
-                                       "change trump now")
+        raise RuleViolation("SJ3-3.2", "seat {seat}'s reveal stands; only a counter-reveal "
+                                       "with more identical level cards can change trump now",
+                                       seat=b.standing.seat)
     must_be_held_level_card(b, card, hand, rule="SJ3-3.1")
     bid = Bid(seat, (card,), card_suit(card), at)
     return evolve(b, standing=bid, history=b.history + (bid,), first_declarer=seat)
@@ -48,13 +48,16 @@ def must_be_identical_level_cards(b: Bidding, cards: Sequence[str], hand: Sequen
     identical level cards, all held (jokers never: there is no no-trump hand, SJ3-2.2)."""
     shown = " ".join(cards)
     if len(cards) not in (2, 3) or len(set(cards)) != 1:
-        raise RuleViolation("SJ3-3.2", f"a counter-reveal shows two or three identical level "
-                                       f"cards, not {shown!r}")
+        raise RuleViolation("SJ3-3.2", "a counter-reveal shows two or three identical level "
+                                       "cards, not {shown!r}",
+                                       shown=shown)
     if not is_level_card(cards[0], b.level):
-        raise RuleViolation("SJ3-3.2", f"{shown} are not level cards (rank {b.level}; jokers never "
-                                       "reveal: there is no no-trump hand, SJ3-2.2)")
+        raise RuleViolation("SJ3-3.2", "{shown} are not level cards (rank {level}; jokers "
+                                       "never reveal: there is no no-trump hand, SJ3-2.2)",
+                                       shown=shown, level=b.level)
     if not holds(hand, cards):
-        raise RuleViolation("SJ3-3.2", f"the player does not hold {len(cards)} × {cards[0]}")
+        raise RuleViolation("SJ3-3.2", "the player does not hold {count} × {cards}",
+                                       count=len(cards), cards=cards[0])
 
 
 def must_outnumber(b: Bidding, cards: Sequence[str]) -> None:
@@ -62,9 +65,10 @@ def must_outnumber(b: Bidding, cards: Sequence[str]) -> None:
     stands — a player may not reinforce his card to the count someone else has shown."""
     count = len(b.standing.cards)
     if len(cards) <= count:
-        raise RuleViolation("SJ3-3.4", f"seat {b.standing.seat}'s reveal of {count} card(s) "
-                                       f"stands: {len(cards)} card(s) do not outnumber it, and at "
-                                       "an equal count the earlier reveal stands")
+        raise RuleViolation("SJ3-3.4", "seat {seat}'s reveal of {count} card(s) stands: "
+                                       "{count2} card(s) do not outnumber it, and at an equal "
+                                       "count the earlier reveal stands",
+                                       seat=b.standing.seat, count=count, count2=len(cards))
 
 
 def must_change_suit(b: Bidding, suit: str, seize: bool) -> None:
@@ -72,8 +76,9 @@ def must_change_suit(b: Bidding, suit: str, seize: bool) -> None:
     where the same suit seizes the deal (「第一副牌打2时，还可抢庄，同一门花色也可以」).
     **Interpretation:** for three cards as for two."""
     if not seize and suit == b.standing.suit:
-        raise RuleViolation("SJ3-3.3", f"{suit} is already trump: after hand 1 a counter-reveal "
-                                       "must be of another suit")
+        raise RuleViolation("SJ3-3.3", "{suit} is already trump: after hand 1 a counter-reveal "
+                                       "must be of another suit",
+                                       suit=suit)
 
 
 def counter_reveal(b: Bidding, seat: int, cards: Sequence[str], hand: Sequence[str], at: datetime,
@@ -105,9 +110,11 @@ def must_have_paused(b: Bidding, at: datetime | None) -> None:
         raise RuleViolation("SJ3-3.6", "drawing has not ended (DrawingEnded): the kitty cannot be "
                                        "taken yet")
     if at is not None and at < limit:
-        raise RuleViolation("SJ3-3.6", f"the dealer must pause {b.window_seconds} s after the end "
-                                       f"of drawing, until {iso(limit)}, before taking the kitty; "
-                                       f"this came at {iso(at)}")
+        raise RuleViolation("SJ3-3.6", "the dealer must pause {window_seconds} s after the end "
+                                       "of drawing, until {iso}, before taking the kitty; this "
+                                       "came at {iso2}",
+                                       window_seconds=b.window_seconds, iso=iso(limit),
+                                       iso2=iso(at))
 
 
 def close_pause(b: Bidding, at: datetime | None) -> Bidding:
@@ -122,8 +129,10 @@ def close_pause(b: Bidding, at: datetime | None) -> Bidding:
         raise RuleViolation("SJ3-3.6", "drawing has not ended (DrawingEnded): the dealer's pause "
                                        "has not begun")
     if at is not None and at < limit:
-        raise RuleViolation("SJ3-3.6", f"the dealer's pause lasts {b.window_seconds} s, until "
-                                       f"{iso(limit)}; it cannot end at {iso(at)}")
+        raise RuleViolation("SJ3-3.6", "the dealer's pause lasts {window_seconds} s, until "
+                                       "{iso}; it cannot end at {iso2}",
+                                       window_seconds=b.window_seconds, iso=iso(limit),
+                                       iso2=iso(at))
     return evolve(b, closed=True)
 
 

@@ -183,8 +183,8 @@ def parse_settings(raw: Mapping, kind: type = Settings):
     known = {f.name for f in fields(kind)}
     for key, value in raw.items():
         if key not in known:
-            raise RuleViolation(kind.RULE, f"unknown setting {key!r}; the settings are "
-                                           f"{', '.join(sorted(known))}")
+            raise RuleViolation(kind.RULE, "unknown setting {key!r}; the settings are {known}",
+                                           key=key, known=', '.join(sorted(known)))
         if value is None and key in _NULLABLE[kind]:
             continue
         _check_value(kind, key, value)
@@ -198,15 +198,17 @@ def parse_settings(raw: Mapping, kind: type = Settings):
 def _check_value(kind: type, key: str, value: object) -> None:
     rule, choices = kind.RULE, _CHOICES[kind]
     if key in choices and value not in choices[key]:
-        raise RuleViolation(rule, f"setting {key} must be one of "
-                                  f"{', '.join(map(str, choices[key]))}, not {value!r}")
+        raise RuleViolation(rule, "setting {key} must be one of {map}, not {value!r}",
+                                  key=key, map=', '.join(map(str, choices[key])), value=value)
     if key in _WHOLE_NUMBERS[kind]:
         low, high = _WHOLE_NUMBERS[kind][key]
         if type(value) is not int or not low <= value <= high:
-            raise RuleViolation(rule, f"setting {key} must be a whole number from {low} "
-                                      f"to {high}, not {value!r}")
+            raise RuleViolation(rule, "setting {key} must be a whole number from {low} to "
+                                      "{high}, not {value!r}",
+                                      key=key, low=low, high=high, value=value)
     if key in _FLAGS[kind] and type(value) is not bool:
-        raise RuleViolation(rule, f"setting {key} must be true or false, not {value!r}")
+        raise RuleViolation(rule, "setting {key} must be true or false, not {value!r}",
+                                  key=key, value=value)
 
 
 def _check_sj3(raw: Mapping) -> None:
@@ -216,12 +218,14 @@ def _check_sj3(raw: Mapping) -> None:
     minutes = raw.get("matchMinutes", defaults.matchMinutes)
     alert = raw.get("alertAtMinute", defaults.alertAtMinute)
     if alert >= minutes:
-        raise RuleViolation("SJ3-15", f"setting alertAtMinute ({alert}) must come before the end "
-                                      f"of the round, matchMinutes ({minutes})")
+        raise RuleViolation("SJ3-15", "setting alertAtMinute ({alert}) must come before the "
+                                      "end of the round, matchMinutes ({minutes})",
+                                      alert=alert, minutes=minutes)
     points = raw.get("matchPoints", MATCH_POINTS_DEFAULT)
     if not isinstance(points, Mapping) or sorted(points) != ["draw", "loss", "win"] or \
             any(type(v) is not int or not 0 <= v <= 100 for v in points.values()) or \
             not points["win"] >= points["draw"] >= points["loss"]:
-        raise RuleViolation("SJ3-15", "setting matchPoints must be {\"win\": w, \"draw\": d, "
-                                      "\"loss\": l}, whole numbers 0-100 with w ≥ d ≥ l, not "
-                                      f"{points!r}")
+        raise RuleViolation("SJ3-15", 'setting matchPoints must be {{"win": w, "draw": d, '
+                                      '"loss": l}}, whole numbers 0-100 with w ≥ d ≥ l, not '
+                                      "{points!r}",
+                                      points=points)

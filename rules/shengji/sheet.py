@@ -54,19 +54,22 @@ def settings_rule(variant: Variant) -> str:
 def not_by_sheet(settings, variant: Variant, event_type: str) -> None:
     """A card event is refused in a match recorded from score sheets."""
     if settings.by_sheet:
-        raise RuleViolation(settings_rule(variant), f"setting {SETTING} is \"sheet\": this match "
-                                                    f"is recorded from score sheets, one "
-                                                    f"{ROW_EVENT} per hand; {event_type} records "
-                                                    "cards")
+        raise RuleViolation(settings_rule(variant), 'setting {SETTING} is "sheet": this match '
+                                                    "is recorded from score sheets, one "
+                                                    "{ROW_EVENT} per hand; {event_type} "
+                                                    "records cards",
+                                                    SETTING=SETTING, ROW_EVENT=ROW_EVENT,
+                                                    event_type=event_type)
 
 
 def by_sheet_only(settings, variant: Variant) -> None:
     """A result row is refused in a match recorded card by card."""
     if not settings.by_sheet:
-        raise RuleViolation(settings_rule(variant), f"setting {SETTING} is \"cards\": this "
-                                                    "match's hands are recorded card by card and "
-                                                    f"scored from their tricks; {ROW_EVENT} is "
-                                                    f"taken only with {SETTING} \"sheet\"")
+        raise RuleViolation(settings_rule(variant), 'setting {SETTING} is "cards": this '
+                                                    "match's hands are recorded card by card "
+                                                    "and scored from their tricks; {ROW_EVENT} "
+                                                    'is taken only with {SETTING} "sheet"',
+                                                    SETTING=SETTING, ROW_EVENT=ROW_EVENT)
 
 
 def hand_from_row(number: int, level: str, dealer: int | None, settings, variant: Variant,
@@ -105,8 +108,9 @@ def _dealer(rotation: int | None, named: int | None, variant: Variant) -> int:
                                        "not from the rotation: the row must name it (dealer)")
         return named
     if named is not None and named != rotation:
-        raise RuleViolation(later, f"seat {rotation} deals this hand by the rotation, not seat "
-                                   f"{named}")
+        raise RuleViolation(later, "seat {rotation} deals this hand by the rotation, not seat "
+                                   "{named}",
+                                   rotation=rotation, named=named)
     return rotation
 
 
@@ -126,17 +130,23 @@ def _points(trick_points: int, kitty_points: int, variant: Variant) -> tuple[int
     total = POINTS_PER_DECK * variant.decks
     for name, value in (("trick_points", trick_points), ("kitty_points", kitty_points)):
         if value % 5:
-            raise RuleViolation(rule, f"{name} {value} is not a multiple of 5: only 5s (5), 10s "
-                                      "and kings (10) count")
+            raise RuleViolation(rule, "{name} {value} is not a multiple of 5: only 5s (5), 10s "
+                                      "and kings (10) count",
+                                      name=name, value=value)
     if trick_points + kitty_points > total:
-        raise RuleViolation(rule, f"trick_points {trick_points} and kitty_points {kitty_points} "
-                                  f"make {trick_points + kitty_points}: {variant.decks} decks "
-                                  f"hold {total} points in all")
+        raise RuleViolation(rule, "trick_points {trick_points} and kitty_points {kitty_points} "
+                                  "make {trick_points2}: {decks} decks hold {total} points in "
+                                  "all",
+                                  trick_points=trick_points, kitty_points=kitty_points,
+                                  trick_points2=trick_points + kitty_points, decks=variant.decks,
+                                  total=total)
     most = variant.kitty_size * HIGHEST_CARD_POINTS
     if kitty_points > most:
         kitty_rule = variant.rule("deal")
-        raise RuleViolation(kitty_rule, f"kitty_points {kitty_points}: a kitty of "
-                                        f"{variant.kitty_size} cards holds at most {most} points")
+        raise RuleViolation(kitty_rule, "kitty_points {kitty_points}: a kitty of {kitty_size} "
+                                        "cards holds at most {most} points",
+                                        kitty_points=kitty_points, kitty_size=variant.kitty_size,
+                                        most=most)
     return trick_points, kitty_points
 
 
@@ -159,6 +169,7 @@ def _multiplier(value: int, variant: Variant) -> int:
     if value not in allowed:
         rule = "SJ3-10.2" if variant.outcome_penalties else "SJ2-11.2"
         shown = ", ".join(map(str, allowed[1:8]))
-        raise RuleViolation(rule, f"multiplier {value} is not one a winning play gives the "
-                                  f"kitty: 0 (not captured) or {shown}, …")
+        raise RuleViolation(rule, "multiplier {value} is not one a winning play gives the "
+                                  "kitty: 0 (not captured) or {shown}, …",
+                                  value=value, shown=shown)
     return value

@@ -10,6 +10,7 @@ from functools import lru_cache
 from ..violations import RuleViolation
 from .cards import Trump
 from .combos import (
+    KIND_NAMES,
     PAIR,
     SINGLE,
     TRACTOR,
@@ -92,11 +93,13 @@ def _unit_lead(cards: tuple[str, ...], trump: Trump) -> tuple[Component, ...]:
     if component is not None:
         return (component,)
     if is_captive(cards, trump):
-        raise RuleViolation("SJ3-6.5", f"{trump.format_cards(cards)} is a 俘虏 (triples and pairs together): it may "
-                                       "not be led as a unit, only as a throw whose structure "
-                                       "is stated, e.g. triple + pair (SJ3-6.5)")
-    raise RuleViolation("SJ3-7.1", f"{trump.format_cards(cards)} is not one single, pair, triple, tractor or "
-                                   "triple-tractor: a throw must state its structure (SJ3-7.1)")
+        raise RuleViolation("SJ3-6.5", "{format_cards} is a 俘虏 (triples and pairs together): "
+                                       "it may not be led as a unit, only as a throw whose "
+                                       "structure is stated, e.g. triple + pair (SJ3-6.5)",
+                                       format_cards=trump.format_cards(cards))
+    raise RuleViolation("SJ3-7.1", "{format_cards} is not one single, pair, triple, tractor or "
+                                   "triple-tractor: a throw must state its structure (SJ3-7.1)",
+                                   format_cards=trump.format_cards(cards))
 
 
 def _stated(cards: tuple[str, ...], parts: tuple[tuple[str, ...], ...],
@@ -104,30 +107,30 @@ def _stated(cards: tuple[str, ...], parts: tuple[tuple[str, ...], ...],
     """:func:`lead_components` of a throw with its stated ``parts`` (the cards of one class)."""
     stated = [card for part in parts for card in part]
     if Counter(stated) != Counter(cards):
-        raise RuleViolation("SJ3-7.1", f"the stated structure {' | '.join(map(' '.join, parts))} "
-                                       f"is not exactly the cards led, {trump.format_cards(cards)} (SJ3-7.1)")
+        raise RuleViolation("SJ3-7.1", "the stated structure {map} is not exactly the cards "
+                                       "led, {format_cards} (SJ3-7.1)",
+                                       map=' | '.join(map(' '.join, parts)),
+                                       format_cards=trump.format_cards(cards))
     components = []
     for part in parts:
         component = single_component(part, trump)
         if component is None:
-            raise RuleViolation("SJ3-7.1", f"{trump.format_cards(part)} in the stated structure is "
-                                           "not a single, pair, triple, tractor or triple-tractor "
-                                           "(SJ3-7.1)")
+            raise RuleViolation("SJ3-7.1", "{format_cards} in the stated structure is not a "
+                                           "single, pair, triple, tractor or triple-tractor "
+                                           "(SJ3-7.1)",
+                                           format_cards=trump.format_cards(part))
         components.append(component)
     merged = merged_parts(components, trump)
     if merged is not None:
         unit = single_component([card for part in merged for card in part.cards], trump)
         shown_parts = " | ".join(trump.format_cards(part.cards) for part in merged)
-        raise RuleViolation("SJ3-7.1", f"the stated parts {shown_parts} are together one "
-                                       f"{_KIND_NAMES[unit.kind]}, "
-                                       f"{trump.format_cards(unit.cards)}: a throw's structure may "
-                                       "not split a unit, or it would escape the rules for "
-                                       "following and trumping it (SJ3-7.1, SJ3-8, SJ3-9)")
+        raise RuleViolation("SJ3-7.1", "the stated parts {shown_parts} are together one "
+                                       "{kind}, {cards}: a throw's structure may not split a "
+                                       "unit, or it would escape the rules for following and "
+                                       "trumping it (SJ3-7.1, SJ3-8, SJ3-9)",
+                                       shown_parts=shown_parts, kind=KIND_NAMES[unit.kind],
+                                       cards=trump.format_cards(unit.cards))
     return tuple(sorted(components, key=lambda c: (c.priority, c.top), reverse=True))
-
-
-_KIND_NAMES = {SINGLE: "single", PAIR: "pair", TRIPLE: "triple", TRACTOR: "tractor",
-               TRIPLE_TRACTOR: "triple-tractor"}
 
 
 def merged_parts(parts: Sequence[Component], trump: Trump) -> tuple[Component, ...] | None:

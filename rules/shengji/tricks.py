@@ -9,8 +9,9 @@ from datetime import datetime, timedelta
 from typing import Mapping
 
 from ..frozen import evolve
+from ..messages import Message
 from ..violations import RuleViolation
-from . import declaring, obligations, scoring
+from . import declaring, obligations, scoring, words
 from .cards import Trump, points, remove_cards
 from .combos import Component, check_lead, decompose, judge_mixed_lead, judge_throw
 from .following import check_follow, follows_single, must_play_lead_size
@@ -27,7 +28,7 @@ def play(h: Hand, data: Mapping, at: datetime | None = None) -> Hand:
     limit counts from (:func:`move_clock`), set in the same new value as the play."""
     # the checks every play passes are called only when they may refuse it (one play an event)
     if h.phase != "playing":
-        in_phase(h, "a play", "playing")
+        in_phase(h, Message("a play"), "playing")
     seat, cards = data["seat"], tuple(data["cards"])
     if h.trick is not None and not h.trick.plays:
         _must_not_await_choice(h)
@@ -58,17 +59,20 @@ def _must_state_structure_only_when_leading(h: Hand, structure) -> None:
 def _must_not_await_choice(h: Hand) -> None:
     if h.trick is not None and h.trick.awaiting_choice:
         throw = h.trick.throw
-        raise RuleViolation("SJ3-7.3", f"seat {throw['designator']} must first designate what "
-                                       f"seat {throw['seat']} plays for his failed throw "
-                                       "(ThrowPenaltyChoice)")
+        raise RuleViolation("SJ3-7.3", "seat {designator} must first designate what seat "
+                                       "{seat} plays for his failed throw (ThrowPenaltyChoice)",
+                                       designator=throw['designator'], seat=throw['seat'])
 
 
 def _must_be_on_turn(h: Hand, seat: int) -> None:
     turn = h.turn()
     if seat != turn:
         rule = h.variant.rule("lead_turn" if h.trick is None else "follow_turn")
-        doing = "lead" if h.trick is None else "play"
-        raise RuleViolation(rule, f"it is seat {turn}'s turn to {doing}, not seat {seat}'s")
+        if h.trick is None:
+            raise RuleViolation(rule, "it is seat {turn}'s turn to lead, not seat {seat}'s",
+                                      turn=turn, seat=seat)
+        raise RuleViolation(rule, "it is seat {turn}'s turn to play, not seat {seat}'s",
+                                  turn=turn, seat=seat)
 
 
 def _lead(h: Hand, seat: int, cards: tuple[str, ...], structure, at: datetime | None) -> Hand:
@@ -183,14 +187,16 @@ def choose_throw_component(h: Hand, data: Mapping) -> Hand:
         raise RuleViolation("SJ3-7.3", "no failed throw is waiting for a designation")
     throw, seat = h.trick.throw, data["seat"]
     if seat != throw["designator"]:
-        raise RuleViolation("SJ3-7.3", f"seat {throw['designator']}, the thrower's next seat, "
-                                       f"designates the play, not seat {seat}")
+        raise RuleViolation("SJ3-7.3", "seat {designator}, the thrower's next seat, designates "
+                                       "the play, not seat {seat}",
+                                       designator=throw['designator'], seat=seat)
     wanted = Counter(data["component"])
     for option in _options_of(h):
         if Counter(option.cards) == wanted:
             return _forced_lead(h, option, "designator")
-    raise RuleViolation("SJ3-7.3", f"{' '.join(data['component'])} is not one of the options: "
-                                   + "; ".join(" ".join(o) for o in throw["options"]))
+    raise RuleViolation("SJ3-7.3", "{component} is not one of the options: {options}",
+                        component=" ".join(data["component"]),
+                        options="; ".join(" ".join(o) for o in throw["options"]))
 
 
 def default_throw_component(h: Hand) -> Hand:
@@ -208,7 +214,7 @@ def _follow(h: Hand, seat: int, cards: tuple[str, ...], at: datetime | None) -> 
     trick, hand = h.trick, h.hands[seat]
     flagged, pending, lead = trick.flagged, h.pending, trick.lead
     if len(cards) != len(lead):
-        must_play_lead_size(lead, cards, h.trump, f"seat {seat}",
+        must_play_lead_size(lead, cards, h.trump, words.seat(seat),
                             rule=h.variant.rule("follow_count"))
     if len(lead) == 1 and follows_single(lead[0], hand, cards[0], h.trump):
         pass  # a single led, followed by one card it allows (most follows: SJ2-9.2, SJ3-8.1)
@@ -236,7 +242,7 @@ def _follow(h: Hand, seat: int, cards: tuple[str, ...], at: datetime | None) -> 
 
 def _check_follow(h: Hand, trick: Trick, hand: tuple[str, ...], seat: int,
                   cards: tuple[str, ...]) -> None:
-    must_play_lead_size(trick.lead, cards, h.trump, f"seat {seat}",
+    must_play_lead_size(trick.lead, cards, h.trump, words.seat(seat),
                         rule=h.variant.rule("follow_count"))
     _check_obligations(h, trick, hand, seat, cards)
 
@@ -244,7 +250,7 @@ def _check_follow(h: Hand, trick: Trick, hand: tuple[str, ...], seat: int,
 def _check_obligations(h: Hand, trick: Trick, hand: tuple[str, ...], seat: int,
                        cards: tuple[str, ...]) -> None:
     """SJ2-9.2 – 9.4 / SJ3-8: the follow's obligations, its count checked."""
-    player = f"seat {seat}"
+    player = words.seat(seat)
     if h.variant.stated_throws:
         obligations.check_follow(trick.components, hand, cards, h.trump, player=player)
     else:
@@ -301,10 +307,13 @@ def correct_play(h: Hand, data: Mapping) -> Hand:
     seat, cards = data["seat"], tuple(data["cards"])
     entry = next((p for p in h.pending if p["seat"] == seat), None)
     if entry is None:
-        when, which = ("the next trick is led", "play in this trick") \
-            if h.variant.renege_until_next_lead else ("the next card is played", "last play")
-        raise RuleViolation(rule, f"only a follow error can be corrected, before {when}; "
-                                  f"seat {seat}'s {which} is not one")
+        if h.variant.renege_until_next_lead:
+            raise RuleViolation(rule, "only a follow error can be corrected, before the next "
+                                      "trick is led; seat {seat}'s play in this trick is not one",
+                                      seat=seat)
+        raise RuleViolation(rule, "only a follow error can be corrected, before the next card "
+                                  "is played; seat {seat}'s last play is not one",
+                                  seat=seat)
     index = next(i for i, (s, _) in enumerate(trick.plays) if s == seat)
     before = with_holding(h.hands, seat, h.hands[seat] + trick.plays[index][1])
     must_hold(evolve(h, hands=before), seat, cards, "play")
@@ -358,16 +367,22 @@ def overrun(h: Hand, data: Mapping, at: datetime | None) -> Hand:
     rule = "SJ3-7.3" if kind == "throwChoice" else "SJ3-11.8"
     waiting = waiting_for(h)
     if waiting is None or waiting[:2] != (kind, seat):
-        now = "nobody is being waited for" if waiting is None else \
-            f"the wait in progress is seat {waiting[1]}'s {waiting[0]}"
-        raise RuleViolation(rule, f"seat {seat} has no {kind} wait running: {now}")
+        if waiting is None:
+            now = Message("nobody is being waited for")
+        else:
+            now = Message("the wait in progress is seat {seat}'s {kind}", seat=waiting[1],
+                          kind=waiting[0])
+        raise RuleViolation(rule, "seat {seat} has no {kind} wait running: {now}",
+                                  seat=seat, kind=kind, now=now)
     if h.overrun_at is not None and h.overrun_at == h.clock:
-        raise RuleViolation(rule, f"seat {seat}'s overrun of this {kind} has already been "
-                                  "reported")
+        raise RuleViolation(rule, "seat {seat}'s overrun of this {kind} has already been "
+                                  "reported",
+                                  seat=seat, kind=kind)
     if h.settings.strict and at is not None and h.clock is not None and \
             at < h.clock + timedelta(seconds=waiting[2]):
-        raise RuleViolation(rule, f"seat {seat} has {waiting[2]} s for the {kind}, until "
-                                  f"{declaring.iso(h.clock + timedelta(seconds=waiting[2]))}")
+        raise RuleViolation(rule, "seat {seat} has {waiting} s for the {kind}, until {iso}",
+                                  seat=seat, waiting=waiting[2], kind=kind,
+                                  iso=declaring.iso(h.clock + timedelta(seconds=waiting[2])))
     h = evolve(h, overrun_at=h.clock)
     if kind == "throwChoice":
         return move_clock(default_throw_component(h), at)

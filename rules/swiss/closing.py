@@ -18,24 +18,28 @@ def check_close(ev: TeamEvent, data: Mapping) -> None:
     An event whose rounds are all played, or with fewer than two teams left, has ended by
     itself."""
     if ev.closed is not None:
-        raise RuleViolation(CLOSING, f"the event was already closed after round "
-                                     f"{ev.closed.after_round} ({ev.closed.reason})")
+        raise RuleViolation(CLOSING, "the event was already closed after round {after_round} "
+                                     "({reason})",
+                                     after_round=ev.closed.after_round, reason=ev.closed.reason)
     if not ev.rounds:
         raise RuleViolation(CLOSING, "no round has been paired: the event is closed after "
                                      "round 1 at the earliest")
     if not played(ev):
         waiting = [t for m in ev.rounds[-1].meetings for t in m.tables if t not in ev.results]
-        raise RuleViolation(CLOSING, f"round {len(ev.rounds)} is still being played "
-                                     f"({', '.join(waiting)} without a result); the event is "
-                                     f"closed after a round has been played")
+        raise RuleViolation(CLOSING, "round {round} is still being played ({waiting} without a "
+                                     "result); the event is closed after a round has been "
+                                     "played",
+                                     round=len(ev.rounds), waiting=', '.join(waiting))
     over = ended(ev)
     if over is not None:
-        raise RuleViolation(CLOSING, f"the event has already ended after round "
-                                     f"{over.after_round} ({over.reason})")
+        raise RuleViolation(CLOSING, "the event has already ended after round {after_round} "
+                                     "({reason})",
+                                     after_round=over.after_round, reason=over.why)
     if proposal(ev) is None:
-        raise RuleViolation(CLOSING, f"round {len(ev.rounds) + 1} can be paired by the rules "
-                                     f"(POST …/pairings): the chief referee closes the event "
-                                     f"early only when a round cannot be paired (T-6.4)")
+        raise RuleViolation(CLOSING, "round {round} can be paired by the rules (POST "
+                                     "…/pairings): the chief referee closes the event early "
+                                     "only when a round cannot be paired (T-6.4)",
+                                     round=len(ev.rounds) + 1)
 
 
 def record_close(ev: TeamEvent, data: Mapping) -> TeamEvent:

@@ -196,9 +196,14 @@ def check_settings(settings: Mapping) -> None:
     refused: the team event reads no other, and a misspelt one must not pass as stored."""
     unknown = sorted(set(settings) - set(SETTING_KEYS))
     if unknown:
-        raise RuleViolation(SETTINGS, f"unknown setting{'s' if len(unknown) > 1 else ''} "
-                                      f"{', '.join(map(repr, unknown))} of the team event "
-                                      f"({FORMAT}); its settings are {', '.join(SETTING_KEYS)}")
+        names, known = ", ".join(map(repr, unknown)), ", ".join(SETTING_KEYS)
+        if len(unknown) > 1:
+            raise RuleViolation(SETTINGS, "unknown settings {names} of the team event "
+                                          "({format}); its settings are {known}",
+                                          names=names, format=FORMAT, known=known)
+        raise RuleViolation(SETTINGS, "unknown setting {names} of the team event ({format}); "
+                                      "its settings are {known}",
+                                      names=names, format=FORMAT, known=known)
     match = settings.get("match") or {}
     check_match_points(match.get("matchPoints") if isinstance(match, Mapping) else None)
     check_values(settings, WHOLE_NUMBERS, CHOICES)
@@ -209,9 +214,10 @@ def check_match_points(points: Mapping | None) -> None:
     points the standings add up, and the scale of the seed's forfeit (「对手得2分」) and of a bye;
     a match setting ``matchPoints`` other than that is refused, not silently overruled."""
     if isinstance(points, Mapping) and dict(points) != MATCH_POINTS:  # its form: SJ3-15
-        raise RuleViolation(POINTS, f"the team event scores every table win {WIN}, draw {DRAW}, "
-                                    f"loss {LOSS} (a forfeit gives the opponents {WIN}); "
-                                    f"setting match.matchPoints cannot be {dict(points)!r}")
+        raise RuleViolation(POINTS, "the team event scores every table win {win}, draw {draw}, "
+                                    "loss {loss} (a forfeit gives the opponents {win}); "
+                                    "setting match.matchPoints cannot be {points!r}",
+                                    win=WIN, draw=DRAW, loss=LOSS, points=dict(points))
 
 
 def parse_settings(settings: Mapping) -> Settings:
@@ -229,16 +235,18 @@ def check_entry(data: Mapping, registered: Mapping[str, Sequence[str]]) -> None:
     another team (``registered``: team -> players of the teams still entered)."""
     players = list(data["players"])
     if len(players) != PLAYERS:
-        raise RuleViolation(ENTRANTS, f"a team of the team event is two pairs, four players "
-                                      f"(pair a: the first two, pair b: the last two), not "
-                                      f"{len(players)}")
+        raise RuleViolation(ENTRANTS, "a team of the team event is two pairs, four players "
+                                      "(pair a: the first two, pair b: the last two), not "
+                                      "{count}",
+                                      count=len(players))
     if not data.get("leader"):
         raise RuleViolation(ENTRANTS, "a team of the team event names its leader (领队)")
     for team_id, others in registered.items():
         shared = [p for p in players if p in others]
         if shared:
-            raise RuleViolation(ENTRANTS, f"{', '.join(shared)} already play(s) for team "
-                                          f"{team_id!r}; a player is in one team only")
+            raise RuleViolation(ENTRANTS, "{players} already play(s) for team {team_id!r}; a "
+                                          "player is in one team only",
+                                          players=', '.join(shared), team_id=team_id)
 
 
 def entry(data: Mapping) -> Entry:

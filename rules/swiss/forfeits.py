@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..messages import Message
 from .event import FORFEITS, PAIRS, PairResult, TeamEvent, _memoised
 from .scoring import Line, team_lines
 
@@ -59,7 +60,7 @@ class Exclusion:
 
     after_round: int
     rule: str
-    reason: str
+    reason: Message  # said in the reader's language where it is shown
 
 
 @_memoised("exclusion")
@@ -71,17 +72,21 @@ def exclusion(ev: TeamEvent, team: str) -> Exclusion | None:
     found = []
     if again is not None:
         pair, first, second = again
-        whose = f"pair {pair}" if pair else "the team"
+        who = Message("pair {pair}", pair=pair) if pair else Message("the team")
         missed = [n for n in (first, second) if team in ev.withdrawn and n > ev.withdrawn[team]]
-        why = f"{whose} forfeited in rounds {first} and {second}"
         if missed:
-            why += f" (withdrawn after round {ev.withdrawn[team]}: a round it misses is a " \
-                   f"forfeit)"
-        found.append(Exclusion(second, FORFEITS, f"{why}: not scheduled any more, its team "
-                                                 f"score not counted"))
+            why = Message("{who} forfeited in rounds {first} and {second} (withdrawn after round "
+                          "{withdrawn}: a round it misses is a forfeit): not scheduled any "
+                          "more, its team score not counted", who=who, first=first,
+                          second=second, withdrawn=ev.withdrawn[team])
+        else:
+            why = Message("{who} forfeited in rounds {first} and {second}: not scheduled any "
+                          "more, its team score not counted", who=who, first=first,
+                          second=second)
+        found.append(Exclusion(second, FORFEITS, why))
     if dq is not None:
-        found.append(Exclusion(dq[0], "SJ3-11.9", f"pair {dq[1]} disqualified in round "
-                                                  f"{dq[0]}"))
+        found.append(Exclusion(dq[0], "SJ3-11.9", Message(
+            "pair {pair} disqualified in round {round}", pair=dq[1], round=dq[0])))
     return min(found, key=lambda e: e.after_round, default=None)
 
 

@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
-from ..multisets import roll_call
+from ..messages import N_, Message
+from ..multisets import listed, roll_call
 from ..swiss_pairing import Pairing, differences, fewest_rematches, pair_round, score_groups
 from ..violations import RuleViolation
 from .event import CLOSING, MATCH_ID_LENGTH, PAIRING, Meeting, Round, TeamEvent
@@ -22,21 +23,25 @@ def _must_be_ready_for(ev: TeamEvent, number: int) -> list[str]:
     """The next round is ``number`` and the last one has been played; its teams."""
     over = ended(ev)
     if over is not None and over.how != "rounds":
-        raise RuleViolation(CLOSING, f"the event has ended after round {over.after_round} "
-                                     f"({over.reason}): no round is paired after it")
+        raise RuleViolation(CLOSING, "the event has ended after round {after_round} "
+                                     "({reason}): no round is paired after it",
+                                     after_round=over.after_round, reason=over.why)
     wanted = next_round(ev)
     if wanted is None:
-        raise RuleViolation(PAIRING, f"all {ev.settings.rounds} rounds have been paired")
+        raise RuleViolation(PAIRING, "all {rounds} rounds have been paired",
+                                     rounds=ev.settings.rounds)
     if number != wanted:
-        raise RuleViolation(PAIRING, f"the next round to pair is round {wanted}, not {number}")
+        raise RuleViolation(PAIRING, "the next round to pair is round {wanted}, not {number}",
+                                     wanted=wanted, number=number)
     if ev.rounds and not round_complete(ev, len(ev.rounds)):
         waiting = [t for m in ev.rounds[-1].meetings for t in m.tables if t not in ev.results]
-        raise RuleViolation(PAIRING, f"round {len(ev.rounds)} is still being played "
-                                     f"({', '.join(waiting)} without a result); results come "
-                                     f"before the next pairing")
+        raise RuleViolation(PAIRING, "round {round} is still being played ({waiting} without a "
+                                     "result); results come before the next pairing",
+                                     round=len(ev.rounds), waiting=', '.join(waiting))
     teams = in_play(ev)
     if len(teams) < 2:
-        raise RuleViolation(CLOSING, f"{len(teams)} team(s) left to pair; a round needs two")
+        raise RuleViolation(CLOSING, "{count} team(s) left to pair; a round needs two",
+                                     count=len(teams))
     return teams
 
 
@@ -67,12 +72,13 @@ def by_scores(ev: TeamEvent, teams: Sequence[str]) -> Pairing:
     scores = {t: totals(ev, t).score for t in ranked}
     pairing = _paired(ranked, scores, met(ev), had_bye(ev), ev.settings.pairing_method)
     if pairing is None:
-        raise RuleViolation(PAIRING, f"no valid pairing for round {len(ev.rounds) + 1}: "
-                                     f"{_why_unpairable(ranked, had_bye(ev))}; the chief "
-                                     f"referee confirms the pairing with the fewest rematches "
-                                     f"(POST …/pairings with confirm true; GET …/rounds shows "
-                                     f"it), pairs the round by hand (RoundPaired with manual "
-                                     f"true) or closes the event (TeamEventClosed, T-6.11)")
+        raise RuleViolation(PAIRING, "no valid pairing for round {round}: {why}; the chief "
+                                     "referee confirms the pairing with the fewest rematches "
+                                     "(POST …/pairings with confirm true; GET …/rounds shows "
+                                     "it), pairs the round by hand (RoundPaired with manual "
+                                     "true) or closes the event (TeamEventClosed, T-6.11)",
+                                     round=len(ev.rounds) + 1,
+                                     why=_why_unpairable(ranked, had_bye(ev)))
     return pairing
 
 
@@ -127,14 +133,15 @@ def proposal(ev: TeamEvent) -> dict | None:
             "warnings": list(manual_warnings(ev, teams, found))}
 
 
-def _why_unpairable(ranked: Sequence[str], byes: set[str]) -> str:
+def _why_unpairable(ranked: Sequence[str], byes: set[str]) -> Message:
     if len(ranked) % 2 and all(t in byes for t in ranked):
-        return f"{len(ranked)} teams in play, one must sit out, and every team in play has " \
-               f"had its bye"
+        return Message("{count} teams in play, one must sit out, and every team in play has "
+                       "had its bye", count=len(ranked))
     if len(ranked) % 2:
-        return "whichever team without a bye sits out, the others cannot all meet teams " \
-               "they have not met"
-    return f"the {len(ranked)} teams in play cannot all meet teams they have not met"
+        return Message("whichever team without a bye sits out, the others cannot all meet "
+                       "teams they have not met")
+    return Message("the {count} teams in play cannot all meet teams they have not met",
+                   count=len(ranked))
 
 
 # --- recording a pairing -----------------------------------------------------------------------
@@ -147,8 +154,9 @@ def check_pairing(ev: TeamEvent, data: Mapping, by_lots: bool) -> tuple[str, ...
     depart from it, and the departures are returned as warnings."""
     number = data["round"]
     if by_lots and number != 1:
-        raise RuleViolation(PAIRING, f"only round 1 is drawn by lots; round {number} is paired "
-                                     f"by scores (RoundPaired)")
+        raise RuleViolation(PAIRING, "only round 1 is drawn by lots; round {number} is paired "
+                                     "by scores (RoundPaired)",
+                                     number=number)
     if not by_lots and number == 1:
         raise RuleViolation(PAIRING, "round 1 is drawn by lots (LotsDrawn, purpose pairing)")
     teams = _must_be_ready_for(ev, number)
@@ -164,35 +172,44 @@ def check_pairing(ev: TeamEvent, data: Mapping, by_lots: bool) -> tuple[str, ...
         return manual_warnings(ev, teams, given)
     wanted = by_scores(ev, teams)
     if given != wanted:
-        shown = "; ".join(" v ".join(p) for p in wanted.pairs)
-        bye = f", bye {wanted.bye}" if wanted.bye else ""
-        raise RuleViolation(PAIRING, f"round {number} paired by scores is {shown}{bye}; a "
-                                     f"different pairing is posted with manual true")
+        pairs = listed([Message("{a} v {b}", a=a, b=b) for a, b in wanted.pairs])
+        if wanted.bye:
+            raise RuleViolation(PAIRING, "round {number} paired by scores is {pairs}, bye "
+                                         "{bye}; a different pairing is posted with manual "
+                                         "true",
+                                         number=number, pairs=pairs, bye=wanted.bye)
+        raise RuleViolation(PAIRING, "round {number} paired by scores is {pairs}; a different "
+                                     "pairing is posted with manual true",
+                                     number=number, pairs=pairs)
     return ()
 
 
 def _must_name_each_once(data: Mapping, teams: Sequence[str]) -> None:
     named = [t for m in data["matches"] for t in m["teams"]] + list(data.get("byes") or [])
-    what = roll_call(named, teams, {"twice": "named twice", "missing": "left out",
-                                    "extra": "not in play"})
+    what = roll_call(named, teams, {"twice": N_("named twice: {names}"),
+                                    "missing": N_("left out: {names}"),
+                                    "extra": N_("not in play: {names}")})
     if what:
-        raise RuleViolation(PAIRING, f"a round pairs each of the {len(teams)} teams in play "
-                                     f"once ({what})")
+        raise RuleViolation(PAIRING, "a round pairs each of the {count} teams in play once "
+                                     "({what})",
+                                     count=len(teams), what=what)
     byes = len(data.get("byes") or [])
     if byes != len(teams) % 2:
-        raise RuleViolation(PAIRING, f"{len(teams)} teams in play: {len(teams) % 2} bye, not "
-                                     f"{byes}")
+        raise RuleViolation(PAIRING, "{count} teams in play: {wanted} bye, not {byes}",
+                                     count=len(teams), wanted=len(teams) % 2, byes=byes)
 
 
 def _must_use_new_ids(ev: TeamEvent, data: Mapping) -> None:
     ids = [m["match_id"] for m in data["matches"]]
     long = [i for i in ids if len(i) > MATCH_ID_LENGTH]
     if long:
-        raise RuleViolation(PAIRING, f"a meeting id has at most {MATCH_ID_LENGTH} characters "
-                                     f"(its tables add a and b): {', '.join(long)}")
+        raise RuleViolation(PAIRING, "a meeting id has at most {most} characters (its tables "
+                                     "add a and b): {ids}",
+                                     most=MATCH_ID_LENGTH, ids=', '.join(long))
     clash = sorted({i for i in ids if ids.count(i) > 1 or ev.meeting(i) is not None})
     if clash:
-        raise RuleViolation(PAIRING, f"meeting id(s) {', '.join(clash)} are already used")
+        raise RuleViolation(PAIRING, "meeting id(s) {ids} are already used",
+                                     ids=', '.join(clash))
 
 
 def manual_warnings(ev: TeamEvent, teams: Sequence[str], given: Pairing) -> tuple[str, ...]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..messages import Message
 from .event import TeamEvent, _memoised
 from .forfeits import excluded
 from .scoring import totals
@@ -37,11 +38,17 @@ def complete(ev: TeamEvent) -> bool:
 @dataclass(frozen=True)
 class Ended:
     """How the event ended (T-6.11): ``rounds`` — its scheduled rounds played; ``teams`` —
-    fewer than two teams left in the pairing; ``closed`` — closed by the chief referee."""
+    fewer than two teams left in the pairing; ``closed`` — closed by the chief referee.
+    ``why``: the rules' sentence (said in the reader's language), or the chief referee's own
+    words; ``reason`` is it in English."""
 
     how: str
     after_round: int
-    reason: str
+    why: Message | str
+
+    @property
+    def reason(self) -> str:
+        return str(self.why)
 
 
 @_memoised("ended")
@@ -54,11 +61,13 @@ def ended(ev: TeamEvent) -> Ended | None:
     if not played(ev):
         return None
     if len(ev.rounds) == ev.settings.rounds:
-        return Ended("rounds", len(ev.rounds), f"all {ev.settings.rounds} rounds played")
+        return Ended("rounds", len(ev.rounds), Message("all {rounds} rounds played",
+                                                       rounds=ev.settings.rounds))
     left = in_play(ev)
     if len(left) < 2:
-        return Ended("teams", len(ev.rounds), f"{len(left)} team(s) left in the pairing after "
-                                              f"round {len(ev.rounds)}; a round needs two")
+        return Ended("teams", len(ev.rounds), Message("{count} team(s) left in the pairing "
+                                                      "after round {round}; a round needs two",
+                                                      count=len(left), round=len(ev.rounds)))
     return None
 
 

@@ -80,8 +80,9 @@ def check_tie_lots(ev: TeamEvent, data: Mapping) -> None:
         raise RuleViolation(STANDINGS, "lots decide places once every round has been played "
                                        "or the event has ended (T-6.11)")
     if data["round"] != len(ev.rounds):
-        raise RuleViolation(STANDINGS, f"the standings lots are drawn after the last round, "
-                                       f"{len(ev.rounds)}, not {data['round']}")
+        raise RuleViolation(STANDINGS, "the standings lots are drawn after the last round, "
+                                       "{last}, not {round}",
+                                       last=len(ev.rounds), round=data['round'])
     candidates = list(data["candidates"])
     if data["winner"] not in candidates or len(set(candidates)) != len(candidates):
         raise RuleViolation(STANDINGS, "the lots are drawn among different teams and the "
@@ -89,14 +90,17 @@ def check_tie_lots(ev: TeamEvent, data: Mapping) -> None:
     ranked = ranked_teams(ev)
     unranked = [t for t in candidates if t not in ranked]
     if unranked:
-        raise RuleViolation(STANDINGS, f"{', '.join(unranked)} is not in the standings")
+        raise RuleViolation(STANDINGS, "{teams} is not in the standings",
+                                       teams=', '.join(unranked))
     placed = [t for t in candidates if t in ev.tie_lots]
     if placed:
-        raise RuleViolation(STANDINGS, f"{', '.join(placed)} already won a draw of these lots")
+        raise RuleViolation(STANDINGS, "{teams} already won a draw of these lots",
+                                       teams=', '.join(placed))
     tied = [t for t in tied_with(ev, candidates[0]) if t not in ev.tie_lots]
     if sorted(tied) != sorted(candidates):
-        raise RuleViolation(STANDINGS, f"lots are drawn among all the teams tied at that "
-                                       f"place: {', '.join(tied)}, not {', '.join(candidates)}")
+        raise RuleViolation(STANDINGS, "lots are drawn among all the teams tied at that place: "
+                                       "{tied}, not {candidates}",
+                                       tied=', '.join(tied), candidates=', '.join(candidates))
 
 
 def record_tie_lots(ev: TeamEvent, data: Mapping) -> TeamEvent:

@@ -6,7 +6,7 @@ DB     ?= var/paiju.db
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test bench install install-test clean
+.PHONY: run test bench install install-test clean i18n
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,27 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python bench/pairing.py
 	$(BIN)/python bench/reads.py
 	$(BIN)/python bench/live.py
+
+# The catalogues (service/i18n.py): the words extracted from the code, each language's catalogue
+# brought up to date with them (a new sentence arrives untranslated: tests/test_catalogues.py
+# fails until it is translated), then compiled to the .mo files the package ships.
+TRANSLATIONS := service/translations
+MESSAGE_KEYWORDS := -k RuleViolation:2 -k Message:1 -k Problem:3 -k rule_refusal:2 \
+                    -k violation:2 -k _fail:3 -k fault:3 -k say
+EXTRACT := $(BIN)/pybabel -q extract --no-wrap --sort-output --add-location=file -c i18n: \
+           --project=paiju --copyright-holder=paiju --ignore-dirs='.* _* .venv tests bench'
+i18n: $(VENV)/.installed
+	$(EXTRACT) -F babel.cfg $(MESSAGE_KEYWORDS) -o $(TRANSLATIONS)/messages.pot .
+	$(EXTRACT) -F babel-pages.cfg -k _ -o $(TRANSLATIONS)/pages.pot .
+	for domain in messages pages; do for lang in zh en; do \
+	  if [ -f $(TRANSLATIONS)/$$lang/LC_MESSAGES/$$domain.po ]; then \
+	    $(BIN)/pybabel -q update --no-wrap --no-fuzzy-matching -D $$domain -l $$lang \
+	      -i $(TRANSLATIONS)/$$domain.pot -d $(TRANSLATIONS); \
+	  else $(BIN)/pybabel -q init --no-wrap -D $$domain -l $$lang \
+	      -i $(TRANSLATIONS)/$$domain.pot -d $(TRANSLATIONS); fi; \
+	done; done
+	$(BIN)/pybabel -q compile --use-fuzzy -d $(TRANSLATIONS) -D messages
+	$(BIN)/pybabel -q compile --use-fuzzy -d $(TRANSLATIONS) -D pages
 
 clean:
 	rm -rf $(VENV) build *.egg-info

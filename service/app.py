@@ -13,7 +13,7 @@ from events.store import EventStore
 from projections.checkpoints import CheckpointFile
 from projections.stream_cache import DEFAULT_BUDGET, StreamCache
 
-from . import conditional, cors, problems
+from . import conditional, cors, i18n, problems
 from .api import (
     events,
     groups,
@@ -63,6 +63,7 @@ DEFAULTS = {
     "WEBHOOKS_ALLOW_PRIVATE": False,  # webhook URLs on private/loopback/link-local addresses
     "WEBHOOK_DISABLE_AFTER_SECONDS": 3 * 3600,  # a webhook failing this long is disabled
     "WEBHOOK_TIMEOUT_SECONDS": 5.0,   # a receiver's answer is awaited this long
+    "LANGUAGE": i18n.DEFAULT_LANGUAGE,  # for a reader who asks for none: zh or en (i18n.py)
 }
 
 
@@ -76,7 +77,6 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
     app = Flask("paiju")
     app.config.update(DEFAULTS)
     app.config.update(config or {})
-    app.json.ensure_ascii = False  # names in Chinese stay readable
     clock = app.config.get("CLOCK")  # the time recorded_at takes (default: the system clock)
     owns_store = store is None  # an app given a store (tests) reads no key files either
     lease: Lease = SoleLease()
@@ -125,6 +125,7 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
             timer.nudge()  # an append may have started, moved or ended a deadline
         return response
 
+    i18n.init_app(app)
     problems.register(app)
     conditional.register(app)
     cors.register(app)

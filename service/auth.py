@@ -13,9 +13,10 @@ from flask import current_app, g, request
 
 from events.envelope import NewEvent
 from projections.viewers import VIEWERS, Viewer
+from rules.messages import Message
 
 from . import permissions
-from .problems import Problem
+from .problems import Problem, validation_failed
 from .tokens import Token, TokenRegistry
 
 
@@ -35,22 +36,24 @@ def _authenticate(header: str | None) -> Token | None:
         return None
     scheme, _, secret = header.strip().partition(" ")
     if scheme.lower() != "bearer" or not secret.strip():
-        raise _unauthorized("the Authorization header must be 'Bearer <token>'")
+        raise _unauthorized(Message("the Authorization header must be 'Bearer <token>'"))
     token = registry().lookup(secret.strip())
     if token is None:
-        raise _unauthorized("the bearer token is malformed or unknown")
+        raise _unauthorized(Message("the bearer token is malformed or unknown"))
     if token.revoked_at:
-        raise _unauthorized(f"token {token.token_id} was revoked at {token.revoked_at}")
+        raise _unauthorized(Message("token {token_id} was revoked at {revoked_at}",
+                                    token_id=token.token_id, revoked_at=token.revoked_at))
     if token.expired(registry().clock()):
-        raise _unauthorized(f"token {token.token_id} expired at {token.expires_at}")
+        raise _unauthorized(Message("token {token_id} expired at {expires_at}",
+                                    token_id=token.token_id, expires_at=token.expires_at))
     return token
 
 
-def _unauthorized(detail: str) -> Problem:
+def _unauthorized(detail: Message) -> Problem:
     return Problem(401, "unauthorized", detail)
 
 
-def forbidden(detail: str) -> Problem:
+def forbidden(detail: Message) -> Problem:
     return Problem(403, "forbidden", detail)
 
 
@@ -76,7 +79,7 @@ def require(action: str, tournament_id: str | None = None) -> Token | None:
         raise forbidden(why)
     if why := permissions.action_denied(token, action):
         if token is None:
-            raise _unauthorized(f"a bearer token is needed: {why}")
+            raise _unauthorized(Message("a bearer token is needed: {why}", why=why))
         raise forbidden(why)
     return token
 
@@ -85,7 +88,7 @@ def require_event(tournament_id: str, event_type: str, stream: str, data: dict,
                   path: str) -> None:
     token = current_token()
     if token is None:
-        raise _unauthorized("posting events needs a bearer token")
+        raise _unauthorized(Message("posting events needs a bearer token"))
     if why := permissions.event_denied(token, tournament_id, event_type, stream, data):
         raise Problem(403, "forbidden", why, path=path)
 
@@ -132,12 +135,13 @@ def viewer_for(match_id: str | None) -> tuple[Viewer, bool]:
     if wanted is None:
         return natural, token is not None
     if wanted not in VIEWERS:
-        raise Problem(400, "validation-failed", "invalid field(s): as",
-                      errors=[{"path": "as", "in": "query",
-                               "message": f"must be one of {', '.join(VIEWERS)}"}])
+        raise validation_failed([{"path": "as", "in": "query", "message": Message(
+            "must be one of {values}", values=", ".join(VIEWERS))}])
     asked = Viewer.parse(wanted)
     if asked != natural and not natural.privileged and asked != Viewer("public"):
         if token is None:
-            raise _unauthorized(f"looking as {asked} needs an official's token")
-        raise forbidden(f"a {natural} viewer cannot look as {asked}")
+            raise _unauthorized(Message("looking as {asked} needs an official's token",
+                                        asked=str(asked)))
+        raise forbidden(Message("a {natural} viewer cannot look as {asked}",
+                                natural=str(natural), asked=str(asked)))
     return asked, token is not None

@@ -36,10 +36,12 @@ from events.catalogue import Catalogue, tournament_stream
 from events.envelope import NewEvent
 from events.store import AppendResult, EventStore
 from projections.streams import StreamCache, load_stream
+from rules.messages import Message
 from rules.tournament import ENTRANT_SIZES, Tournament, player_conflict, register_team
 from rules.violations import RuleViolation
 
 from .appending import EventRuleViolation, TournamentNotFound, append_events
+from .problems import rule_refusal
 
 MAX_ROWS = 10_000  # entrants in one file
 REQUIRED = ("team_id", "name", "player1")
@@ -60,8 +62,11 @@ class EntrantsRefused(Exception):
         self.errors, self.rows = errors, rows
 
 
-def fault(row: int | None, column: str | None, message: str, rule: str | None = None) -> dict:
-    out = {"row": row, "column": column, "message": message}
+def fault(row: int | None, column: str | None, message: Message | str,
+          rule: str | None = None) -> dict:
+    """A fault of the file; its message said in the reader's language where it is read."""
+    out = {"row": row, "column": column,
+           "message": message if isinstance(message, Message) else Message(message)}
     return {**out, "rule": rule} if rule else out
 
 
@@ -73,8 +78,8 @@ def entries(raw: bytes, tournament: Tournament, catalogue: Catalogue) -> list[En
     columns = _columns(header, tournament.game)
     filled = [(n, cells) for n, cells in enumerate(rows, 2) if any(c.strip() for c in cells)]
     if len(filled) > MAX_ROWS:
-        raise EntrantsRefused([fault(filled[MAX_ROWS][0], None, f"more than {MAX_ROWS:,} "
-                                     "entrants in one file: split it")], len(filled))
+        too_many = Message("more than {most:,} entrants in one file: split it", most=MAX_ROWS)
+        raise EntrantsRefused([fault(filled[MAX_ROWS][0], None, too_many)], len(filled))
     if not filled:
         raise EntrantsRefused([fault(2, None, "the file has a header and no entrant")], 0)
     schema = catalogue.get("TeamRegistered")
@@ -102,15 +107,15 @@ def _text(raw: bytes) -> str:
         raise EntrantsRefused([fault(row, column, _not_utf8(raw, error))]) from None
 
 
-def _not_utf8(raw: bytes, error: UnicodeDecodeError) -> str:
+def _not_utf8(raw: bytes, error: UnicodeDecodeError) -> Message:
     try:
         gbk = _CJK.search(raw.decode("gb18030")) is not None
     except UnicodeDecodeError:
         gbk = False
     if gbk:
-        return "the file is not UTF-8; it looks like GBK (save it as CSV UTF-8)"
-    return (f"the file is not UTF-8: byte {error.start} (0x{raw[error.start]:02x}) is invalid "
-            "(save it as CSV UTF-8)")
+        return Message("the file is not UTF-8; it looks like GBK (save it as CSV UTF-8)")
+    return Message("the file is not UTF-8: byte {start} (0x{byte:02x}) is invalid (save it as "
+                   "CSV UTF-8)", start=error.start, byte=raw[error.start])
 
 
 def _where(raw: bytes, offset: int) -> tuple[int, str | None]:
@@ -129,10 +134,12 @@ def _table(text: str) -> list[list[str]]:
     try:
         table = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
     except csv.Error as error:
-        raise EntrantsRefused([fault(None, None, f"not a CSV file: {error}")]) from None
+        raise EntrantsRefused([fault(None, None, Message("not a CSV file: {error}",
+                                                         error=error))]) from None
     if not table or not any(c.strip() for c in table[0]):
-        raise EntrantsRefused([fault(1, None, "the file is empty: the first row names the "
-                                              f"columns ({', '.join(REQUIRED)}, …)")])
+        raise EntrantsRefused([fault(1, None, Message("the file is empty: the first row names "
+                                                      "the columns ({required}, …)",
+                                                      required=", ".join(REQUIRED)))])
     return table
 
 
@@ -147,16 +154,19 @@ def _columns(header: list[str], game: str) -> list[str]:
         if name in names[:index]:
             errors.append(fault(1, name, "this column is named twice"))
         elif name not in known:
-            match = _PLAYER.fullmatch(name)
-            why = (f"a {game} entrant has at most {most} player(s)" if match
-                   else "unknown column")
-            errors.append(fault(1, name or None, f"{why}; the columns are {', '.join(known)}"))
+            if _PLAYER.fullmatch(name):
+                why = Message("a {game} entrant has at most {most} player(s); the columns are "
+                              "{known}", game=game, most=most, known=", ".join(known))
+            else:
+                why = Message("unknown column; the columns are {known}", known=", ".join(known))
+            errors.append(fault(1, name or None, why))
     for name in REQUIRED:
         if name not in names:
             errors.append(fault(1, name, "this column is missing"))
     for name in names:
         if (match := _PLAYER.fullmatch(name)) and match[2] and f"player{match[1]}" not in names:
-            errors.append(fault(1, name, f"an id column needs its player{match[1]} column"))
+            errors.append(fault(1, name, Message("an id column needs its player{k} column",
+                                                 k=match[1])))
     if errors:
         raise EntrantsRefused(errors)
     return names
@@ -165,8 +175,8 @@ def _columns(header: list[str], game: str) -> list[str]:
 def _entry(n: int, cells: list[str], columns: list[str], schema, errors: list) -> Entry | None:
     """One row as TeamRegistered data, loaded by the event's schema; its faults to ``errors``."""
     if len(cells) > len(columns):
-        errors.append(fault(n, None, f"{len(cells)} cells; the header names {len(columns)} "
-                                     "columns"))
+        errors.append(fault(n, None, Message("{cells} cells; the header names {columns} columns",
+                                             cells=len(cells), columns=len(columns))))
         return None
     row = {name: cell.strip() for name, cell in zip(columns, cells)}
     before = len(errors)
@@ -180,8 +190,9 @@ def _entry(n: int, cells: list[str], columns: list[str], schema, errors: list) -
             players.append(name)
             ids.append(pid)
         elif pid:
-            errors.append(fault(n, f"player{k}", f"player{k}_id is given: the player's name "
-                                                 "is missing"))
+            errors.append(fault(n, f"player{k}", Message("player{k}_id is given: the player's "
+                                                         "name is missing",
+                                                         k=k)))
         elif any(row.get(f"player{j}") for j in range(k + 1, len(columns) + 1)):
             errors.append(fault(n, f"player{k}", "empty, while a later player column is "
                                                  "filled: players fill player1, player2, … in "
@@ -229,7 +240,7 @@ def _judged(tournament: Tournament, loaded: list[Entry]) -> list[dict]:
             state = register_team(state, entry.data)
         except RuleViolation as violation:
             errors.append(fault(entry.row, _column(state, entry.data, violation),
-                                f"{violation.rule}: {violation.message}", violation.rule))
+                                rule_refusal(violation.rule, violation.text), violation.rule))
     return errors
 
 
@@ -262,14 +273,23 @@ def register(store: EventStore, catalogue: Catalogue, tournament_id: str, raw: b
         return found, append_events(store, catalogue, tournament_id, events, cache)
     except EventRuleViolation as error:
         v, entry = error.violation, found[error.index]
-        raise EntrantsRefused([fault(entry.row, None, f"{v.rule}: {v.message}", v.rule)],
+        raise EntrantsRefused([fault(entry.row, None, rule_refusal(v.rule, v.text), v.rule)],
                               len(found)) from None
 
 
-def report_lines(errors: list[dict]) -> list[str]:
-    """The faults as a person reads them: ``row 3, player2: …``."""
+def report_lines(errors: list[dict], say=str) -> list[str]:
+    """The faults as a person reads them (``row 3, player2: …``), each said by ``say``."""
     lines = []
     for e in errors:
-        where = ", ".join(p for p in (f"row {e['row']}" if e["row"] else None, e["column"]) if p)
-        lines.append(f"{where}: {e['message']}" if where else e["message"])
+        message = e["message"]  # (a subscript inside say() would be read as a sentence)
+        text = say(message)
+        if e["row"] and e["column"]:
+            where = Message("row {row}, {column}: {message_}", row=e["row"], column=e["column"],
+                            message_=text)
+        elif e["row"]:
+            where = Message("row {row}: {message_}", row=e["row"], message_=text)
+        else:
+            where = Message("{column}: {message_}", column=e["column"], message_=text) \
+                if e["column"] else text
+        lines.append(say(where))
     return lines

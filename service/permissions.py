@@ -27,6 +27,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from events.catalogue import match_stream
+from rules.messages import N_, Message
 
 from .tokens import Token
 
@@ -144,7 +145,7 @@ ACTIONS: Mapping[str, frozenset[str] | None] = MappingProxyType({
 
 # The rule that says who posts an event, named when another role tries to
 EVENT_RULES: Mapping[str, str] = MappingProxyType({
-    "TeamEventClosed": "T-6.11: the chief referee closes the team event",
+    "TeamEventClosed": N_("T-6.11: the chief referee closes the team event"),
 })
 
 # Who sees every hidden card (the projections' privileged viewers).
@@ -169,52 +170,62 @@ def family_of(event_type: str, stream: str) -> str:
     return family
 
 
-def tournament_denied(token: Token | None, tournament_id: str) -> str | None:
+def tournament_denied(token: Token | None, tournament_id: str) -> Message | None:
     """A token acts within its own tournament only (an admin's, anywhere)."""
     if token is None or token.role == "admin" or token.tournament_id == tournament_id:
         return None
-    return (f"this {token.role} token is for tournament {token.tournament_id!r}, "
-            f"not {tournament_id!r}")
+    return Message("this {role} token is for tournament {token_tournament!r}, not "
+                   "{tournament_id!r}", role=token.role, token_tournament=token.tournament_id,
+                   tournament_id=tournament_id)
 
 
-def action_denied(token: Token | None, action: str) -> str | None:
+def action_denied(token: Token | None, action: str) -> Message | None:
     allowed = ACTIONS[action]
     if allowed is None:
         return None
     role = token.role if token else "public"
     if role in allowed:
         return None
-    return f"the {role} role may not {_ACTION_WORDS[action]}; allowed: {', '.join(sorted(allowed))}"
+    return Message("the {role} role may not {action}; allowed: {allowed}", role=role,
+                   action=Message(_ACTION_WORDS[action]), allowed=", ".join(sorted(allowed)))
 
 
 _ACTION_WORDS = {
-    "read-log": "read the raw log (it holds every hidden card)",
-    "verify": "verify the log",
-    "export": "export the log",
-    "organise": "organise the tournament (register, draw, start matches)",
-    "post-events": "post events",
-    "officiate": "officiate (time, lateness)",
-    "pair": "pair a round",
-    "rule": "rule (the committee's preview of a ruling)",
-    "webhooks": "manage the tournament's webhooks",
+    "read-log": N_("read the raw log (it holds every hidden card)"),
+    "verify": N_("verify the log"),
+    "export": N_("export the log"),
+    "organise": N_("organise the tournament (register, draw, start matches)"),
+    "post-events": N_("post events"),
+    "officiate": N_("officiate (time, lateness)"),
+    "pair": N_("pair a round"),
+    "rule": N_("rule (the committee's preview of a ruling)"),
+    "webhooks": N_("manage the tournament's webhooks"),
 }
 
 
 def event_denied(token: Token, tournament_id: str, event_type: str, stream: str,
-                 data: dict) -> str | None:
+                 data: dict) -> Message | None:
     """Why ``token`` may not post this event, or None: its role must hold the event's family,
     a table or player token must post into its own match, and a player only for its seat."""
     family = family_of(event_type, stream)
     if token.role not in FAMILY_ROLES[family]:
-        rule = f" ({EVENT_RULES[event_type]})" if event_type in EVENT_RULES else ""
-        return (f"{event_type} is a {family} event{rule}: the {token.role} role may not post "
-                f"it; allowed: {', '.join(sorted(FAMILY_ROLES[family]))}")
+        allowed = ", ".join(sorted(FAMILY_ROLES[family]))
+        if event_type in EVENT_RULES:
+            return Message("{event_type} is a {family} event ({rule}): the {role} role may not "
+                           "post it; allowed: {allowed}", event_type=event_type, family=family,
+                           rule=Message(EVENT_RULES[event_type]), role=token.role,
+                           allowed=allowed)
+        return Message("{event_type} is a {family} event: the {role} role may not post it; "
+                       "allowed: {allowed}", event_type=event_type, family=family,
+                       role=token.role, allowed=allowed)
     if family == "dispute":  # about its own match (in the tournament's stream): any seat's
         if token.match_id is not None and data.get("match_id") != token.match_id:  # captain
-            return f"this {token.role} token raises disputes about match {token.match_id!r} only"
+            return Message("this {role} token raises disputes about match {match_id!r} only",
+                           role=token.role, match_id=token.match_id)
         return None
     if token.match_id is not None and stream != match_stream(tournament_id, token.match_id):
-        return f"this {token.role} token is for match {token.match_id!r} only"
+        return Message("this {role} token is for match {match_id!r} only", role=token.role,
+                       match_id=token.match_id)
     if token.role == "player" and data.get("seat") != token.seat:
-        return f"this player token acts for seat {token.seat} only"
+        return Message("this player token acts for seat {seat} only", seat=token.seat)
     return None

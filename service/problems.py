@@ -13,29 +13,33 @@ from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
 from events.store import StoreUnavailable
+from rules.messages import Message
+from rules.rule_titles import title_of
+
+from .i18n import N_, say
 
 PROBLEM_TYPE = "urn:paiju:problem:"
 MEDIA_TYPE = "application/problem+json"
 
 TITLES = {
-    "validation-failed": "The request does not match its schema",
-    "malformed-json": "The request body is not valid JSON in UTF-8",
-    "not-found": "No such resource",
-    "method-not-allowed": "Method not allowed on this resource",
-    "version-conflict": "The stream is not at the expected version",
-    "idempotency-conflict": "The event id is already used for another event",
-    "stream-conflict": "The stream belongs to another tournament",
-    "tournament-exists": "A tournament with this id already exists",
-    "match-exists": "A match with this id has already started",
-    "payload-too-large": "The request body is too large",
-    "unsupported-media-type": "The request body must be application/json",
-    "rule-violation": "The event breaks a rule of the game or tournament",
-    "internal-error": "Internal server error",
-    "bad-request": "Bad request",
-    "unauthorized": "A valid bearer token is needed",
-    "forbidden": "The token does not allow this",
-    "no-signing-key": "The deployment has no key to sign exports with",
-    "store-unavailable": "The database is unavailable; retry later",
+    "validation-failed": N_("The request does not match its schema"),
+    "malformed-json": N_("The request body is not valid JSON in UTF-8"),
+    "not-found": N_("No such resource"),
+    "method-not-allowed": N_("Method not allowed on this resource"),
+    "version-conflict": N_("The stream is not at the expected version"),
+    "idempotency-conflict": N_("The event id is already used for another event"),
+    "stream-conflict": N_("The stream belongs to another tournament"),
+    "tournament-exists": N_("A tournament with this id already exists"),
+    "match-exists": N_("A match with this id has already started"),
+    "payload-too-large": N_("The request body is too large"),
+    "unsupported-media-type": N_("The request body must be application/json"),
+    "rule-violation": N_("The event breaks a rule of the game or tournament"),
+    "internal-error": N_("Internal server error"),
+    "bad-request": N_("Bad request"),
+    "unauthorized": N_("A valid bearer token is needed"),
+    "forbidden": N_("The token does not allow this"),
+    "no-signing-key": N_("The deployment has no key to sign exports with"),
+    "store-unavailable": N_("The database is unavailable; retry later"),
 }
 
 _SLUG_BY_STATUS = {400: "bad-request", 404: "not-found", 405: "method-not-allowed",
@@ -45,14 +49,20 @@ log = logging.getLogger("paiju")
 
 
 class Problem(Exception):
-    def __init__(self, status: int, slug: str, detail: str, **extra):
-        super().__init__(detail)
-        self.status, self.slug, self.detail, self.extra = status, slug, detail, extra
+    """A problem to answer; its ``detail`` is a :class:`Message` (or a sentence of the
+    catalogue), said with the title in the request's language (service/i18n.py); every other
+    field is for machines and the same in every language."""
+
+    def __init__(self, status: int, slug: str, detail: str | Message, **extra):
+        super().__init__(str(detail))
+        self.status, self.slug, self.extra = status, slug, extra
+        self.message = detail
+        self.detail = str(detail)  # in English, for logs
 
     def body(self) -> dict:
-        return {"type": PROBLEM_TYPE + self.slug, "title": TITLES[self.slug],
-                "status": self.status, "detail": self.detail, "instance": request.path,
-                **self.extra}
+        return {"type": PROBLEM_TYPE + self.slug, "title": say(TITLES[self.slug]),
+                "status": self.status, "detail": say(self.message), "instance": request.path,
+                **_said(self.extra)}
 
     def response(self) -> Response:
         text = current_app.json.dumps(self.body(), separators=(",", ":"))  # compact, as success
@@ -62,6 +72,28 @@ class Problem(Exception):
         if self.status == 401:  # RFC 6750: how to authenticate
             response.headers["WWW-Authenticate"] = 'Bearer realm="paiju"'
         return response
+
+
+def _said(value):
+    """The extra fields with every message in them said in the request's language (the rows
+    of a refused CSV file, say); everything else as it is."""
+    if isinstance(value, Message):
+        return say(value)
+    if isinstance(value, dict):
+        return {key: _said(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_said(item) for item in value]
+    return value
+
+
+def rule_refusal(rule: str, text: Message | str) -> Message:
+    """A refusal's detail: ``SJ2-9.2: …`` in English; in Chinese the rule is named in words
+    too (``SJ2-9.2（跟牌）：…``), from the section's title (rules/rule_titles.py)."""
+    title = title_of(rule)
+    # i18n: {rule_name} (the section's name, 跟牌) may be said too, as the Chinese does
+    return Message("{rule_}: {message_}", rule_=rule,
+                   message_=text if isinstance(text, Message) else Message(text),
+                   rule_name=Message(title) if title else rule)
 
 
 def field_errors(messages, prefix: str = "") -> list[dict]:
@@ -79,7 +111,8 @@ def field_errors(messages, prefix: str = "") -> list[dict]:
 
 def validation_failed(errors: list[dict]) -> Problem:
     where = ", ".join(sorted({e["path"] for e in errors}))
-    return Problem(400, "validation-failed", f"invalid field(s): {where}", errors=errors)
+    return Problem(400, "validation-failed", Message("invalid field(s): {where}",
+                                                     where=where), errors=errors)
 
 
 def register(app: Flask) -> None:
@@ -95,16 +128,18 @@ def register(app: Flask) -> None:
             extra["allow"] = sorted(getattr(error, "valid_methods", None) or [])
         if error.code == 413:
             extra["limit"] = app.config["MAX_CONTENT_LENGTH"]
-        detail = {404: f"nothing at {request.path}",
-                  405: f"{request.method} is not allowed on {request.path}",
-                  413: f"the body is larger than {app.config['MAX_CONTENT_LENGTH']} bytes"}
+        detail = {404: Message("nothing at {path}", path=request.path),
+                  405: Message("{method} is not allowed on {path}", method=request.method,
+                               path=request.path),
+                  413: Message("the body is larger than {limit} bytes",
+                               limit=app.config["MAX_CONTENT_LENGTH"])}
         return Problem(error.code or 400, slug, detail.get(error.code, error.description),
                        **extra).response()
 
     @app.errorhandler(StoreUnavailable)
     def _unavailable(error: StoreUnavailable):
         log.warning("store unavailable on %s %s: %s", request.method, request.path, error)
-        response = Problem(503, "store-unavailable", str(error)).response()
+        response = Problem(503, "store-unavailable", error.text).response()
         response.headers["Retry-After"] = "1"
         return response
 

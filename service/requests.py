@@ -12,6 +12,7 @@ from flask import request
 from marshmallow import Schema, ValidationError
 
 from events.envelope import canonical_json
+from rules.messages import Message
 
 from .problems import Problem, field_errors, validation_failed
 
@@ -23,16 +24,19 @@ def json_body() -> object:
     """The request body as JSON: application/json only, UTF-8 only, no duplicate keys."""
     if request.mimetype != "application/json":
         raise Problem(415, "unsupported-media-type",
-                      f"Content-Type must be application/json, not {request.mimetype or 'none'}")
+                      Message("Content-Type must be application/json, not {value}",
+                              value=request.mimetype or 'none'))
     charset = request.mimetype_params.get("charset", "utf-8").lower()
     if charset not in ("utf-8", "utf8"):
-        raise Problem(415, "unsupported-media-type", f"charset must be utf-8, not {charset}")
+        raise Problem(415, "unsupported-media-type",
+                      Message("charset must be utf-8, not {charset}", charset=charset))
     raw = request.get_data(cache=False)  # over MAX_CONTENT_LENGTH: 413 before reading it all
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise Problem(400, "malformed-json", f"the body is not UTF-8: byte {error.start} "
-                                             f"(0x{raw[error.start]:02x}) is invalid") from None
+        raise Problem(400, "malformed-json", Message(
+            "the body is not UTF-8: byte {start} (0x{byte:02x}) is invalid", start=error.start,
+            byte=raw[error.start])) from None
     try:
         value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constants,
                            parse_int=_whole_number, parse_float=_fraction)
@@ -40,10 +44,12 @@ def json_body() -> object:
         _check_numbers(value)
         canonical_json(value).encode("utf-8")  # lone surrogates (\ud800) cannot be stored
     except json.JSONDecodeError as error:
-        raise Problem(400, "malformed-json", f"invalid JSON at line {error.lineno} column "
-                                             f"{error.colno}: {error.msg}") from None
-    except (ValueError, UnicodeEncodeError) as error:
-        raise Problem(400, "malformed-json", f"invalid JSON: {error}") from None
+        raise Problem(400, "malformed-json", Message(
+            "invalid JSON at line {line} column {column}: {error}", line=error.lineno,
+            column=error.colno, error=error.msg)) from None
+    except (ValueError, UnicodeEncodeError) as error:  # ours (_Refused) or Python's words
+        raise Problem(400, "malformed-json", Message("invalid JSON: {error}", error=getattr(
+            error, "text", error))) from None
     except RecursionError:
         raise Problem(400, "malformed-json", "invalid JSON: nested too deeply") from None
     return value
@@ -58,11 +64,19 @@ def optional_json_body() -> object:
 def load_body(schema: Schema, body: object) -> dict:
     """``body`` loaded by a marshmallow request schema, or a 400 naming every field at fault."""
     if not isinstance(body, dict):
-        raise validation_failed([{"path": "/", "message": "must be a JSON object"}])
+        raise validation_failed([{"path": "/", "message": Message("must be a JSON object")}])
     try:
         return schema.load(body)
     except ValidationError as error:
         raise validation_failed(field_errors(error.messages)) from None
+
+
+class _Refused(ValueError):
+    """A body this module refuses while parsing it; ``text`` says why."""
+
+    def __init__(self, text: Message):
+        self.text = text
+        super().__init__(str(text))
 
 
 def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
@@ -71,7 +85,7 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
     if len(value) != len(pairs):
         seen: set[str] = set()
         duplicate = next(k for k, _ in pairs if k in seen or seen.add(k))
-        raise ValueError(f"the key {duplicate!r} appears twice in one object")
+        raise _Refused(Message("the key {key!r} appears twice in one object", key=duplicate))
     return value
 
 
@@ -83,13 +97,13 @@ def _check_depth(value: object) -> None:
         item, depth = pending.pop()
         if isinstance(item, (dict, list)):
             if depth > MAX_DEPTH:
-                raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
+                raise _Refused(Message("nested deeper than {depth} levels", depth=MAX_DEPTH))
             children = item.values() if isinstance(item, dict) else item
             pending.extend((child, depth + 1) for child in children)
 
 
 def _no_constants(name: str):
-    raise ValueError(f"{name} is not a JSON number")
+    raise _Refused(Message("{name} is not a JSON number", name=name))
 
 
 MAX_BODY_INT = 2**63 - 1  # the stores keep and compare numbers as 64-bit integers
@@ -122,9 +136,10 @@ def _check_numbers(value: object) -> None:
     while pending:
         item, path = pending.pop()
         if isinstance(item, _OutOfRange):
-            errors.append({"path": path or "/", "message": (
-                f"the number {item.text[:20]}{'…' if len(item.text) > 20 else ''} is out of "
-                f"range: numbers must lie between {-MAX_BODY_INT - 1} and {MAX_BODY_INT}")})
+            errors.append({"path": path or "/", "message": Message(
+                "the number {number} is out of range: numbers must lie between {low} and "
+                "{high}", number=item.text[:20] + ("…" if len(item.text) > 20 else ""),
+                low=-MAX_BODY_INT - 1, high=MAX_BODY_INT)})
         elif isinstance(item, dict):
             pending.extend((v, f"{path}/{_pointer(k)}") for k, v in item.items())
         elif isinstance(item, list):
@@ -146,16 +161,17 @@ def int_arg(name: str, default: int | None, minimum: int, maximum: int = MAX_QUE
     if raw is None:
         return default
     if not _WHOLE_NUMBER.fullmatch(raw) or not minimum <= int(raw) <= maximum:
-        raise _query_error(name, f"must be a whole number from {minimum} to {maximum}")
+        raise _query_error(name, Message("must be a whole number from {minimum} to {maximum}",
+                                         minimum=minimum, maximum=maximum))
     return int(raw)
 
 
 def str_arg(name: str, allowed: tuple[str, ...] | None = None, default: str | None = None) -> str | None:
     value = request.args.get(name, default)
     if value is not None and allowed is not None and value not in allowed:
-        raise _query_error(name, f"must be one of {', '.join(allowed)}")
+        raise _query_error(name, Message("must be one of {values}", values=", ".join(allowed)))
     return value
 
 
-def _query_error(name: str, message: str) -> Problem:
+def _query_error(name: str, message: Message) -> Problem:
     return validation_failed([{"path": name, "in": "query", "message": message}])

@@ -25,6 +25,7 @@ from typing import Callable, Iterable
 
 from events.envelope import Record
 from events.store import EventStore
+from rules.messages import Message
 
 log = logging.getLogger("paiju.subscriptions")
 
@@ -147,7 +148,7 @@ class Hub:
         """A cursor after position ``after`` (None: after the log's end, what comes next)."""
         with self._lock:
             if self._closed:
-                raise HubClosed("the node is shutting down; subscribe on another")
+                raise HubClosed(Message("the node is shutting down; subscribe on another"))
             self._start()
             after = self._seen if after is None else after
             sub = Subscription(self.store, tournament_id, filter, after,

@@ -21,10 +21,11 @@ from events.store import (
 from projections.streams import StreamCache
 from projections.tournaments import tournament_exists
 from rules import RuleViolation
+from rules.messages import Message
 
 from ..appending import EventRuleViolation, TournamentNotFound
 from ..auth import request_actor
-from ..problems import Problem
+from ..problems import Problem, rule_refusal
 from ..requests import int_arg
 from ..scheduler import TimerService
 from ..signing import Signer
@@ -64,7 +65,8 @@ def require_tournament(tournament_id: str) -> None:
     if tournament_id in known:
         return
     if not tournament_exists(services().store, tournament_id):
-        raise Problem(404, "not-found", f"no tournament {tournament_id!r}")
+        raise Problem(404, "not-found", Message("no tournament {tournament_id!r}",
+                                                tournament_id=tournament_id))
     known.add(tournament_id)
 
 
@@ -76,7 +78,8 @@ def read_at(tid: str, read) -> Response:
     require_tournament(tid)
     view = read(s.store, s.catalogue, tid, at, s.cache)
     if view is None:
-        raise Problem(404, "not-found", f"no tournament {tid!r} at position {at}")
+        raise Problem(404, "not-found", Message("no tournament {tid!r} at position {at}",
+                                                tid=tid, at=at))
     return jsonify(view)
 
 
@@ -117,6 +120,24 @@ def created_event(tid: str, result: AppendResult) -> Response:
     return response
 
 
+def no_match(mid: str, tid: str, at: int | None = None) -> Problem:
+    """404: no match ``mid`` in the tournament (as of position ``at``)."""
+    if at is None:
+        return Problem(404, "not-found", Message("no match {mid!r} in tournament {tid!r}",
+                                                 mid=mid, tid=tid))
+    return Problem(404, "not-found", Message("no match {mid!r} in tournament {tid!r} at "
+                                             "position {at}", mid=mid, tid=tid, at=at))
+
+
+def hand_not_dealt(n: int, mid: str, at: int | None = None) -> Problem:
+    """404: hand ``n`` of match ``mid`` not dealt (as of position ``at``)."""
+    if at is None:
+        return Problem(404, "not-found", Message("hand {n} of match {mid!r} has not been dealt",
+                                                 n=n, mid=mid))
+    return Problem(404, "not-found", Message("hand {n} of match {mid!r} has not been dealt at "
+                                             "position {at}", n=n, mid=mid, at=at))
+
+
 @contextmanager
 def domain_errors_as_problems(event_path=lambda index: f"/events/{index}",
                               withheld=lambda index: False) -> Iterator[None]:
@@ -126,28 +147,29 @@ def domain_errors_as_problems(event_path=lambda index: f"/events/{index}",
     try:
         yield
     except TournamentNotFound as error:
-        raise Problem(404, "not-found", f"no tournament {error.args[0]!r}") from None
+        raise Problem(404, "not-found", Message("no tournament {tournament_id!r}",
+                                                tournament_id=error.args[0])) from None
     except EventRuleViolation as error:
         v = error.violation
-        detail = (f"{v.rule}: the event breaks {v.rule} (the details name what this token may "
-                  "not see; a referee's token shows them)") if withheld(error.index) \
-            else f"{v.rule}: {v.message}"
-        raise Problem(422, "rule-violation", detail, rule=v.rule,
+        detail = Message("the event breaks {rule_} (the details name what this token may not "
+                         "see; a referee's token shows them)", rule_=v.rule) \
+            if withheld(error.index) else v.text
+        raise Problem(422, "rule-violation", rule_refusal(v.rule, detail), rule=v.rule,
                       event_index=error.index, path=event_path(error.index)) from None
     except RuleViolation as v:  # judged by a route before any event was made
-        raise Problem(422, "rule-violation", f"{v.rule}: {v.message}", rule=v.rule,
+        raise Problem(422, "rule-violation", rule_refusal(v.rule, v.text), rule=v.rule,
                       path=event_path(0)) from None
     except WrongExpectedVersion as error:
-        raise Problem(409, "version-conflict", str(error), stream=error.stream,
+        raise Problem(409, "version-conflict", error.text, stream=error.stream,
                       expected_version=error.expected, current_version=error.current) from None
     except IdempotencyConflict as error:
-        raise Problem(409, "idempotency-conflict", str(error), event_id=error.event_id) from None
+        raise Problem(409, "idempotency-conflict", error.text,
+                      event_id=error.event_id) from None
     except StreamBelongsElsewhere as error:
-        raise Problem(409, "stream-conflict", f"stream {error.stream!r} belongs to another "
-                                              "tournament", stream=error.stream) from None
+        raise Problem(409, "stream-conflict", error.text, stream=error.stream) from None
     except InvalidBatch as error:
-        raise Problem(400, "validation-failed", str(error),
-                      errors=[{"path": "/events", "message": str(error)}]) from None
+        raise Problem(400, "validation-failed", error.text,
+                      errors=[{"path": "/events", "message": error.text}]) from None
 
 
 def request_meta(given: dict | None) -> dict:

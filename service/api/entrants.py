@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
+from rules.messages import Message
+
 from .. import entrants
 from ..auth import allows
+from ..i18n import say
 from ..problems import Problem
 from .common import domain_errors_as_problems, envelopes, request_meta, require_tournament, services
 
@@ -19,11 +22,12 @@ def import_entrants(tid: str):
     require_tournament(tid)
     if request.mimetype != "text/csv":
         raise Problem(415, "unsupported-media-type",
-                      f"Content-Type must be text/csv, not {request.mimetype or 'none'}")
+                      Message("Content-Type must be text/csv, not {value}",
+                              value=request.mimetype or 'none'))
     charset = request.mimetype_params.get("charset", "utf-8").lower()
     if charset not in ("utf-8", "utf8"):
-        raise Problem(415, "unsupported-media-type", f"charset must be utf-8, not {charset}: "
-                                                     "save the file as CSV UTF-8")
+        raise Problem(415, "unsupported-media-type", Message(
+            "charset must be utf-8, not {charset}: save the file as CSV UTF-8", charset=charset))
     raw = request.get_data(cache=False)  # over MAX_CONTENT_LENGTH: 413 before reading it all
     s = services()
     source = request.args.get("source")
@@ -46,7 +50,9 @@ def csv_problem(refused: entrants.EntrantsRefused) -> Problem:
     errors = [{"path": "/" + "/".join(str(p) for p in (e["row"], e["column"]) if p) if
                (e["row"] or e["column"]) else "/", "in": "csv", **e} for e in refused.errors]
     rows = {e["row"] for e in refused.errors if e["row"]}
-    detail = (f"{len(rows)} bad row(s)" if rows else "the file cannot be read") + \
-        ": nothing was stored. " + "; ".join(entrants.report_lines(refused.errors[:3])) + \
+    shown = "; ".join(entrants.report_lines(refused.errors[:3], say)) + \
         (" …" if len(refused.errors) > 3 else "")
+    detail = Message("{count} bad row(s): nothing was stored. {faults}", count=len(rows),
+                     faults=shown) if rows else \
+        Message("the file cannot be read: nothing was stored. {faults}", faults=shown)
     return Problem(400, "validation-failed", detail, errors=errors)

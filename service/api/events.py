@@ -7,6 +7,7 @@ from marshmallow import ValidationError
 from events.catalogue import UnknownEventType
 from events.envelope import NewEvent, utc_timestamp
 from events.export_file import FORMATS, export_lines
+from rules.messages import Message
 
 from ..appending import append_events
 from ..auth import allows, details_withheld, require_event
@@ -53,8 +54,9 @@ def _parse_events(tid: str, body: object) -> tuple[list[NewEvent], bool]:
     """The body as events: one event object, or ``{"events": [...]}`` for an atomic batch.
     Every fault of every event is reported at once, each with its path."""
     if not isinstance(body, dict):
-        raise validation_failed([{"path": "/", "message":
-                                  'must be an event object or {"events": [...]}'}])
+        # a message without blanks keeps its braces as they are
+        raise validation_failed([{"path": "/", "message": Message(
+            'must be an event object or {"events": [...]}')}])
     batch = "events" in body
     if batch:
         try:
@@ -91,9 +93,9 @@ def _event(tid: str, raw: dict, prefix: str, errors: list) -> NewEvent | None:
         errors.append({"path": f"{prefix}/type", "message": _unknown_type(item["type"])})
         return None
     if not event_type.postable:
-        errors.append({"path": f"{prefix}/type",
-                       "message": f"{event_type.name} is recorded by the backend, not posted"})
-    if "stream" in item and (stream_error := event_type.stream_error(item["stream"], tid)):
+        errors.append({"path": f"{prefix}/type", "message": Message(
+            "{event_type} is recorded by the backend, not posted", event_type=event_type.name)})
+    if "stream" in item and (stream_error := event_type.stream_refusal(item["stream"], tid)):
         errors.append({"path": f"{prefix}/stream", "message": stream_error})
     data = None
     if "data" in item:
@@ -108,12 +110,14 @@ def _event(tid: str, raw: dict, prefix: str, errors: list) -> NewEvent | None:
                     meta=request_meta(item.get("meta")), schema_version=event_type.schema_version)
 
 
-def _unknown_type(name: str) -> str:
+def _unknown_type(name: str) -> Message:
     catalogue = services().catalogue
     if name in catalogue.derived:
-        return (f"{name} is a derived fact: the backend computes it from the log and shows it "
-                f"at {catalogue.derived[name]}; it cannot be posted")
-    return f"unknown event type {name!r}; known: {', '.join(catalogue.names())}"
+        return Message("{name} is a derived fact: the backend computes it from the log and shows "
+                       "it at {where}; it cannot be posted", name=name,
+                       where=catalogue.derived[name])
+    return Message("unknown event type {name!r}; known: {known}", name=name,
+                   known=", ".join(catalogue.names()))
 
 
 @bp.get("/events")
@@ -134,7 +138,8 @@ def list_events(tid: str):
 def get_event(tid: str, event_id: str):
     record = services().store.get(event_id)
     if record is None or record.tournament_id != tid:
-        raise Problem(404, "not-found", f"no event {event_id!r} in tournament {tid!r}")
+        raise Problem(404, "not-found", Message("no event {event_id!r} in tournament {tid!r}",
+                                                event_id=event_id, tid=tid))
     return jsonify(record.to_dict())
 
 
@@ -146,7 +151,8 @@ def read_stream(tid: str, stream: str):
     store = services().store
     head = store.stream_head(stream)
     if head is None or head[0] != tid:
-        raise Problem(404, "not-found", f"no stream {stream!r} in tournament {tid!r}")
+        raise Problem(404, "not-found", Message("no stream {stream!r} in tournament {tid!r}",
+                                                stream=stream, tid=tid))
     records = store.read_stream(stream, from_version, limit + 1)
     items, next_url = page(".read_stream", records, limit, lambda r: r.version + 1,
                            "from_version", tid=tid, stream=stream)
@@ -174,7 +180,8 @@ def export(tid: str):
                                              "run `paiju keys init`")
     head = s.store.tournament_head(tid)
     if head is None:
-        raise Problem(404, "not-found", f"no tournament {tid!r}")
+        raise Problem(404, "not-found", Message("no tournament {tid!r}",
+                                                tid=tid))
     position, last_hash = head
     records = s.store.read_tournament(tid, until_position=position)
     lines = export_lines(records, fmt, tid, utc_timestamp(), VERSION, s.signer.sign)

@@ -12,10 +12,11 @@ from events.catalogue import tournament_stream
 from events.envelope import NewEvent
 from projections import groups
 from projections.brackets import tournament_at
+from rules.messages import Message
 
 from ..appending import append_events
 from ..auth import allows
-from ..problems import Problem
+from ..problems import Problem, rule_refusal
 from .common import (
     created_event,
     domain_errors_as_problems,
@@ -48,12 +49,14 @@ def draw_stage(tid: str, body: dict):
     s = services()
     with domain_errors_as_problems(lambda _: "/"):
         if body.get("method", "lots") != "lots":
-            raise Problem(422, "rule-violation", "T-8.1: the tables of a stage are drawn by "
-                                                 "lots", rule="T-8.1", path="/method")
+            raise Problem(422, "rule-violation",
+                          rule_refusal("T-8.1", "the tables of a stage are drawn by lots"),
+                          rule="T-8.1", path="/method")
         draw = groups.propose_draw(s.store, s.catalogue, tid, random.SystemRandom(), s.cache)
         if "round" in body and body["round"] != draw["round"]:
-            raise Problem(422, "rule-violation", f"T-8.1: the next stage to draw is "
-                                                 f"{draw['round']}", rule="T-8.1", path="/round")
+            raise Problem(422, "rule-violation", rule_refusal("T-8.1", Message(
+                "the next stage to draw is {round}", round=draw["round"])),
+                rule="T-8.1", path="/round")
         event = NewEvent(type="LotsDrawn", stream=tournament_stream(tid), data=draw,
                          meta=request_meta(body.get("meta")))
         result = append_events(s.store, s.catalogue, tid, [event], s.cache)

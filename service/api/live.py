@@ -13,13 +13,14 @@ from flask import Blueprint, Response, current_app, request
 
 from events.catalogue import match_stream
 from events.store import StoreUnavailable
+from rules.messages import Message
 
 from ..auth import allows, current_token, registry, viewer_for
 from ..event_stream import EventStream, compact, frame
-from ..problems import Problem, validation_failed
+from ..problems import validation_failed
 from ..subscriptions import Filter, HubClosed
 from ..visibility import Reader
-from .common import require_tournament, services
+from .common import no_match, require_tournament, services
 from .matches import _match_view
 
 bp = Blueprint("live", __name__, url_prefix="/v1/tournaments/<tid>")
@@ -60,7 +61,7 @@ def subscribe_match(tid: str, mid: str):
     viewer, live_shown = viewer_for(mid)
     s = services()
     if s.store.stream_head(match_stream(tid, mid)) is None:
-        raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}")
+        raise no_match(mid, tid)
     app, environ = current_app._get_current_object(), dict(request.environ)
     environ.pop("wsgi.input", None)  # the view needs the URL rules, never the body
     sub = _subscribe(tid, Filter(streams=frozenset({match_stream(tid, mid),
@@ -92,7 +93,7 @@ def _subscribe(tid: str, filter: Filter, after: int | None):
     try:
         return services().hub.subscribe(tid, filter, after)
     except HubClosed as error:  # 503 with Retry-After, as when the store is away: try again
-        raise StoreUnavailable(str(error)) from None
+        raise StoreUnavailable(error.args[0]) from None  # its words (a Message)
 
 
 def _token_check():
@@ -131,9 +132,9 @@ def _resume_position() -> int:
         if raw is None:
             continue
         if not _POSITION.fullmatch(raw.strip()):
-            raise validation_failed([{"path": name, "in": where, "message":
-                                      "must be a position: a whole number of at most 18 digits, "
-                                      "the id of the last event received"}])
+            raise validation_failed([{"path": name, "in": where, "message": Message(
+                "must be a position: a whole number of at most 18 digits, the id of the last "
+                "event received")}])
         return int(raw.strip())
     return 0
 

@@ -28,11 +28,12 @@ from projections.matches import (
 )
 from rules import knockout
 from rules.matches import engine_of, team_keys
+from rules.messages import Message
 
 from ..appending import append_events
 from ..auth import allows, viewer_for
 from ..conditional import tag_weakly
-from ..problems import Problem, field_errors, validation_failed
+from ..problems import Problem, field_errors, rule_refusal, validation_failed
 from ..requests import int_arg, json_body, load_body, optional_json_body
 from ..schemas import MetaSchema
 from . import groups as groups_api
@@ -41,7 +42,9 @@ from .common import (
     DEFAULT_LIMIT,
     created_event,
     domain_errors_as_problems,
+    hand_not_dealt,
     max_limit,
+    no_match,
     page,
     paged_response,
     read_at,
@@ -88,8 +91,8 @@ def start_match(tid: str):
         try:
             append_events(s.store, s.catalogue, tid, [event], s.cache)
         except WrongExpectedVersion:
-            raise Problem(409, "match-exists", f"match {body['match_id']!r} has already "
-                                               "started") from None
+            raise Problem(409, "match-exists", Message("match {match_id!r} has already started",
+                                                       match_id=body['match_id'])) from None
     response = jsonify(_match_view(s, tid, body["match_id"], None, Viewer("public")))
     response.status_code = 201
     response.headers["Location"] = url_for(".get_match", tid=tid, mid=body["match_id"])
@@ -140,8 +143,8 @@ def _teams_and_round(s, tid: str, t, body: dict) -> tuple[dict, int | None]:
         match = bracket.matches.get(match_id) if bracket else None
         return teams, match.round if match else None
     if teams is None:
-        raise validation_failed([{"path": "/teams", "message": "required: name the teams of "
-                                  "sides A and B"}])
+        raise validation_failed([{"path": "/teams", "message": Message(
+            "required: name the teams of sides A and B")}])
     return teams, None
 
 
@@ -149,14 +152,15 @@ def _must_have_team_keys(game: str, teams: dict) -> None:
     """``teams`` names the game's entrants: sides A and B, or a mahjong table's seats 0-3."""
     keys = team_keys(game)
     if sorted(teams) != sorted(keys):
-        raise validation_failed([{"path": "/teams", "message": f"a {game} match names the "
-                                  f"teams of {', '.join(keys)}"}])
+        raise validation_failed([{"path": "/teams", "message": Message(
+            "a {game} match names the teams of {keys}", game=game, keys=", ".join(keys))}])
 
 
 def _players(t, team_id: str) -> list[str]:
     team = t.team(team_id)
     if team is None:
-        raise Problem(422, "rule-violation", f"T-1.3: team {team_id!r} is not an entrant",
+        raise Problem(422, "rule-violation", rule_refusal("T-1.3", Message(
+                          "team {team_id!r} is not an entrant", team_id=team_id)),
                       rule="T-1.3", path="/teams")
     return list(team.players)
 
@@ -181,8 +185,7 @@ def _match_view(s, tid: str, mid: str, at: int | None, viewer: Viewer,
                 live_shown: bool = True) -> dict:
     folded = load_match(s.store, s.catalogue, tid, mid, at, s.cache)
     if folded.state is None:
-        when = "" if at is None else f" at position {at}"
-        raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}{when}")
+        raise no_match(mid, tid, at)
     view = {**folded_view(folded, viewer), "stream": match_stream(tid, mid),
             "hand_results": url_for("matches.list_hand_results", tid=tid, mid=mid)}
     current = view["current_hand"]
@@ -214,8 +217,7 @@ def list_hand_results(tid: str, mid: str):
     require_tournament(tid)
     folded = load_match(s.store, s.catalogue, tid, mid, at, s.cache)
     if folded.state is None:
-        when = "" if at is None else f" at position {at}"
-        raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}{when}")
+        raise no_match(mid, tid, at)
     rows, next_url = page(".list_hand_results", hand_results(folded.state, after, limit + 1),
                           limit, lambda row: row["hand"], "after", tid=tid, mid=mid, at=at)
     # no version nor position: the rows change when a hand ends, not with every move
@@ -231,17 +233,18 @@ def get_hand(tid: str, mid: str, n: int):
     require_tournament(tid)
     folded = load_match(s.store, s.catalogue, tid, mid, at, s.cache)
     if folded.state is None:
-        raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}")
+        raise no_match(mid, tid)
     if not live_shown and hand_in_play(folded.state, n):
-        raise Problem(401, "unauthorized", f"hand {n} of match {mid!r} is in play: the public "
-                                           "sees finished hands only; a token is needed")
+        raise Problem(401, "unauthorized", Message("hand {n} of match {mid!r} is in play: the "
+                                                   "public sees finished hands only; a token "
+                                                   "is needed",
+                                                   n=n, mid=mid))
     if recorded_by_sheet(folded.state, n):
         raise Problem(404, "not-found", no_card_record(
             mid, n, url_for(".list_hand_results", tid=tid, mid=mid)))
     view = hand_view(folded.state, n, viewer)
     if view is None:
-        when = "" if at is None else f" at position {at}"
-        raise Problem(404, "not-found", f"hand {n} of match {mid!r} has not been dealt{when}")
+        raise hand_not_dealt(n, mid, at)
     return jsonify({**view, "match_id": mid, "version": folded.version,
                     "position": folded.position})
 
@@ -256,7 +259,7 @@ def get_clock(tid: str, mid: str):
     require_tournament(tid)
     folded = load_match(s.store, s.catalogue, tid, mid, None, s.cache)
     if folded.state is None:
-        raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}")
+        raise no_match(mid, tid)
     view = clock_view(folded, s.timekeeper.now())
     return tag_weakly(jsonify(view), without_countdown(view))
 
@@ -280,7 +283,8 @@ def draw_round(tid: str):
         bracket = brackets.bracket_for_next_draw(s.store, s.catalogue, tid, s.cache)
         wanted = knockout.next_round(bracket)
         if "round" in body and body["round"] != wanted:
-            raise Problem(422, "rule-violation", f"T-2.1: the next round to draw is {wanted}",
+            raise Problem(422, "rule-violation", rule_refusal("T-2.1", Message(
+                              "the next round to draw is {wanted}", wanted=wanted)),
                           rule="T-2.1", path="/round")
         # T-5.5 (seed 001): each team draws a card, the two of one rank meet; else plain lots
         propose = knockout.propose_card_draw if body.get("method") == "cards" else \
@@ -316,5 +320,6 @@ def get_standings(tid: str):
     else:
         view = brackets.standings_view(s.store, s.catalogue, tid, at, s.cache)
     if view is None:
-        raise Problem(404, "not-found", f"no tournament {tid!r} at position {at}")
+        raise Problem(404, "not-found", Message("no tournament {tid!r} at position {at}",
+                                                tid=tid, at=at))
     return team_event_api.standings_csv(view) if as_csv else jsonify(view)

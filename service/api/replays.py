@@ -9,12 +9,13 @@ from flask import Blueprint, jsonify, url_for
 
 from projections.matches import hand_in_play, no_card_record, recorded_by_sheet
 from projections.replays import MAX_STEPS, hand_replay, public_sees
+from rules.messages import Message
 
 from ..auth import allows, current_token, viewer_for
 from ..problems import Problem
 from ..requests import int_arg
 from ..visibility import Reader
-from .common import require_tournament, services
+from .common import hand_not_dealt, no_match, require_tournament, services
 
 bp = Blueprint("replays", __name__, url_prefix="/v1/tournaments/<tid>")
 
@@ -32,17 +33,18 @@ def get_hand_replay(tid: str, mid: str, n: int):
     with_data = Reader(tid, current_token()).reads_log  # the tournament's token: checked above
     replay = hand_replay(s.store, s.catalogue, tid, mid, n, viewer, shown, with_data,
                          at, after, limit, s.cache)
-    when = "" if at is None else f" at position {at}"
     if replay is None:
-        raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}{when}")
+        raise no_match(mid, tid, at)
     if recorded_by_sheet(replay["state"], n):  # a score sheet's row holds no cards
         raise Problem(404, "not-found", no_card_record(
             mid, n, url_for("matches.list_hand_results", tid=tid, mid=mid)))
     if not replay["steps"] and not after:
-        raise Problem(404, "not-found", f"hand {n} of match {mid!r} has not been dealt{when}")
+        raise hand_not_dealt(n, mid, at)
     if not live_shown and hand_in_play(replay["state"], n):
-        raise Problem(401, "unauthorized", f"hand {n} of match {mid!r} is in play: the public "
-                                           "sees finished hands only; a token is needed")
+        raise Problem(401, "unauthorized", Message("hand {n} of match {mid!r} is in play: the "
+                                                   "public sees finished hands only; a token "
+                                                   "is needed",
+                                                   n=n, mid=mid))
     steps = replay["steps"]
     next_url = url_for(".get_hand_replay", tid=tid, mid=mid, n=n, at=at,
                        after=steps[-1]["position"], limit=limit) if replay["more"] else None

@@ -17,6 +17,7 @@ from events.store import plan_append
 from projections import rulings
 from projections.streams import stream_kind
 from rules.match_clock import timestamp
+from rules.messages import Message
 
 from ..appending import decide
 from ..auth import allows, current_token, viewer_for
@@ -26,6 +27,7 @@ from ..requests import int_arg, json_body, load_body, str_arg
 from ..schemas import MetaSchema
 from .common import (
     domain_errors_as_problems,
+    no_match,
     request_meta,
     require_tournament,
     services,
@@ -66,7 +68,7 @@ def get_rulings(tid: str):
     s = services()
     require_tournament(tid)
     if match_id is not None and s.store.stream_head(match_stream(tid, match_id)) is None:
-        raise Problem(404, "not-found", f"no match {match_id!r} in tournament {tid!r}")
+        raise no_match(match_id, tid)
     return jsonify(rulings.rulings_view(s.store, s.catalogue, tid, match_id, at, s.cache,
                                         _official()))
 
@@ -111,7 +113,7 @@ def _proposed(tid: str, body: dict) -> NewEvent:
     """The body as the RulingRecorded event POST …/events would append (400 as it would)."""
     event_type = services().catalogue.get("RulingRecorded")
     errors = []
-    if stream_error := event_type.stream_error(body["stream"], tid):
+    if stream_error := event_type.stream_refusal(body["stream"], tid):
         errors.append({"path": "/stream", "message": stream_error})
     try:
         data = event_type.load(body["data"])
@@ -167,8 +169,7 @@ def get_match_diff(tid: str, mid: str):
     before = rulings.match_views(s.store, s.catalogue, tid, mid, viewer, live_shown, start)
     after = rulings.match_views(s.store, s.catalogue, tid, mid, viewer, live_shown, end)
     if after is None:
-        when = "" if end is None else f" at position {end}"
-        raise Problem(404, "not-found", f"no match {mid!r} in tournament {tid!r}{when}")
+        raise no_match(mid, tid, end)
     body = {"match_id": mid, "from": start, "to": after["match"]["position"] if end is None
             else end}
     if number is None:
@@ -185,10 +186,11 @@ def _hand_pair(before: dict | None, after: dict, number: int, live_shown: bool, 
     old = (before or {"hands": {}})["hands"].get(number)
     new = after["hands"].get(number)
     if new is None and not live_shown:
-        raise Problem(401, "unauthorized", f"hand {number} of match {mid!r} is in play or not "
-                                           "dealt: the public sees finished hands only; a "
-                                           "token is needed")
+        raise Problem(401, "unauthorized", Message("hand {number} of match {mid!r} is in play "
+                                                   "or not dealt: the public sees finished "
+                                                   "hands only; a token is needed",
+                                                   number=number, mid=mid))
     if new is None:
-        raise Problem(404, "not-found", f"hand {number} of match {mid!r} has not been dealt at "
-                                        f"position {end}")
+        raise Problem(404, "not-found", Message("hand {n} of match {mid!r} has not been dealt "
+                                                "at position {at}", n=number, mid=mid, at=end))
     return old, new

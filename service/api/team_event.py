@@ -20,10 +20,11 @@ from events.tournament_events import IDENTIFIER
 from projections import team_event
 from projections.brackets import tournament_at
 from rules import swiss
+from rules.messages import Message
 
 from ..appending import append_events
 from ..auth import allows, require_event
-from ..problems import Problem
+from ..problems import Problem, rule_refusal
 from ..requests import load_body, optional_json_body, str_arg
 from ..schemas import MetaSchema
 from .common import (
@@ -190,9 +191,9 @@ def draw_next(tid: str, body: dict) -> Response:
     """``POST …/draws`` in a team event: the next round by the rules, as ``POST …/pairings``
     without a body; answers the recorded event."""
     if body.get("method", "lots") != "lots":
-        raise Problem(422, "rule-violation", "T-6.4: the team event's round 1 is drawn by "
-                                             "lots, later rounds by scores", rule="T-6.4",
-                      path="/method")
+        raise Problem(422, "rule-violation", rule_refusal(
+            "T-6.4", "the team event's round 1 is drawn by lots, later rounds by scores"),
+            rule="T-6.4", path="/method")
     return created_event(tid, _pair_next(tid, {k: v for k, v in body.items()
                                                 if k in ("round", "meta")}))
 
@@ -201,19 +202,20 @@ def _pair_next(tid: str, body: dict) -> AppendResult:
     s = services()
     with domain_errors_as_problems(lambda _: "/"):
         if not plays_team_event(tid):
-            raise Problem(422, "rule-violation", f"T-6.4: only a team event ({swiss.FORMAT}) is "
-                                                 f"paired by scores", rule="T-6.4", path="/")
+            raise Problem(422, "rule-violation", rule_refusal("T-6.4", Message(
+                "only a team event ({format}) is paired by scores", format=swiss.FORMAT)),
+                rule="T-6.4", path="/")
         if body.get("confirm") and "matches" in body:
-            raise Problem(422, "rule-violation", "T-6.4: confirm the proposed pairing or post "
-                                                 "one by hand (matches), not both",
+            raise Problem(422, "rule-violation", rule_refusal(
+                "T-6.4", "confirm the proposed pairing or post one by hand (matches), not both"),
                           rule="T-6.4", path="/confirm")
         if body.get("confirm"):
             data = team_event.proposed_pairing(s.store, s.catalogue, tid, s.cache)
             if "reason" in body:
                 data["reason"] = body["reason"]
             if "round" in body and body["round"] != data["round"]:
-                raise Problem(422, "rule-violation", f"T-6.4: the next round to pair is "
-                                                     f"{data['round']}", rule="T-6.4",
+                raise Problem(422, "rule-violation", rule_refusal("T-6.4", Message(
+                    "the next round to pair is {round}", round=data["round"])), rule="T-6.4",
                               path="/round")
             event_type = "RoundPaired"
         elif "matches" in body:
@@ -226,8 +228,8 @@ def _pair_next(tid: str, body: dict) -> AppendResult:
             data = team_event.propose_pairing(s.store, s.catalogue, tid, random.SystemRandom(),
                                               s.cache)
             if "round" in body and body["round"] != data["round"]:
-                raise Problem(422, "rule-violation", f"T-6.4: the next round to pair is "
-                                                     f"{data['round']}", rule="T-6.4",
+                raise Problem(422, "rule-violation", rule_refusal("T-6.4", Message(
+                    "the next round to pair is {round}", round=data["round"])), rule="T-6.4",
                               path="/round")
             event_type = "LotsDrawn" if data["round"] == 1 else "RoundPaired"
         event = NewEvent(type=event_type, stream=tournament_stream(tid),
@@ -254,13 +256,14 @@ def draw_standings_lots(tid: str):
     s = services()
     with domain_errors_as_problems(lambda _: "/"):
         if not plays_team_event(tid):
-            raise Problem(422, "rule-violation", "T-6.8: lots between equal teams are drawn "
-                                                 f"here for a team event ({swiss.FORMAT})",
-                          rule="T-6.8", path="/")
+            raise Problem(422, "rule-violation", rule_refusal("T-6.8", Message(
+                "lots between equal teams are drawn here for a team event ({format})",
+                format=swiss.FORMAT)), rule="T-6.8", path="/")
         draws = team_event.propose_tie_lots(s.store, s.catalogue, tid, random.SystemRandom(),
                                             s.cache)
         if not draws:
-            raise Problem(422, "rule-violation", "T-6.8: no tie is left in the standings",
+            raise Problem(422, "rule-violation",
+                          rule_refusal("T-6.8", "no tie is left in the standings"),
                           rule="T-6.8", path="/")
         # one append per draw: each draw's check needs the draws before it in the log (the
         # guards judge a batch on the log as it stood before it)

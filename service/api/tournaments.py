@@ -9,6 +9,7 @@ from events.catalogue import tournament_stream
 from events.envelope import NO_STREAM, NewEvent, new_event_id
 from events.store import WrongExpectedVersion
 from projections.tournaments import tournament_summaries, tournament_view
+from rules.messages import Message
 
 from .. import permissions
 from ..appending import append_events
@@ -34,7 +35,7 @@ bp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
 def create_tournament():
     body = json_body()
     if not isinstance(body, dict):
-        raise validation_failed([{"path": "/", "message": "must be a JSON object"}])
+        raise validation_failed([{"path": "/", "message": Message("must be a JSON object")}])
     s = services()
     event_type = s.catalogue.get("TournamentCreated")
     body = {"tournament_id": new_event_id(), **body}
@@ -60,7 +61,8 @@ def create_tournament():
         try:
             append_events(s.store, s.catalogue, tid, [event], s.cache, creating=True)
         except WrongExpectedVersion:  # its stream is not new
-            raise Problem(409, "tournament-exists", f"tournament {tid!r} already exists") from None
+            raise Problem(409, "tournament-exists", Message("tournament {tid!r} already exists",
+                                                            tid=tid)) from None
     response = jsonify(tournament_view(s.store, s.catalogue, tid, cache=s.cache))
     response.status_code = 201
     response.headers["Location"] = url_for(".get_tournament", tid=tid)
@@ -89,6 +91,8 @@ def get_tournament(tid: str):
     s = services()
     view = tournament_view(s.store, s.catalogue, tid, at, s.cache)
     if view is None:
-        when = "" if at is None else f" at position {at}"
-        raise Problem(404, "not-found", f"no tournament {tid!r}{when}")
+        if at is None:
+            raise Problem(404, "not-found", Message("no tournament {tid!r}", tid=tid))
+        raise Problem(404, "not-found", Message("no tournament {tid!r} at position {at}",
+                                                tid=tid, at=at))
     return jsonify(view)

@@ -8,6 +8,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates
 
 from events.catalogue import match_stream_prefix
 from rules.match_clock import timestamp
+from rules.messages import Message
 
 from ..auth import allows
 from ..problems import Problem, validation_failed
@@ -122,7 +123,9 @@ def _webhook(tid: str, webhook_id: str) -> Webhook:
     require_tournament(tid)
     hook = services().webhooks.get(tid, webhook_id)
     if hook is None:
-        raise Problem(404, "not-found", f"no webhook {webhook_id!r} in tournament {tid!r}")
+        raise Problem(404, "not-found", Message("no webhook {webhook_id!r} in tournament "
+                                                "{tid!r}",
+                                                webhook_id=webhook_id, tid=tid))
     return hook
 
 

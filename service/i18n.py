@@ -1,0 +1,143 @@
+"""Which language a reader reads, and the catalogues that say it in that language.
+
+The words are gettext catalogues made with Babel (``make i18n``: ``pybabel extract`` from the
+Python, the templates and the pages' scripts, then ``update`` and ``compile``), in
+``service/translations/<language>/LC_MESSAGES/``: the domain ``messages`` for what the server
+says (problems, pages' templates, the CLI), ``pages`` for what the pages' scripts say (sent to
+the page with it). The English sentence is the message id, so English is the source and
+Chinese the translation; a message without a translation fails ``tests/test_catalogues.py``.
+
+A request's language: ``?lang=`` (kept in a cookie for the next page), else the cookie, else
+the best of ``Accept-Language``, else the deployment's default (``paiju serve --language``,
+default Chinese). Anything unknown or malformed falls through to the next, never an error."""
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from babel.support import NullTranslations, Translations
+from flask import Flask, current_app, g, has_request_context, request
+from flask.json.provider import DefaultJSONProvider
+from flask_babel import Babel, get_translations
+
+from rules.messages import Message
+
+# The languages served: the code of the catalogue -> the tag of <html lang> and Content-Language.
+LANGUAGES = {"zh": "zh-Hans", "en": "en"}
+DEFAULT_LANGUAGE = "zh"
+COOKIE = "paiju-lang"
+COOKIE_SECONDS = 365 * 24 * 3600
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+PAGES_DOMAIN = "pages"
+
+
+def N_(text: str) -> str:
+    """Marks a sentence for the catalogue where it is written, to be translated where it is
+    read (the problems' titles, the glossary's notes)."""
+    return text
+
+
+def language_of(asked: str | None) -> str | None:
+    """``zh``/``en`` for a code the reader may write (``zh-CN``, ``zh-Hans``, ``EN``), else None."""
+    if not asked:
+        return None
+    code = asked.strip().lower().replace("_", "-").split("-")[0]
+    return code if code in LANGUAGES else None
+
+
+def select_language() -> str:
+    """The language of this request (see the module's docstring)."""
+    for asked in (request.args.get("lang"), request.cookies.get(COOKIE)):
+        if language_of(asked):
+            return language_of(asked)
+    try:
+        best = request.accept_languages.best_match(list(LANGUAGES))
+    except Exception:  # a header werkzeug cannot read is no header: the default
+        best = None
+    return best or current_app.config["LANGUAGE"]
+
+
+def language() -> str:
+    """The language of the current request, chosen once."""
+    if "language" not in g:
+        g.language = select_language()
+    return g.language
+
+
+def gettext(text: str) -> str:
+    return get_translations().gettext(text)
+
+
+def say(message: Message | str) -> str:
+    """A message (or a sentence of the catalogue) in the current request's language."""
+    if isinstance(message, Message):
+        return message.translated(gettext)
+    return gettext(message)
+
+
+@lru_cache(maxsize=None)
+def catalogue(code: str, domain: str = "messages") -> NullTranslations:
+    """A language's compiled catalogue, outside a request (the CLI, the pages' scripts)."""
+    return Translations.load(str(TRANSLATIONS), [code], domain)
+
+
+def page_messages(code: str) -> dict[str, str]:
+    """Every sentence of the pages' scripts in ``code``: the page is sent with it."""
+    found = catalogue(code, PAGES_DOMAIN)
+    return {key: text for key, text in getattr(found, "_catalog", {}).items()
+            if isinstance(key, str) and key and text}
+
+
+def cli_language(asked: str | None = None, environ=os.environ) -> str:
+    """The CLI's language: ``--language``, else ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` (the
+    first that is set, as gettext reads them), else the default."""
+    if asked:
+        return language_of(asked) or DEFAULT_LANGUAGE
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if environ.get(name):
+            return language_of(environ[name]) or ("en" if environ[name] in ("C", "POSIX")
+                                                  or environ[name].startswith("C.")
+                                                  else DEFAULT_LANGUAGE)
+    return DEFAULT_LANGUAGE
+
+
+class SayingJSONProvider(DefaultJSONProvider):
+    """JSON whose sentences (a view's ``reason``, a :class:`Message`) are said in the reader's
+    language; outside a request (a log line, a stream's frame), in English."""
+
+    ensure_ascii = False  # names in Chinese stay readable
+
+    @staticmethod
+    def default(value):
+        if isinstance(value, Message):
+            return say(value) if has_request_context() else str(value)
+        return DefaultJSONProvider.default(value)
+
+
+def init_app(app: Flask) -> None:
+    """Flask-Babel on the app with the request's language; ``?lang=`` kept in a cookie, and
+    every answer says its language (Content-Language)."""
+    app.config.setdefault("LANGUAGE", DEFAULT_LANGUAGE)
+    app.json = SayingJSONProvider(app)
+    if app.config["LANGUAGE"] not in LANGUAGES:
+        raise ValueError(f"LANGUAGE must be one of {', '.join(LANGUAGES)}, "
+                         f"not {app.config['LANGUAGE']!r}")
+    Babel(app, locale_selector=language, default_locale=app.config["LANGUAGE"],
+          default_translation_directories=str(TRANSLATIONS))
+
+    @app.context_processor
+    def _languages():
+        return {"language": language(), "html_lang": LANGUAGES[language()],
+                "languages": LANGUAGES}
+
+    @app.after_request
+    def _say_which(response):
+        if "language" in g or response.mimetype in ("text/html", "application/problem+json"):
+            response.headers["Content-Language"] = LANGUAGES[language()]
+            response.vary.add("Accept-Language")
+        asked = language_of(request.args.get("lang"))
+        if asked and request.cookies.get(COOKIE) != asked:
+            response.set_cookie(COOKIE, asked, max_age=COOKIE_SECONDS, samesite="Lax",
+                                secure=request.is_secure, httponly=True)
+        return response

@@ -15,7 +15,11 @@ from pathlib import Path
 
 from flask import Blueprint, current_app, render_template, request, send_from_directory
 
+from rules.glossary import terms
+from rules.messages import Message
+
 from ..auth import allows
+from ..i18n import LANGUAGES, language, page_messages
 from ..problems import Problem
 from .common import require_tournament
 
@@ -56,7 +60,7 @@ def _harden(response):
 @allows("read")
 def home_page():
     """The tournaments (GET /v1/tournaments: the archived left out), each with its pages."""
-    return render_template("home.html", tid=None)
+    return _page("home.html", None)
 
 
 @bp.get("/")
@@ -64,12 +68,21 @@ def home_page():
 @allows("read")
 def tournaments_page():
     """The same list as the home page, where a visitor of /pages/ would look for it."""
-    return render_template("home.html", tid=None)
+    return _page("home.html", None)
 
 
-def _page(template: str, tid: str, **ids) -> str:
-    require_tournament(tid)
-    return render_template(template, tid=tid, **ids)
+def _page(template: str, tid: str | None, **ids) -> str:
+    if tid is not None:
+        require_tournament(tid)
+    return render_template(template, tid=tid, words=_words(), **ids)
+
+
+def _words() -> dict:
+    """What the page's scripts say, in the reader's language: the sentences of the catalogue
+    ``pages`` and the games' terms (rules/glossary.py)."""
+    code = language()
+    return {"language": code, "tag": LANGUAGES[code], "messages": page_messages(code),
+            "terms": terms(code)}
 
 
 @bp.get("/tournaments/<tid>")
@@ -122,5 +135,6 @@ def rounds_page(tid: str):
 def asset(name: str):
     """The pages' scripts and style sheet (files of this package, never another host's)."""
     if not (STATIC_DIR / name).is_file():
-        raise Problem(404, "not-found", f"no asset {name!r}")
+        raise Problem(404, "not-found", Message("no asset {name!r}",
+                                                name=name))
     return send_from_directory(STATIC_DIR, name, max_age=300)

@@ -8,64 +8,76 @@
 "use strict";
 
 const Bracket = (() => {
-  const {el, fill, byId, need, tournament, teamName, replayUrl, pageUrl, status, at} = Paiju;
+  const {_, term, el, fill, byId, need, tournament, teamName, replayUrl, pageUrl, status, at} = Paiju;
   const SVG = "http://www.w3.org/2000/svg";
+  const name = text => el("bdi", {class: "name", dir: "auto"}, text);
+  /* A translated sentence with nodes in its blanks: put(_("Champion: {team}"), {team: node}). */
+  const put = (text, parts) => text.split(/(\{\w+\})/).filter(Boolean).map(piece => {
+    const blank = /^\{(\w+)\}$/.exec(piece);
+    return blank && blank[1] in parts ? parts[blank[1]] : piece;
+  });
+  const joined = items => items.flatMap((item, i) => i ? [_(", "), item] : [item]);
+  const versus = (t, teams) => teams.map(x => name(teamName(t, x)))
+    .reduce((a, b) => a === null ? b : put(_("{a} v {b}"), {a, b}), null) || "—";
 
   async function load() {
     const [t, bracket] = await Promise.all([tournament(), need("bracket", {at: at()})]);
     return {t, bracket};
   }
 
-  const STATUS = {drawn: "not started", in_play: "in play", decided: "decided"};
+  const STATUS = {drawn: _("not started"), in_play: _("in play"), decided: _("decided")};
 
   function teamLine(t, m, team) {
     const level = m.score && m.score.levels ? m.score.levels[team] : undefined;
     return el("div", {class: "team" + (m.winner === team ? " winner" : ""), dataset: {team}},
-              el("span", {class: "name"}, teamName(t, team)),
-              level !== undefined ? el("span", {class: "level", title: "level"}, "level " + level) : null);
+              name(teamName(t, team)),
+              level !== undefined ? el("span", {class: "level", title: _("level")}, _("level {level}", {level})) : null);
   }
 
   function matchBox(t, m) {
     const label = m.started ? el("a", {href: replayUrl(m.match_id, 1)}, m.match_id) : m.match_id;
-    const hands = m.score && m.score.hands_played ? m.score.hands_played + (m.score.hands_played === 1 ? " hand" : " hands") : null;
+    const played = m.score && m.score.hands_played;
+    const hands = played ? (played === 1 ? _("{n} hand", {n: played}) : _("{n} hands", {n: played})) : null;
     return el("article", {class: "match-box " + m.status.replace("_", "-"),
                           dataset: {match: m.match_id, status: m.status}},
       el("header", {},
-         el("span", {}, label, m.kind === "third_place" ? " · third place" : ""),
-         el("span", {class: "match-status"}, m.status === "in_play" ? "● in play" : STATUS[m.status] || m.status,
+         el("span", {}, label, m.kind === "third_place" ? " · " + _("third place") : ""),
+         el("span", {class: "match-status"}, m.status === "in_play" ? "● " + _("in play") : STATUS[m.status] || m.status,
             hands ? " · " + hands : "")),
       m.teams.map(team => teamLine(t, m, team)),
-      m.forfeit ? el("div", {class: "forfeit"}, "forfeited by " + teamName(t, m.forfeit)) : null);
+      m.forfeit ? el("div", {class: "forfeit"}, put(_("forfeited by {team}"), {team: name(teamName(t, m.forfeit))})) : null);
   }
 
   function render({t, bracket}) {
-    fill(byId("title"), "Bracket · " + t.name, at() ? " (as of position " + at() + ")" : "");
+    fill(byId("title"), at() ? put(_("Bracket · {name} (as of position {position})"), {name: name(t.name), position: at()})
+      : put(_("Bracket · {name}"), {name: name(t.name)}));
     const root = byId("bracket");
     if (!bracket.drawn) {
-      fill(root, el("p", {}, t.format === "knockout" ? "No round has been drawn yet."
-        : "This tournament is not a knockout (format " + t.format + "): see ",
-        t.format === "knockout" ? null : el("a", {href: pageUrl(t.format === "groups" ? "groups" : "standings")},
-                                             t.format === "groups" ? "the groups" : "the standings"), "."));
+      fill(root, el("p", {}, t.format === "knockout" ? _("No round has been drawn yet.")
+        : put(_("This tournament is not a knockout (format {format}): see {page}."), {
+          format: term("format", t.format),
+          page: el("a", {href: pageUrl(t.format === "groups" ? "groups" : "standings")},
+                   t.format === "groups" ? _("the groups") : _("the standings"))})));
       return;
     }
     const byId_ = Object.fromEntries(bracket.rounds.flatMap(r => r.matches).map(m => [m.match_id, m]));
     const playing = (bracket.matches_in_play || []).map(id => byId_[id]).filter(Boolean);
     const tree = el("div", {class: "bracket"}, bracket.rounds.map(round => el("section", {
         class: "round", dataset: {round: round.round}},
-      el("h2", {}, "Round " + round.round),
+      el("h2", {}, _("Round {n}", {n: round.round})),
       el("div", {class: "round-matches"},
          round.matches.map(m => matchBox(t, m)),
          (round.byes || []).map(team => el("div", {class: "bye", dataset: {bye: team, round: round.round}},
-                                           "bye: " + teamName(t, team)))))));
+                                           put(_("bye: {team}"), {team: name(teamName(t, team))})))))));
+    const stillIn = !bracket.champion && bracket.in_play && bracket.in_play.length;
     fill(root,
-      bracket.champion ? el("p", {class: "champion"}, "Champion: " + teamName(t, bracket.champion)) : null,
-      playing.length ? el("p", {class: "in-play-line"}, "In play: ", playing.map((m, i) => [i ? ", " : "",
-        el("strong", {}, m.match_id), " (" + m.teams.map(x => teamName(t, x)).join(" v ") + ")"])) : null,
+      bracket.champion ? el("p", {class: "champion"}, put(_("Champion: {team}"), {team: name(teamName(t, bracket.champion))})) : null,
+      playing.length ? el("p", {class: "in-play-line"}, put(_("In play: {matches}"), {matches: joined(playing.map(m =>
+        put(_("{match} ({teams})"), {match: el("strong", {}, m.match_id), teams: versus(t, m.teams)})))})) : null,
       tree,
       el("p", {class: "quiet"},
-         !bracket.champion && bracket.in_play && bracket.in_play.length
-           ? "Still in: " + bracket.in_play.map(x => teamName(t, x)).join(", ") + ". " : "",
-         bracket.next_round ? "Next round to draw: " + bracket.next_round + "." : ""));
+         stillIn ? [put(_("Still in: {teams}."), {teams: joined(bracket.in_play.map(x => name(teamName(t, x))))}), " "] : "",
+         bracket.next_round ? _("Next round to draw: {round}.", {round: bracket.next_round}) : ""));
     drawLines(tree, bracket);
   }
 

@@ -11,6 +11,39 @@ const Paiju = (() => {
   const body = document.body;
   const tid = body.dataset.tid;
 
+  // --- the reader's language (service/i18n.py): the page comes with its words -----------------
+  const WORDS = JSON.parse(document.getElementById("paiju-words").textContent);
+  const lang = WORDS.language;  // "zh" or "en"
+
+  /* A sentence of the catalogue `pages` in the page's language, its {name} blanks filled:
+     _("round {n}", {n: 3}). `make i18n` extracts every _("…") of the scripts. */
+  function _(text, params) {
+    const said = WORDS.messages[text] || text;
+    if (!params) return said;
+    return said.replace(/\{(\w+)\}/g, (blank, name) => name in params ? String(params[name]) : blank);
+  }
+
+  /* A term of the games (rules/glossary.py) in the page's language: term("event",
+     "TrumpDeclared"); the key itself where the glossary has no word for it. */
+  function term(kind, key) {
+    const table = WORDS.terms[kind];
+    return table && key in table ? table[key] : key;
+  }
+
+  /* A moment of the API (ISO 8601, UTC) in the reader's language and time zone. */
+  function when(iso, options) {
+    if (!iso) return "—";
+    const moment = new Date(iso);
+    if (Number.isNaN(moment.getTime())) return String(iso);
+    return new Intl.DateTimeFormat(WORDS.tag, options || {dateStyle: "medium", timeStyle: "medium"})
+      .format(moment);
+  }
+
+  /* Names compared as the reader's language sorts them (pinyin order for Chinese names). */
+  const collator = new Intl.Collator(WORDS.tag === "en" ? "en" : "zh-Hans-u-co-pinyin",
+                                     {numeric: true});
+  function byName(a, b) { return collator.compare(String(a), String(b)); }
+
   // --- the URL fragment: token, position, step ------------------------------------------------
   function hashParams() {
     return new URLSearchParams(location.hash.replace(/^#/, ""));
@@ -44,11 +77,19 @@ const Paiju = (() => {
     for (const [key, value] of Object.entries(query || {})) {
       if (value !== null && value !== undefined) url.searchParams.set(key, value);
     }
-    const headers = {Accept: "application/json"};
+    const headers = {Accept: "application/json", "Accept-Language": WORDS.tag};
     const secret = token();
     if (secret) headers.Authorization = "Bearer " + secret;
-    const response = await fetch(url.pathname + url.search, {headers, cache: "no-store",
-                                                              credentials: "omit"});
+    const ask = () => fetch(url.pathname + url.search, {headers, cache: "no-store",
+                                                        credentials: "omit"});
+    let response = await ask();
+    if (secret && (response.status === 401 || response.status === 403)) {
+      // the tab's token is another tournament's (or revoked): what the public may read of this
+      // one is still shown; the token's own refusal stays if the public may not read it either
+      delete headers.Authorization;
+      const asPublic = await ask();
+      if (asPublic.status === 200) response = asPublic;
+    }
     let data = null;
     try { data = await response.json(); } catch (e) { data = null; }
     return {status: response.status, body: data};
@@ -123,16 +164,20 @@ const Paiju = (() => {
   /* A value of the API as short text: scalars as they are, lists and objects compactly. */
   function short(value) {
     if (value === null || value === undefined) return "—";
-    if (typeof value === "boolean") return value ? "yes" : "no";
+    if (typeof value === "boolean") return value ? _("yes") : _("no");
     if (typeof value !== "object") return String(value);
     if (Array.isArray(value)) return value.map(short).join(", ");
     return Object.entries(value).map(([k, v]) => k + ": " + short(v)).join("; ");
   }
 
-  /* A table of rows (objects): the columns given, or every scalar-ish key of the rows. */
+  /* A table of rows (objects): the columns given — each a key, or [key, label] — or every
+     scalar-ish key of the rows. A column without a label is headed by its key as a sentence of
+     the catalogue ("team_id": _("team id")). */
   function table(rows, columns, render) {
-    const keys = columns || [...new Set(rows.flatMap(Object.keys))];
-    const head = el("tr", {}, keys.map(k => el("th", {scope: "col"}, k.replaceAll("_", " "))));
+    const given = columns || [...new Set(rows.flatMap(Object.keys))];
+    const keys = given.map(c => Array.isArray(c) ? c[0] : c);
+    const labels = given.map(c => Array.isArray(c) ? c[1] : _(c.replaceAll("_", " ")));
+    const head = el("tr", {}, labels.map(label => el("th", {scope: "col"}, label)));
     const lines = rows.map(row => el("tr", {}, keys.map(k => {
       const shown = render && render(k, row[k], row);
       return el("td", {dataset: {col: k}}, shown === undefined ? short(row[k]) : shown);
@@ -146,11 +191,11 @@ const Paiju = (() => {
 
   /* The pages a tournament of `format` has (T-1.1): its knockout bracket, groups of four or
      team-event rounds, then its standings and disputes. */
-  const FORMAT_PAGE = {knockout: ["bracket", "Bracket"], groups: ["groups", "Groups"],
-                       "swiss-teams": ["rounds", "Rounds"]};
+  const FORMAT_PAGE = {knockout: ["bracket", _("Bracket")], groups: ["groups", _("Groups")],
+                       "swiss-teams": ["rounds", _("Rounds")]};
   function pagesOf(format, of) {
     const own = FORMAT_PAGE[format];
-    return [own, ["standings", "Standings"], ["disputes", "Disputes"]].filter(Boolean)
+    return [own, ["standings", _("Standings")], ["disputes", _("Disputes")]].filter(Boolean)
       .map(([rest, label]) => ({page: rest, label, href: pageUrl(rest, of)}));
   }
 
@@ -206,7 +251,7 @@ const Paiju = (() => {
       try {
         const response = await fetch(url, {headers, cache: "no-store", credentials: "omit"});
         if (response.status !== 200) throw new ApiError("subscribe", {status: response.status});
-        live("following live", true);
+        live(_("following live"), true);
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
         let buffer = "";
         for (;;) {
@@ -224,7 +269,7 @@ const Paiju = (() => {
       } catch (error) {
         console.warn("subscription:", error);
       }
-      live("reconnecting…", false);
+      live(_("reconnecting…"), false);
       setTimeout(connect, 2000);
     };
     connect();
@@ -285,7 +330,7 @@ const Paiju = (() => {
     const state = byId("token-state");
     const show = () => {
       const secret = token();
-      state.textContent = secret ? "token " + secret.slice(0, 6) + "…" : "no token";
+      state.textContent = secret ? _("token {start}…", {start: secret.slice(0, 6)}) : _("no token");
       state.className = "token-state" + (secret ? " set" : "");
     };
     byId("token-box").addEventListener("submit", event => {
@@ -302,6 +347,18 @@ const Paiju = (() => {
     show();
   }
 
+  /* The language links keep the page's place (#pos=…, #at=…): the choice is only the language. */
+  function languageLinks() {
+    for (const link of document.querySelectorAll("[data-lang]")) {
+      link.addEventListener("click", event => {
+        event.preventDefault();
+        const url = new URL(location.href);
+        url.searchParams.set("lang", link.dataset.lang);
+        location.assign(url.pathname + url.search + location.hash);
+      });
+    }
+  }
+
   function markNav() {
     const page = body.dataset.page;
     for (const link of document.querySelectorAll("[data-nav]")) {
@@ -313,19 +370,20 @@ const Paiju = (() => {
      data-ready when the page has drawn what it read (the browser tests wait for it). */
   function run(main) {
     takeTokenFromHash();
+    languageLinks();
     tokenBox();
     markNav();
     Promise.resolve().then(main).then(() => {
       body.dataset.ready = "true";
     }, error => {
       console.error(error);
-      const hint = error.status === 401 ? " — give a token (#token=… or the box above)" : "";
+      const hint = error.status === 401 ? _(" — give a token (#token=… or the box above)") : "";
       status((error.message || String(error)) + hint, "error");
       body.dataset.ready = "error";
     });
   }
 
-  return {tid, get, need, stream, el, append, fill, byId, status, short, table, pageUrl,
+  return {tid, lang, _, term, when, byName, get, need, stream, el, append, fill, byId, status, short, table, pageUrl,
           pagesOf, replayUrl, tournament, teamName, hashParams, setHash, token, at, run, ApiError,
           follow, logEnd, redrawLive};
 })();

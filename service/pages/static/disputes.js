@@ -9,13 +9,39 @@ Paiju.run(async () => {
 });
 
 async function showDisputes() {
-  const {el, fill, byId, get, tournament, teamName, replayUrl, status, short} = Paiju;
+  const {_, when, el, fill, byId, get, tournament, replayUrl, status, short} = Paiju;
+  const name = text => el("bdi", {class: "name", dir: "auto"}, text);
+  /* A translated sentence with nodes in its blanks: put(_("Disputes · {name}"), {name: node}). */
+  const put = (text, parts) => text.split(/(\{\w+\})/).filter(Boolean).map(piece => {
+    const blank = /^\{(\w+)\}$/.exec(piece);
+    return blank && blank[1] in parts ? parts[blank[1]] : piece;
+  });
+  const STATUS = {open: _("open"), resolved: _("resolved")};
+  const ROLES = {admin: _("admin"), organiser: _("organiser"), referee: _("referee"),
+                 committee: _("committee"), auditor: _("auditor"), table: _("table"),
+                 player: _("player"), system: _("system")};
+  /* An actor of the log: a token ("token:<id>"), the command line ("cli:<user>") or a name. */
+  const actor = text => {
+    const made = /^(token|cli):(.*)$/.exec(text);
+    if (!made) return name(text);
+    return made[1] === "token" ? _("token {id}", {id: made[2]})
+      : put(_("command line ({user})"), {user: name(made[2])});
+  };
+  /* Who raised or resolved a dispute (the token's actor, role and seat). */
+  const who = w => {
+    if (!w || typeof w !== "object") return short(w);
+    const role = w.role ? ROLES[w.role] || w.role : null;
+    const person = w.actor && role ? put(_("{actor} ({role})"), {actor: actor(w.actor), role})
+      : w.actor ? actor(w.actor) : role;
+    const seat = w.seat !== undefined && w.seat !== null ? _("seat {seat}", {seat: w.seat}) : null;
+    return [person, person && seat ? " · " : "", seat];
+  };
   const t = await tournament();
-  fill(byId("title"), "Disputes · " + t.name);
+  fill(byId("title"), put(_("Disputes · {name}"), {name: name(t.name)}));
   const root = byId("disputes");
   const r = await get("disputes");
   if (r.status === 404 && !(r.body && /tournament/.test(r.body.detail || ""))) {
-    fill(root, el("p", {class: "quiet"}, "This server keeps no dispute list."));
+    fill(root, el("p", {class: "quiet"}, _("This server keeps no dispute list.")));
     status("");
     return;
   }
@@ -24,27 +50,40 @@ async function showDisputes() {
   let shown = "all";
   const draw = () => {
     const rows = disputes.filter(d => shown === "all" || d.status === shown);
+    const none = shown === "all" ? _("No dispute has been raised.")
+      : shown === "open" ? _("No open dispute.") : _("No resolved dispute.");
     fill(byId("dispute-list"), rows.length ? Paiju.table(rows,
-      ["dispute_id", "status", "match_id", "hand", "positions", "claim", "raised_by", "raised_at", "resolution"],
+      [["dispute_id", _("dispute id")], ["status", _("status")], ["match_id", _("match id")], ["hand", _("hand")],
+       ["positions", _("positions")], ["claim", _("claim")], ["raised_by", _("raised by")],
+       ["raised_at", _("raised at")], ["resolution", _("resolution")]],
       (key, value, d) => {
-        if (key === "status") return el("span", {class: "badge " + value}, value);
+        if (key === "status") return el("span", {class: "badge " + value}, STATUS[value] || value);
         if (key === "positions") {
-          return el("span", {}, (value || []).map(p => [el("a", {href: replayUrl(d.match_id, d.hand, p)}, "#" + p), " "]));
+          return el("span", {}, (value || []).map(p => [el("a", {href: replayUrl(d.match_id, d.hand, p),
+            title: _("the replay at position {position}", {position: p})}, "#" + p), " "]));
         }
         if (key === "match_id" || key === "hand") {
           return el("a", {href: replayUrl(d.match_id, d.hand, (d.positions || [])[0] || d.position)},
-                    key === "hand" ? "hand " + value : String(value));
+                    key === "hand" ? _("hand {n}", {n: value}) : String(value));
         }
-        if (key === "resolution") return value ? short(value) : "—";
+        if (key === "raised_at") return value ? el("time", {datetime: value}, when(value)) : "—";
+        if (key === "raised_by") return who(value);
+        if (key === "resolution") {
+          if (!value) return "—";
+          return [value.text, value.at ? [" · ", el("time", {datetime: value.at}, when(value.at))] : null,
+                  value.by ? [" · ", who(value.by)] : null, value.noChange ? [" · ", _("no change")] : null];
+        }
         return undefined;
-      }) : el("p", {class: "quiet"}, shown === "all" ? "No dispute has been raised." : "No " + shown + " dispute."));
+      }) : el("p", {class: "quiet"}, none));
   };
-  const filter = name => el("button", {type: "button", "aria-pressed": String(name === shown), dataset: {filter: name},
+  const label = (which, count) => which === "all" ? _("all ({count})", {count})
+    : which === "open" ? _("open ({count})", {count}) : _("resolved ({count})", {count});
+  const filter = which => el("button", {type: "button", "aria-pressed": String(which === shown), dataset: {filter: which},
     onclick: event => {
-      shown = name;
+      shown = which;
       for (const b of root.querySelectorAll("[data-filter]")) b.setAttribute("aria-pressed", String(b.dataset.filter === shown));
       draw();
-    }}, name + " (" + (name === "all" ? disputes.length : disputes.filter(d => d.status === name).length) + ")");
+    }}, label(which, which === "all" ? disputes.length : disputes.filter(d => d.status === which).length));
   fill(root, el("div", {class: "filters"}, ["all", "open", "resolved"].map(filter)), el("div", {id: "dispute-list"}));
   draw();
   status("");

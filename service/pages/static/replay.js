@@ -10,6 +10,8 @@
 (() => {
   const {el, fill, byId, status, short, get, need, tournament, teamName, hashParams,
          setHash, replayUrl} = Paiju;
+  const {_, term} = Paiju;
+  const zh = Paiju.lang === "zh";
   const body = document.body;
   const mid = body.dataset.mid;
   const handNo = Number(body.dataset.hand);
@@ -17,12 +19,40 @@
   const FAMILIES = {SJ2: "shengji", SJ3: "shengji", GD: "guandan", MJO: "mahjong", MJS: "mahjong"};
   // Where a hand view says that something irregular happened, and in which words.
   const ISSUE_KINDS = {
-    flagged: "irregular play", pending_correction: "irregular play, open to correction",
-    pending_corrections: "irregular play, open to correction",
-    follow_errors: "follow error established", irregularities: "irregularity",
-    penalties: "penalty", throw: "failed throw", ruling: "awaiting a ruling",
-    time_limits: "time limit", flags: "illegal after a ruling",
+    flagged: _("irregular play"), pending_correction: _("irregular play, open to correction"),
+    pending_corrections: _("irregular play, open to correction"),
+    follow_errors: _("follow error established"), irregularities: _("irregularity"),
+    penalties: _("penalty"), throw: _("failed throw"), ruling: _("awaiting a ruling"),
+    time_limits: _("time limit"), flags: _("illegal after a ruling"),
   };
+  // the states of a dispute and of a ruling, as the API names them
+  const STATUSES = {open: _("open"), resolved: _("resolved"), applied: _("applied"),
+                    overturned: _("overturned"), recorded: _("recorded")};
+  // who posted an event: the roles of the tokens
+  const ROLES = {admin: _("admin"), organiser: _("organiser"), referee: _("referee"),
+                 committee: _("committee"), auditor: _("auditor"), table: _("table"),
+                 player: _("player"), system: _("system")};
+  // mahjong: a meld, and a claim on a discard (MJO-4.5)
+  const MELDS = {chow: _("chow"), pong: _("pong"), kong: _("kong")};
+  const CLAIMS = {win: _("{seat} win {tiles}"), kong: _("{seat} kong {tiles}"),
+                  pong: _("{seat} pong {tiles}"), chow: _("{seat} chow {tiles}")};
+  // the fields of an event's data, of a ruling's effect, of an irregularity, as the page names
+  // them (any other field by its own name)
+  const FIELDS = {hand: _("hand"), seat: _("seat"), side: _("side"), card: _("card"), cards: _("cards"),
+                  tile: _("tile"), tiles: _("tiles"), kind: _("kind"), suit: _("suit"), rule: _("rule"),
+                  reason: _("reason"), text: _("text"), note: _("note"), message: _("message"),
+                  points: _("points"), levels: _("levels"), coins: _("coins"), amount: _("amount"),
+                  position: _("position"), positions: _("positions"), data: _("data"),
+                  player: _("player"), count: _("count"), dice: _("dice"), wildAs: _("wildAs")};
+  // GD-7.1: the tribute case of a hand
+  const TRIBUTE_CASES = {double: _("Tribute: double."), single: _("Tribute: single."),
+                         partnerLast: _("Tribute: partnerLast."), none: _("Tribute: none.")};
+  // mahjong: the kind of a claim (Claim) and of a kong declared from the hand (KongDeclared)
+  const KINDS = {chow: _("kind: chow"), pong: _("kind: pong"), kong: _("kind: kong"), win: _("kind: win"),
+                 direct: _("kind: direct"), added: _("kind: added"), concealed: _("kind: concealed")};
+  // Sichuan: where the three tiles go (MJS-2.1)
+  const DIRECTIONS = {next: _("换三张 (direction next)"), opposite: _("换三张 (direction opposite)"),
+                      previous: _("换三张 (direction previous)")};
   const SEAT_PLACES = ["south", "east", "north", "west"];  // seat 0 at the bottom, play goes right
 
   const s = {
@@ -41,21 +71,74 @@
 
   Paiju.run(main);
 
+  // --- words ---------------------------------------------------------------------------------------
+  /* A name (a team's, a player's) as it is written, in whatever script, in its own direction. */
+  function name(text) {
+    return el("bdi", {class: "name", dir: "auto"}, text);
+  }
+
+  /* A sentence whose blanks take nodes too (names, cards, tiles): `template` is a sentence of
+     the catalogue already said in the page's language (_("…") without values); its pieces. */
+  function said(template, params) {
+    return template.split(/\{(\w+)\}/).map((piece, i) =>
+      i % 2 === 0 ? piece : (piece in params ? params[piece] : "{" + piece + "}")).filter(x => x !== "");
+  }
+
+  /* Items (text or nodes) in a list: "a, b" ("a、b" in Chinese), or joined by `by`. */
+  function joined(items, by) {
+    const between = by || (zh ? "、" : ", ");
+    return items.flatMap((x, i) => i ? [between, x] : [x]);
+  }
+
+  /* A sentence's first letter up ("Seat 2 …"), in text or in the first of its pieces. */
+  function cap(parts) {
+    if (typeof parts === "string") return parts.charAt(0).toUpperCase() + parts.slice(1);
+    if (Array.isArray(parts) && parts.length) return [cap(parts[0]), ...parts.slice(1)];
+    return parts;
+  }
+
+  function statusWord(value) { return STATUSES[value] || value || "?"; }
+
+  /* A claim's kind (pong, kong, chow, win) in the page's language. */
+  function claimWord(kind) {
+    if (kind in MELDS) return MELDS[kind];
+    return kind === "win" && zh ? term("event", "Win") : kind;
+  }
+
+  /* A value of the API as short text, as Paiju.short, its fields named in the page's language. */
+  function described(value, key) {
+    if (key === "kind" && typeof value === "string") return claimWord(value);
+    if (!value || typeof value !== "object") return short(value);
+    if (Array.isArray(value)) return value.map(x => described(x)).join(", ");
+    return Object.entries(value).map(([k, v]) => (FIELDS[k] || k) + ": " + described(v, k)).join("; ");
+  }
+
+  /* An event type as a referee names it: in Chinese the glossary's word (亮主 for
+     TrumpDeclared); in English the type itself, as the committee reads the log. */
+  function eventWord(type) {
+    return zh ? term("event", type) : type;
+  }
+
+  /* An event type in bold, in words; the type itself in its title and data-type. */
+  function eventName(type) {
+    return el("strong", {title: type, dataset: {type}}, eventWord(type));
+  }
+
   async function main() {
     s.t = await tournament();
     s.match = await need("matches/" + encodeURIComponent(mid));
     s.game = s.match.game;
     s.family = FAMILIES[s.game] || "shengji";
     body.dataset.game = s.game;
-    fill(byId("title"), s.t.name + " · match " + mid + " · hand " + handNo + " ",
-         el("span", {class: "badge"}, s.game));
-    document.title = "Hand " + handNo + " of " + mid + " · " + s.t.name;
+    fill(byId("title"), name(s.t.name), " · ", _("match {mid}", {mid}), " · ",
+         _("hand {n}", {n: handNo}), " ", el("span", {class: "badge", title: term("game", s.game)}, s.game));
+    document.title = _("Hand {n} of {mid}", {n: handNo, mid}) + " · " + s.t.name;
     const replay = await loadReplay();
     await loadCommittee();
     if (!replay.with_data) return withoutLog(replay);
     handLinks(handNumbers());
     s.steps = stepsOf(replay.steps);
-    if (!s.steps.length) throw new Error("hand " + handNo + " of match " + mid + " has no events");
+    if (!s.steps.length) throw new Error(_("hand {n} of match {mid} has no events", {n: handNo, mid}));
     s.marks = s.steps.map(markOf);
     timeline();
     controls();
@@ -74,7 +157,7 @@
     s.following = on;
     const button = byId("follow");
     button.setAttribute("aria-pressed", String(on));
-    button.textContent = on ? "Following ●" : "Follow live";
+    button.textContent = on ? _("Following ●") : _("Follow live");
     const params = hashParams();
     if (on) params.set("follow", "1"); else params.delete("follow");
     setHash(params);
@@ -131,22 +214,28 @@
       positions.includes(r.position));
     for (const step of steps) {
       s.views.set(step.position, Promise.resolve(step.view ? {view: step.view}
-        : {missing: step.withheld || "the hand is not dealt yet at this position"}));
+        : {missing: step.withheld || _("the hand is not dealt yet at this position")}));
     }
     return steps.map(step => ({position: step.position, type: step.type, data: step.data || {},
                                seat: Number.isInteger(step.seat) ? step.seat : null}));
   }
 
   function viewAt(index) {
-    if (index < 0) return Promise.resolve({missing: "before the hand"});
-    return s.views.get(s.steps[index].position) || Promise.resolve({missing: "not in the replay"});
+    if (index < 0) return Promise.resolve({missing: _("before the hand")});
+    return s.views.get(s.steps[index].position) || Promise.resolve({missing: _("not in the replay")});
   }
 
   /* "seat 2 (王五)": the seat and who sits there (the match's seats), wherever a seat is named. */
   function seatLabel(seat) {
+    return seatOf(s.match && s.match.seats, seat);
+  }
+
+  /* A seat of `seats` and its player, in pieces (the name in a <bdi>). */
+  function seatOf(seats, seat) {
     if (seat === null || seat === undefined) return "—";
-    const sat = (s.match && s.match.seats || []).find(x => x.seat === seat);
-    return "seat " + seat + (sat && sat.player ? " (" + sat.player + ")" : "");
+    const sat = (seats || []).find(x => x.seat === seat);
+    return sat && sat.player ? said(_("seat {seat} ({player})"), {seat, player: name(sat.player)})
+      : _("seat {seat}", {seat});
   }
 
   /* The hands of the match so far: those played and the one in play. */
@@ -182,7 +271,7 @@
             if (item && typeof item === "object") add(ISSUE_KINDS[key], item);
           }
         } else if (key === "irregular" && value === true) {
-          add("irregular claim", node);
+          add(_("irregular claim"), node);
         }
         walk(value);
       }
@@ -201,20 +290,20 @@
     const item = note.item;
     const rule = item.rule ? item.rule + ": " : "";
     const words = item.message || item.detail || item.note || item.text ||
-      short(Object.fromEntries(Object.entries(item).filter(([k]) => k !== "rule")));
+      described(Object.fromEntries(Object.entries(item).filter(([k]) => k !== "rule")));
     return note.kind + " — " + rule + words;
   }
 
   /* Who posted an event, as the API records it ({actor, role}). */
   function who(x) {
     if (!x || typeof x !== "object") return short(x);
-    return (x.actor || "?") + (x.role ? " (" + x.role + ")" : "");
+    return [name(x.actor || "?"), x.role ? [" (", ROLES[x.role] || x.role, ")"] : ""];
   }
 
   function effectText(e) {
     const rest = Object.fromEntries(Object.entries(e).filter(([k]) => !["kind", "rule", "member"].includes(k)));
-    return e.kind + " (" + (e.rule || "") + (e.member ? ", " + e.member : "") + ")" +
-      (Object.keys(rest).length ? ": " + short(rest) : "");
+    return [e.kind, " (", e.rule || "", e.member ? [", ", name(e.member)] : "", ")",
+            Object.keys(rest).length ? ": " + described(rest) : ""];
   }
 
   /* The committee's side: the disputes about this hand, the rulings of this match, the
@@ -301,7 +390,8 @@
     const ticket = ++s.shown;
     s.index = index;
     const step = s.steps[index];
-    byId("step-counter").textContent = "Step " + (index + 1) + " / " + n + " · position " + step.position;
+    byId("step-counter").textContent = _("Step {step} / {steps} · position {position}",
+                                         {step: index + 1, steps: n, position: step.position});
     byId("slider").value = index + 1;
     byId("jump").value = index + 1;
     byId("first").disabled = byId("back").disabled = index === 0;
@@ -317,7 +407,7 @@
         keepInView(byId("timeline"), li);
       } else li.removeAttribute("aria-current");
     }
-    fill(byId("event-line"), el("strong", {}, step.type), " ", eventSummary(step));
+    fill(byId("event-line"), eventName(step.type), " ", eventSummary(step));
     const [{view, missing}, notes] = await Promise.all([viewAt(index), newNotes(index)]);
     if (ticket !== s.shown) return;  // a newer step was asked for meanwhile
     renderHere(step, notes, s.marks[index]);
@@ -347,7 +437,8 @@
       dataset: {index: i, position: step.position, type: step.type},
     }, el("button", {type: "button", onclick: () => show(i)},
           el("span", {class: "pos"}, "#" + step.position), " ",
-          el("span", {class: "type"}, step.type), " ", eventSummary(step, true)),
+          el("span", {class: "type", title: step.type}, eventWord(step.type)), " ",
+          eventSummary(step, true)),
        el("span", {class: "marks"}, markChips(s.marks[i], null)))));
   }
 
@@ -359,15 +450,15 @@
     }
     for (const d of marks.disputes) {
       chips.push(el("span", {class: "mark dispute", title: d.claim || ""},
-                    "⚑ dispute " + (d.dispute_id || "") + " (" + (d.status || "?") + ")"));
+                    "⚑ " + _("dispute {id} ({status})", {id: d.dispute_id || "", status: statusWord(d.status)})));
     }
     for (const m of marks.rulings) {
-      const what = m.own ? "ruling" : m.effects.map(e => e.kind).join(", ");
+      const what = m.own ? _("ruling") : m.effects.map(e => e.kind).join(", ");
       chips.push(el("span", {class: "mark ruling", title: m.ruling.text || ""},
-                    "⚖ " + what + (m.ruling.status === "overturned" ? " (overturned)" : "")));
+                    "⚖ " + (m.ruling.status === "overturned" ? _("{what} (overturned)", {what}) : what)));
     }
     for (const f of marks.flags) {
-      chips.push(el("span", {class: "mark flag", title: f.message || ""}, "✗ " + (f.rule || "illegal")));
+      chips.push(el("span", {class: "mark flag", title: f.message || ""}, "✗ " + (f.rule || _("illegal"))));
     }
     return chips;
   }
@@ -381,7 +472,7 @@
       while (queue.length) {
         await viewAt(queue.shift());
         done += 1;
-        if (done % 10 === 0 || done === n) progress.textContent = "checking " + done + " / " + n;
+        if (done % 10 === 0 || done === n) progress.textContent = _("checking {done} / {n}", {done, n});
       }
     };
     await Promise.all([worker(), worker(), worker(), worker()]);
@@ -392,7 +483,7 @@
       li.classList.toggle("marked", !!marked(i));
     }
     const count = s.steps.filter((_, i) => marked(i)).length;
-    progress.textContent = count + " marked";
+    progress.textContent = _("{count} marked", {count});
     byId("timeline").dataset.scan = "done";
     s.scanned = true;
   }
@@ -403,12 +494,12 @@
     const parts = [];
     if (step.seat !== null) parts.push(el("span", {class: "seat"}, seatLabel(step.seat)));
     if (DEALS.has(step.type)) {
-      parts.push(" the deal");
+      parts.push(" ", _("the deal"));
       return el("span", {class: "summary"}, parts);
     }
     if (step.type === "RulingRecorded") {
       const effects = (d.effects || []).map(e => e.kind + (e.rule ? " " + e.rule : "") +
-        (Number.isInteger(e.position) ? " at #" + e.position : ""));
+        (Number.isInteger(e.position) ? " " + _("at #{position}", {position: e.position}) : ""));
       parts.push(" " + (d.text || ""), effects.length ? " [" + effects.join("; ") + "]" : "");
       return el("span", {class: "summary"}, parts);
     }
@@ -416,14 +507,15 @@
       if (key === "hand" || key === "seat") continue;
       parts.push(" ");
       if ((key === "cards" || key === "card" || key === "wildAs") && s.family !== "mahjong") {
-        if (key !== "cards") parts.push(key + " ");
+        if (key !== "cards") parts.push((FIELDS[key] || key) + " ");
         parts.push(Cards.cards([].concat(value)));
       } else if (key === "suit" && s.family === "mahjong" && Cards.SUIT_OF_VOID[value]) {
-        parts.push("void " + Cards.SUIT_OF_VOID[value]);
+        parts.push(_("void {suit}", {suit: Cards.SUIT_OF_VOID[value]}));
       } else if (key === "tile" || key === "tiles") {
         parts.push(Cards.tiles([].concat(value)));
       } else {
-        const text = key + ": " + short(value);
+        const text = key === "kind" && s.family === "mahjong" && KINDS[value] ? KINDS[value]
+          : (FIELDS[key] || key) + ": " + described(value, key);
         parts.push(brief && text.length > 60 ? text.slice(0, 57) + "…" : text);
       }
     }
@@ -438,27 +530,31 @@
                     "⚠ ", noteText(note)));
     }
     for (const d of marks.disputes) {
-      items.push(el("li", {class: "dispute"}, "⚑ dispute " + (d.dispute_id || "") + " (" +
-                    (d.status || "?") + "), raised by " + who(d.raised_by) + ": " + (d.claim || "")));
+      items.push(el("li", {class: "dispute"}, "⚑ ", said(_("dispute {id} ({status}), raised by {who}: {claim}"),
+                    {id: d.dispute_id || "", status: statusWord(d.status), who: who(d.raised_by),
+                     claim: d.claim || ""})));
     }
     for (const m of marks.rulings) {
       const r = m.ruling;
-      items.push(el("li", {class: "ruling"}, m.own
-        ? "⚖ the ruling (" + (r.status || "recorded") + "): " + (r.text || "") + " — " +
-          (r.effects || []).map(effectText).join("; ")
-        : "⚖ ruled at #" + r.position + ": " + m.effects.map(effectText).join("; ")));
+      items.push(el("li", {class: "ruling"}, "⚖ ", m.own
+        ? said(_("the ruling ({status}): {text} — {effects}"), {
+          status: statusWord(r.status || "recorded"), text: r.text || "",
+          effects: joined((r.effects || []).map(effectText), "; ")})
+        : said(_("ruled at #{position}: {effects}"), {
+          position: r.position, effects: joined(m.effects.map(effectText), "; ")})));
     }
     for (const e of marks.edits) {
-      items.push(el("li", {class: "ruling"}, "✎ " + e.edit + " by the ruling at #" + e.ruling +
-                    " (" + (e.kind || "") + ", " + (e.rule || "") + ")"));
+      items.push(el("li", {class: "ruling"}, "✎ " + _("{edit} by the ruling at #{ruling} ({kind}, {rule})",
+                    {edit: e.edit, ruling: e.ruling, kind: e.kind || "", rule: e.rule || ""})));
     }
     for (const f of marks.flags) {
-      items.push(el("li", {class: "flag"}, "✗ illegal after a ruling — " + (f.rule || "") + ": " +
-                    (f.message || "")));
+      items.push(el("li", {class: "flag"}, "✗ " + _("illegal after a ruling — {rule}: {message}",
+                    {rule: f.rule || "", message: f.message || ""})));
     }
-    fill(byId("here"), el("h2", {}, "At position " + step.position),
-         el("p", {}, el("strong", {}, step.type), " ", eventSummary(step)),
-         items.length ? el("ul", {class: "notes"}, items) : el("p", {class: "quiet"}, "Nothing irregular here."));
+    fill(byId("here"), el("h2", {}, _("At position {position}", {position: step.position})),
+         el("p", {}, eventName(step.type), " ", eventSummary(step)),
+         items.length ? el("ul", {class: "notes"}, items)
+           : el("p", {class: "quiet"}, _("Nothing irregular here.")));
   }
 
   // --- the table ---------------------------------------------------------------------------------------
@@ -473,42 +569,49 @@
 
   function seatBadges(view, seat) {
     const badges = [];
-    if (view.dealer === seat.seat) badges.push(el("span", {class: "badge dealer"}, "dealer"));
-    if (view.turn === seat.seat) badges.push(el("span", {class: "badge turn"}, "to play"));
-    if (seat.out) badges.push(el("span", {class: "badge out"}, "out" + (seat.place ? " #" + seat.place : "")));
+    if (view.dealer === seat.seat) badges.push(el("span", {class: "badge dealer"}, _("dealer")));
+    if (view.turn === seat.seat) badges.push(el("span", {class: "badge turn"}, _("to play")));
+    if (seat.out) {
+      badges.push(el("span", {class: "badge out"},
+                     seat.place ? _("out #{place}", {place: seat.place}) : _("out")));
+    }
     if (s.family === "mahjong") {
-      if (seat.wind) badges.push(el("span", {class: "badge"}, "wind " + seat.wind));
+      if (seat.wind) badges.push(el("span", {class: "badge"}, _("wind {wind}", {wind: Cards.windName(seat.wind)})));
       if (view.voids && view.voids[seat.seat]) {
-        badges.push(el("span", {class: "badge void"}, "void " + Cards.SUIT_OF_VOID[view.voids[seat.seat]]));
+        const letter = view.voids[seat.seat];
+        badges.push(el("span", {class: "badge void"},
+                       _("void {suit}", {suit: Cards.SUIT_OF_VOID[letter] || letter})));
       }
-      if (view.out && view.out[seat.seat]) badges.push(el("span", {class: "badge out"}, "won, out"));
+      if (view.out && view.out[seat.seat]) badges.push(el("span", {class: "badge out"}, _("won, out")));
     }
     return badges;
   }
 
   function seatPanel(view, seat) {
-    const who = el("div", {class: "who"}, el("strong", {}, "Seat " + seat.seat), " ",
-                   seat.player || "", seat.side ? " · side " + seat.side : "", " ",
+    const who = el("div", {class: "who"}, el("strong", {}, _("Seat {seat}", {seat: seat.seat})), " ",
+                   seat.player ? name(seat.player) : "", seat.side ? [" · ", term("side", seat.side)] : "", " ",
                    seatBadges(view, seat));
     const panel = el("section", {class: "seat-panel" + (view.turn === seat.seat ? " on-turn" : ""),
-                                 dataset: {seat: seat.seat}, "aria-label": "seat " + seat.seat},
+                                 dataset: {seat: seat.seat}, "aria-label": _("seat {seat}", {seat: seat.seat})},
                      who);
     if (s.family === "mahjong") {
       panel.append(
         el("div", {class: "concealed"}, Cards.tiles(seat.concealed, seat.tile_count),
-           seat.drawn ? el("span", {class: "drawn", title: "the tile just drawn"}, " + ",
+           seat.drawn ? el("span", {class: "drawn", title: _("the tile just drawn")}, " + ",
                            Cards.tile(seat.drawn)) : null),
         el("div", {class: "melds"}, (seat.melds || []).map(meld => el("span", {
-          class: "meld", title: meld.text || meld.kind}, (meld.tiles || []).map(t => Cards.tile(t)),
-          el("small", {}, " " + meld.kind + (meld.from !== null && meld.from !== undefined ? " ← " + seatLabel(meld.from) : ""))))),
-        el("div", {class: "discards", "aria-label": "discards"}, el("small", {class: "label"}, "discards"),
+          class: "meld", title: zh ? [claimWord(meld.kind), ...(meld.tiles || []).map(t => Cards.tileParts(t).name)].join(" ")
+            : meld.text || meld.kind}, (meld.tiles || []).map(t => Cards.tile(t)),
+          el("small", {}, " ", MELDS[meld.kind] || meld.kind,
+             meld.from !== null && meld.from !== undefined ? [" ← ", seatLabel(meld.from)] : "")))),
+        el("div", {class: "discards", "aria-label": _("discards")}, el("small", {class: "label"}, _("discards")),
            (seat.discards || []).map(x => Cards.tile(x.tile, x.claimed_by !== null ? "claimed" : null))));
       return panel;
     }
     const marks = s.family === "guandan" ? Cards.guandanMarks(view.wildcard, view.level)
       : Cards.shengjiTrump(view.trump, view.level);
     panel.append(el("div", {class: "hand-cards"}, Cards.cards(seat.cards, marks, seat.card_count)),
-                 el("div", {class: "count"}, seat.card_count + " cards"));
+                 el("div", {class: "count"}, _("{n} cards", {n: seat.card_count})));
     return panel;
   }
 
@@ -519,75 +622,92 @@
       const winning = trick.winner === play.seat || (trick.winner == null && leading === play.seat);
       return el("div", {class: "play " + SEAT_PLACES[play.seat] + (flag ? " flagged" : "") +
                         (winning ? " winning" : ""), dataset: {seat: play.seat}},
-                el("div", {class: "play-who"}, seatLabel(play.seat),
-                   trick.leader === play.seat ? " leads" : "", winning ? " ★" : ""),
-                play.pass ? el("span", {class: "pass"}, "pass") : Cards.cards(play.cards, marks),
+                el("div", {class: "play-who"}, trick.leader === play.seat
+                   ? said(_("{seat} leads"), {seat: seatLabel(play.seat)}) : seatLabel(play.seat),
+                   winning ? " ★" : ""),
+                play.pass ? el("span", {class: "pass"}, _("pass")) : Cards.cards(play.cards, marks),
                 play.description ? el("div", {class: "desc"}, play.description) : null,
-                flag ? el("div", {class: "irregular", title: flag.message || ""},
-                          "⚠ " + (flag.rule || "irregular") + (flag.corrected ? " (corrected)" : "")) : null);
+                flag ? el("div", {class: "irregular", title: flag.message || ""}, "⚠ " + (flag.corrected
+                  ? _("{rule} (corrected)", {rule: flag.rule || _("irregular")}) : flag.rule || _("irregular"))) : null);
     }));
   }
 
   function shengjiCentre(view) {
     const marks = Cards.shengjiTrump(view.trump, view.level);
     const trick = view.current_trick || (view.tricks && view.tricks[view.tricks.length - 1]);
-    const trump = view.trump ? "level " + view.trump.level + ", " +
-      (view.trump.no_trump ? "no trump" : "trump " + Cards.suitSymbol(view.trump.suit))
-      : "level " + view.level + ", trump not yet fixed";
-    const parts = [el("div", {class: "info"}, trump, " · ", view.phase,
-                      " · defenders' points ", String(view.defender_points ?? 0))];
+    const trump = !view.trump ? _("level {level}, trump not yet fixed", {level: view.level})
+      : view.trump.no_trump ? _("level {level}, no trump", {level: view.trump.level})
+        : _("level {level}, trump {suit}", {level: view.trump.level, suit: Cards.suitSymbol(view.trump.suit)});
+    const parts = [el("div", {class: "info"}, trump, " · ", term("phase", view.phase), " · ",
+                      _("defenders' points {points}", {points: String(view.defender_points ?? 0)}))];
     if (trick) {
       const done = trick !== view.current_trick;
-      parts.push(el("div", {class: "trick-title"}, "Trick " + trick.trick +
-                    (done ? " (last, won by " + seatLabel(trick.winner) + ", " + trick.points + " points)" : "")));
+      parts.push(el("div", {class: "trick-title"}, done
+        ? said(_("Trick {n} (last, won by {seat}, {points} points)"),
+               {n: trick.trick, seat: seatLabel(trick.winner), points: trick.points})
+        : _("Trick {n}", {n: trick.trick})));
       parts.push(trickPlays(trick, view, marks));
-      if (trick.throw) parts.push(el("div", {class: "irregular"}, "⚠ failed throw: " + short(trick.throw)));
+      if (trick.throw) {
+        parts.push(el("div", {class: "irregular"}, "⚠ " + _("failed throw: {throw}", {throw: described(trick.throw)})));
+      }
     } else {
-      parts.push(el("div", {class: "trick-title quiet"}, "No trick yet"));
+      parts.push(el("div", {class: "trick-title quiet"}, _("No trick yet")));
     }
-    return el("div", {class: "trick-area", "aria-label": "the trick"}, parts);
+    return el("div", {class: "trick-area", "aria-label": _("the trick")}, parts);
   }
 
   function guandanCentre(view) {
     const marks = Cards.guandanMarks(view.wildcard, view.level);
     const trick = view.current_trick || (view.tricks && view.tricks[view.tricks.length - 1]);
-    const parts = [el("div", {class: "info"}, "level " + view.level,
-                      view.level_team ? " (side " + view.level_team + ")" : "", " · wildcard ",
-                      view.wildcard ? Cards.card(view.wildcard, marks) : "—", " · ", view.phase,
-                      view.order && view.order.length ? " · out: " + view.order.map(seatLabel).join(", ") : "")];
+    const parts = [el("div", {class: "info"}, view.level_team
+                        ? _("level {level} ({side})", {level: view.level, side: term("side", view.level_team)})
+                        : _("level {level}", {level: view.level}),
+                      " · ", _("wildcard"), " ",
+                      view.wildcard ? Cards.card(view.wildcard, marks) : "—", " · ", term("phase", view.phase),
+                      view.order && view.order.length
+                        ? [" · ", said(_("out: {seats}"), {seats: joined(view.order.map(seatLabel))})] : "")];
     if (trick) {
       const done = trick !== view.current_trick;
-      parts.push(el("div", {class: "trick-title"}, "Trick " + trick.trick +
-                    (done ? " (last, won by " + seatLabel(trick.winner) + ")" : "") + (trick.jiefeng ? " · 接风" : "")));
+      parts.push(el("div", {class: "trick-title"}, done
+        ? said(_("Trick {n} (last, won by {seat})"), {n: trick.trick, seat: seatLabel(trick.winner)})
+        : _("Trick {n}", {n: trick.trick}), trick.jiefeng ? " · " + _("接风") : ""));
       parts.push(trickPlays(trick, view, marks));
     } else {
-      parts.push(el("div", {class: "trick-title quiet"}, "No play yet"));
+      parts.push(el("div", {class: "trick-title quiet"}, _("No play yet")));
     }
-    return el("div", {class: "trick-area", "aria-label": "the trick"}, parts);
+    return el("div", {class: "trick-area", "aria-label": _("the trick")}, parts);
   }
 
   function tileCentre(view) {
-    const parts = [el("div", {class: "info"}, "round wind " + (view.round_wind || "—"), " · wall ",
-                      String(view.wall_count ?? "—"), " · ", view.phase)];
+    const parts = [el("div", {class: "info"}, _("round wind {wind}", {wind: Cards.windName(view.round_wind) || "—"}),
+                      " · ", _("wall {count}", {count: String(view.wall_count ?? "—")}), " · ",
+                      term("phase", view.phase))];
     const w = view.claim_window;
     if (w) {
-      parts.push(el("div", {class: "claim-window"}, seatLabel(w.discarder) + " discarded ", Cards.tile(w.tile),
+      parts.push(el("div", {class: "claim-window"},
+                    said(_("{seat} discarded {tile}"), {seat: seatLabel(w.discarder), tile: Cards.tile(w.tile)}),
                     (w.claims || []).length ? el("ul", {}, w.claims.map(c => el("li", {
-                      class: c.irregular ? "irregular" : null}, seatLabel(c.seat) + " " + c.kind + " ",
-                      Cards.tiles(c.tiles || []), c.irregular ? " ⚠ irregular" : ""))) : " — no claim yet"));
+                      class: c.irregular ? "irregular" : null},
+                      said(CLAIMS[c.kind] || "{seat} " + c.kind + " {tiles}",
+                           {seat: seatLabel(c.seat), tiles: Cards.tiles(c.tiles || [])}),
+                      c.irregular ? " ⚠ " + _("irregular") : ""))) : " — " + _("no claim yet")));
     }
     for (const win of view.wins || []) {
-      parts.push(el("div", {class: "win"}, seatLabel(win.seat) + " wins on ", Cards.tile(win.tile),
-                    win.self_drawn ? " (self-drawn)" : " (" + seatLabel(win.discarder) + "'s discard)",
-                    win.value ? " · " + short(win.value) : ""));
+      parts.push(el("div", {class: "win"}, said(_("{seat} wins on {tile}"), {seat: seatLabel(win.seat), tile: Cards.tile(win.tile)}),
+                    " ", win.self_drawn ? _("(self-drawn)") : said(_("({seat}'s discard)"), {seat: seatLabel(win.discarder)}),
+                    win.value ? " · " + described(win.value) : ""));
     }
     const ex = view.exchange;
     if (ex && ex.selections && view.phase === "exchange") {
-      parts.push(el("div", {class: "claim-window"}, "换三张 (direction " + (ex.direction || "not yet thrown") + ")",
-                    el("ul", {}, ex.selections.map((tiles, seat) => el("li", {}, seatLabel(seat) + " passes ",
-                                                                       Cards.tiles(tiles, 3))))));
+      const direction = DIRECTIONS[ex.direction] || (ex.direction
+        ? _("换三张 (direction {direction})", {direction: ex.direction}) : _("换三张 (direction not yet thrown)"));
+      parts.push(el("div", {class: "claim-window"}, direction,
+                    el("ul", {}, ex.selections.map((tiles, seat) => el("li", {},
+                      said(_("{seat} passes {tiles}"), {seat: seatLabel(seat), tiles: Cards.tiles(tiles, 3)}))))));
     }
-    if (view.ruling) parts.push(el("div", {class: "irregular"}, "⚠ awaiting a ruling: " + short(view.ruling)));
+    if (view.ruling) {
+      parts.push(el("div", {class: "irregular"}, "⚠ " + _("awaiting a ruling: {ruling}", {ruling: described(view.ruling)})));
+    }
     return el("div", {class: "trick-area tiles-centre"}, parts);
   }
 
@@ -600,85 +720,116 @@
     return items && items.length ? el("ul", {}, items.map(x => el("li", {}, render(x)))) : null;
   }
 
-  function kv(obj) {
-    return el("dl", {class: "kv"}, Object.entries(obj).filter(([, v]) => v !== null && v !== undefined)
-      .map(([k, v]) => [el("dt", {}, k.replaceAll("_", " ")), el("dd", {}, short(v))]));
+  /* Terms and values: [label, value] pairs, or an object of the API (its keys, as field names). */
+  function kv(entries) {
+    const pairs = Array.isArray(entries) ? entries
+      : Object.entries(entries).map(([k, v]) => [k.replaceAll("_", " "), v]);
+    return el("dl", {class: "kv"}, pairs.filter(([, v]) => v !== null && v !== undefined)
+      .map(([k, v]) => [el("dt", {}, k), el("dd", {}, short(v))]));
   }
 
   // --- results, tribute and ledger in words -----------------------------------------------------------
   /* "seat 2 (王五)": a seat with the player sitting there. */
   function seatName(view, seat) {
-    if (seat === null || seat === undefined) return "—";
-    const sat = (view.seats || []).find(x => x.seat === seat);
-    return "seat " + seat + (sat && sat.player ? " (" + sat.player + ")" : "");
+    return seatOf(view.seats, seat);
   }
 
+  /* "side A (王五, 赵六)": a side with its players. */
   function sideName(view, side) {
     const players = (view.seats || []).filter(x => x.side === side).map(x => x.player).filter(Boolean);
-    return "side " + side + (players.length ? " (" + players.join(", ") + ")" : "");
+    return players.length ? said(_("{side} ({players})"), {side: term("side", side), players: joined(players.map(name))})
+      : term("side", side);
   }
 
-  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+  /* A sentence of several pieces, ended as the language ends one ("…." / "…。"). */
+  function sentence(...pieces) {
+    return said(_("{sentence}."), {sentence: pieces});
+  }
 
   /* A hand's result row in sentences: who went up and how far, the defenders' points (SJ2,
      SJ3), who won the hand and the A attempts (GD). */
   function resultWords(view, r) {
     const lines = [];
+    let up = false;
     if (r.winning_team) {
-      lines.push(cap(sideName(view, r.winning_team)) + " won the hand" + (r.double_down ? ", both of the other side last (双下)" : "") +
-                 (view.order && view.order.length ? "; out in order: " + view.order.map(x => seatName(view, x)).join(", ") : "") + ".");
+      lines.push(sentence(said(_("{side} won the hand"), {side: cap(sideName(view, r.winning_team))}),
+                          r.double_down ? _(", both of the other side last (双下)") : "",
+                          view.order && view.order.length
+                            ? said(_("; out in order: {seats}"), {seats: joined(view.order.map(x => seatName(view, x)))})
+                            : ""));
     }
     if (Number.isInteger(r.final_points)) {
       const defenders = r.dealer_side ? (r.dealer_side === "A" ? "B" : "A") : null;
-      lines.push("The defenders" + (defenders ? ", " + sideName(view, defenders) + "," : "") + " took " +
-                 r.final_points + " points" + (r.raw_points !== r.final_points ? " (" + r.raw_points + " before adjustments)" : "") +
-                 (r.kitty_captured ? ", the kitty's " + r.kitty_points + " captured ×" + r.multiplier : "") + ".");
+      lines.push(sentence(defenders
+        ? said(_("The defenders, {side}, took {points} points"), {side: sideName(view, defenders), points: r.final_points})
+        : _("The defenders took {points} points", {points: r.final_points}),
+        r.raw_points !== r.final_points ? _(" ({raw} before adjustments)", {raw: r.raw_points}) : "",
+        r.kitty_captured ? _(", the kitty's {kitty} captured ×{multiplier}",
+                             {kitty: r.kitty_points, multiplier: r.multiplier}) : ""));
     }
     for (const side of Object.keys(r.levels || {})) {
       const before = (r.levels_before || {})[side], after = r.levels[side];
       if (before === undefined || before === after) continue;
       const by = r.result && Number.isInteger(r.result.levels) && r.leveling_side === side ? r.result.levels
         : Number.isInteger(r.upgrade) && r.winning_team === side ? r.upgrade : null;
-      lines.push(cap(sideName(view, side)) + " up" + (by ? " " + plural(by, "level") : "") + ": " + before + " → " + after + ".");
+      const who = cap(sideName(view, side));
+      lines.push(sentence(by
+        ? said(_("{side} up {levels}: {before} → {after}"), {
+          side: who, levels: by === 1 ? _("{n} level", {n: by}) : _("{n} levels", {n: by}), before, after})
+        : said(_("{side} up: {before} → {after}"), {side: who, before, after})));
+      up = true;
     }
-    if (r.levels && !lines.some(l => l.includes(" → "))) lines.push("No side went up.");
+    if (r.levels && !up) lines.push(_("No side went up."));
     for (const [side, n] of Object.entries(r.a_failures || {})) {
-      if (n) lines.push(cap(sideName(view, side)) + " has failed at A " + plural(n, "time") + ".");
+      if (n) {
+        lines.push(sentence(said(_("{side} has failed at A {times}"), {
+          side: cap(sideName(view, side)), times: n === 1 ? _("{n} time", {n}) : _("{n} times", {n})})));
+      }
     }
-    if (r.game_winner) lines.push(cap(sideName(view, r.game_winner)) + " won the match.");
+    if (r.game_winner) {
+      lines.push(sentence(said(_("{side} won the match"), {side: cap(sideName(view, r.game_winner))})));
+    }
     return lines;
   }
 
-  function cap(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
-
   function cardWords(code) {
-    return code ? Cards.cardText(code) + " (" + code + ")" : "a card not yet shown";
+    return code ? _("{name} ({code})", {name: Cards.cardText(code), code}) : _("a card not yet shown");
   }
 
   /* GD-7: who pays tribute to whom, anti-tribute, the returns. */
   function tributeWords(view, t) {
     const lines = [];
     for (const shown of t.big_jokers_shown || []) {
-      lines.push(cap(seatName(view, shown.seat)) + " shows " + plural(shown.count, "big joker") + ": no tribute (anti-tribute, GD-7.5).");
+      lines.push(sentence(said(_("{seat} shows {jokers}: no tribute (anti-tribute, GD-7.5)"), {
+        seat: cap(seatName(view, shown.seat)),
+        jokers: shown.count === 1 ? _("{n} big joker", {n: shown.count}) : _("{n} big jokers", {n: shown.count})})));
     }
     for (const paid of t.paid || []) {
-      lines.push(cap(seatName(view, paid.seat)) + " pays tribute " + cardWords(paid.card) +
-                 (paid.to !== null && paid.to !== undefined ? " to " + seatName(view, paid.to) : "") + ".");
+      const seat = cap(seatName(view, paid.seat)), card = cardWords(paid.card);
+      lines.push(sentence(paid.to !== null && paid.to !== undefined
+        ? said(_("{seat} pays tribute {card} to {to}"), {seat, card, to: seatName(view, paid.to)})
+        : said(_("{seat} pays tribute {card}"), {seat, card})));
     }
     for (const ret of t.returns || []) {
-      lines.push(cap(seatName(view, ret.seat)) + (ret.made ? " returns " + cardWords(ret.card) : " has still to return a card") +
-                 " to " + seatName(view, ret.to) + ".");
+      const seat = cap(seatName(view, ret.seat)), to = seatName(view, ret.to);
+      lines.push(sentence(ret.made
+        ? said(_("{seat} returns {card} to {to}"), {seat, card: cardWords(ret.card), to})
+        : said(_("{seat} has still to return a card to {to}"), {seat, to})));
     }
-    if (t.awaiting_assignment) lines.push("The tributes are paid; who receives which is to be assigned.");
-    if (!lines.length) lines.push(t.case ? "Tribute: " + t.case + "." : "No tribute this hand.");
+    if (t.awaiting_assignment) lines.push(_("The tributes are paid; who receives which is to be assigned."));
+    if (!lines.length) {
+      lines.push(!t.case ? _("No tribute this hand.") : TRIBUTE_CASES[t.case] || _("Tribute: {case}.", {case: t.case}));
+    }
     return lines;
   }
 
   /* MJS: each payment of the ledger, who pays whom, how much and why. */
   function paymentWords(view, p) {
-    return cap(seatName(view, p.payer)) + " pays " + p.amount + (p.payee === null || p.payee === undefined ? ""
-      : " to " + seatName(view, p.payee)) + " — " + p.reason + (p.rule ? " (" + p.rule + ")" : "") +
-      (p.note ? ": " + p.note : "");
+    const payer = cap(seatName(view, p.payer));
+    return [p.payee === null || p.payee === undefined
+      ? said(_("{payer} pays {amount}"), {payer, amount: p.amount})
+      : said(_("{payer} pays {amount} to {payee}"), {payer, amount: p.amount, payee: seatName(view, p.payee)}),
+            " — " + p.reason + (p.rule ? " (" + p.rule + ")" : "") + (p.note ? ": " + p.note : "")];
   }
 
   function words(lines) {
@@ -689,33 +840,37 @@
     const panels = [];
     const issues = [...notesOf(view).values()];
     if (issues.length) {
-      panels.push(panel("Irregularities in this hand so far",
+      panels.push(panel(_("Irregularities in this hand so far"),
                         el("ul", {class: "notes"}, issues.map(n => el("li", {class: "issue"}, "⚠ ", noteText(n)))),
                         "irregularities"));
     }
     if (s.family === "shengji") {
       if (view.kitty) {
-        panels.push(panel("Kitty", el("div", {}, Cards.cards(view.kitty.cards, Cards.shengjiTrump(view.trump, view.level),
-                                                               view.kitty.size)), "kitty"));
+        panels.push(panel(_("Kitty"), el("div", {}, Cards.cards(view.kitty.cards, Cards.shengjiTrump(view.trump, view.level),
+                                                                  view.kitty.size)), "kitty"));
       }
       if (view.tricks && view.tricks.length) {
-        panels.push(panel("Tricks", Paiju.table(view.tricks, ["trick", "leader", "plays", "winner", "points"],
+        const columns = [["trick", _("trick")], ["leader", _("leader")], ["plays", _("plays")],
+                         ["winner", _("winner")], ["points", _("points")]];
+        panels.push(panel(_("Tricks"), Paiju.table(view.tricks, columns,
           (key, value) => key === "plays" ? el("span", {}, value.map(p => el("span", {class: "tplay"},
-            seatLabel(p.seat) + " ", Cards.cards(p.cards), p.flagged ? " ⚠" + (p.flagged.rule || "") : ""))) : undefined), "tricks"));
+            seatLabel(p.seat), " ", Cards.cards(p.cards), p.flagged ? " ⚠" + (p.flagged.rule || "") : ""))) : undefined), "tricks"));
       }
     }
-    if (s.family === "guandan" && view.tribute) panels.push(panel("Tribute", words(tributeWords(view, view.tribute)), "tribute"));
+    if (s.family === "guandan" && view.tribute) panels.push(panel(_("Tribute"), words(tributeWords(view, view.tribute)), "tribute"));
     if (s.family === "mahjong" && view.ledger && view.ledger.length) {
-      panels.push(panel("Ledger", el("ul", {class: "in-words"}, view.ledger.map(p => el("li", {}, paymentWords(view, p)))), "ledger"));
+      panels.push(panel(_("Ledger"), el("ul", {class: "in-words"}, view.ledger.map(p => el("li", {}, paymentWords(view, p)))), "ledger"));
     }
     if (view.result) {
       // in words first; the row itself below, for the committee's checks
-      panels.push(panel("Result", typeof view.result === "object"
-        ? [words(resultWords(view, view.result)), el("details", {}, el("summary", {}, "the result row"), kv(view.result))]
+      panels.push(panel(_("Result"), typeof view.result === "object"
+        ? [words(resultWords(view, view.result)), el("details", {}, el("summary", {}, _("the result row")), kv(view.result))]
         : el("p", {}, String(view.result)), "result"));
     }
-    if (s.family === "mahjong" && view.balances) panels.push(panel("Balances", kv({
-      before: view.balances_before, payments: view.payments, after: view.balances}), "balances"));
+    if (s.family === "mahjong" && view.balances) {
+      panels.push(panel(_("Balances"), kv([[_("before"), view.balances_before], [_("payments"), view.payments],
+                                           [_("after"), view.balances]]), "balances"));
+    }
     fill(byId("details"), panels);
   }
 
@@ -726,30 +881,37 @@
       return i < 0 ? "#" + p + " " : el("button", {type: "button", class: "link", onclick: () => show(i)}, "#" + p);
     });
     if (s.disputes.length) {
-      panels.push(panel("Disputes", list(s.disputes, d => [
-        el("strong", {}, (d.dispute_id || "dispute") + " · " + (d.status || "?")), " ",
-        d.claim || "", " — positions ", jump(d.positions),
-        d.resolution ? el("div", {}, "resolution: " + short(d.resolution)) : null]), "disputes"));
+      panels.push(panel(_("Disputes"), list(s.disputes, d => [
+        el("strong", {}, (d.dispute_id || _("dispute")) + " · " + statusWord(d.status)), " ",
+        d.claim || "", " — ", _("positions"), " ", jump(d.positions),
+        d.resolution ? el("div", {}, resolutionWords(d.resolution)) : null]), "disputes"));
     }
     if (s.rulings.length) {
-      panels.push(panel("Rulings", list(s.rulings, r => [
+      panels.push(panel(_("Rulings"), list(s.rulings, r => [
         el("button", {type: "button", class: "link", onclick: () => show(s.steps.findIndex(x => x.position === r.position))},
-           "#" + r.position), " ", el("strong", {}, r.status || ""), " ", r.text || "",
+           "#" + r.position), " ", el("strong", {}, r.status ? statusWord(r.status) : ""), " ", r.text || "",
         el("ul", {}, (r.effects || []).map(e => el("li", {}, effectText(e))))]), "rulings"));
     } else if ((s.match.rulings || []).length) {
-      panels.push(panel("Rulings", list(s.match.rulings, r => [r.text || "", " ", short(r.effects || r.effect)]), "rulings"));
+      panels.push(panel(_("Rulings"), list(s.match.rulings, r => [r.text || "", " ", short(r.effects || r.effect)]), "rulings"));
     }
     if (s.flags.length) {
-      panels.push(panel("Made illegal by a ruling", list(s.flags, f => [
-        jump([f.position]), " " + (f.type || "") + " — " + (f.rule || "") + ": " + (f.message || "")]), "flags"));
+      panels.push(panel(_("Made illegal by a ruling"), list(s.flags, f => [
+        jump([f.position]), " " + (f.type ? eventWord(f.type) : "") + " — " + (f.rule || "") + ": " + (f.message || "")]),
+                        "flags"));
     }
     fill(byId("committee"), panels);
+  }
+
+  /* How a dispute was resolved: the committee's text, who resolved it and when. */
+  function resolutionWords(res) {
+    if (!res || typeof res !== "object" || !res.text) return _("resolution: {resolution}", {resolution: described(res)});
+    return said(_("resolution: {text} — {who}, {when}"), {text: res.text, who: who(res.by), when: Paiju.when(res.at)});
   }
 
   // --- hands of the match, and reading without the log ---------------------------------------------------
   function handLinks(numbers) {
     numbers.sort((a, b) => a - b);
-    fill(byId("hands"), "Hands: ", numbers.map(n => n === handNo
+    fill(byId("hands"), _("Hands:"), " ", numbers.map(n => n === handNo
       ? el("strong", {class: "hand-link current", "aria-current": "page"}, String(n))
       : el("a", {class: "hand-link", href: replayUrl(mid, n)}, String(n))));
   }
@@ -759,12 +921,11 @@
     handLinks(handNumbers());
     byId("controls").hidden = true;
     const shown = [...replay.steps].reverse().find(step => step.view);
-    if (!shown) throw new Error("hand " + handNo + " of match " + mid + " is not shown to this token");
+    if (!shown) throw new Error(_("hand {n} of match {mid} is not shown to this token", {n: handNo, mid}));
     const r = {body: shown.view};
     renderTable(r.body);
     renderDetails(r.body);
     renderCommittee();
-    status("Stepping through the events needs a token that may read the log (committee, referee, " +
-           "auditor, admin): the hand is shown as it stands.", "warn");
+    status(_("Stepping through the events needs a token that may read the log (committee, referee, auditor, admin): the hand is shown as it stands."), "warn");
   }
 })();

@@ -7,7 +7,18 @@
 "use strict";
 
 const Rounds = (() => {
-  const {el, fill, byId, need, tournament, teamName, replayUrl, pageUrl, status, at} = Paiju;
+  const {_, term, el, fill, byId, need, tournament, teamName, replayUrl, pageUrl, status, at} = Paiju;
+  const name = text => el("bdi", {class: "name", dir: "auto"}, text);
+  /* A translated sentence with nodes in its blanks: put(_("Bye: {team}"), {team: node}). */
+  const put = (text, parts) => text.split(/(\{\w+\})/).filter(Boolean).map(piece => {
+    const blank = /^\{(\w+)\}$/.exec(piece);
+    return blank && blank[1] in parts ? parts[blank[1]] : piece;
+  });
+  const joined = (items, separator) => items.flatMap((item, i) => i ? [separator || _(", "), item] : [item]);
+  const versus = (t, teams) => teams.map(x => name(teamName(t, x)))
+    .reduce((a, b) => a === null ? b : put(_("{a} v {b}"), {a, b}), null) || "—";
+  /* How the next round is paired (setting pairingMethod, T-6.4). */
+  const METHODS = {nearest: _("nearest"), topDown: _("topDown")};
 
   async function load() {
     const [t, view] = await Promise.all([tournament(), need("rounds", {at: at()})]);
@@ -15,19 +26,26 @@ const Rounds = (() => {
   }
 
   function players(table, side) {
-    return (table.players[side] || []).join("、");
+    return joined((table.players[side] || []).map(name), "、");
   }
 
   function tableState(table) {
-    if (table.completed) return "played";
-    return table.started ? "● in play" : "not started";
+    if (table.completed) return _("played");
+    return table.started ? "● " + _("in play") : _("not started");
   }
 
   function resultText(table) {
     const r = table.result;
     if (!r) return "—";
-    const forfeit = (r.forfeited || []).length ? " · forfeited by side " + r.forfeited.join(" and ") : "";
-    return "levels " + r.levels.A + " : " + r.levels.B + forfeit;
+    const levels = _("levels {a} : {b}", {a: r.levels.A, b: r.levels.B});
+    const by = r.forfeited || [];
+    if (!by.length) return levels;
+    return levels + " · " + (by.length === 1 ? _("forfeited by side {side}", {side: by[0]})
+      : _("forfeited by side {a} and {b}", {a: by[0], b: by[1]}));
+  }
+
+  function won(r, side) {
+    return r && r.winner === side ? [" ", el("span", {title: _("winner")}, "✓")] : "";
   }
 
   function tableRow(t, meeting, table) {
@@ -37,10 +55,8 @@ const Rounds = (() => {
     return el("tr", {dataset: {match: table.match_id}, class: table.started && !table.completed ? "in-play" : null},
       el("td", {dataset: {col: "table"}}, match),
       el("td", {dataset: {col: "pair"}}, table.pair),
-      el("td", {dataset: {col: "A"}}, el("strong", {}, teamName(t, a)), " ", players(table, "A"),
-         r && r.winner === "A" ? " ✓" : ""),
-      el("td", {dataset: {col: "B"}}, el("strong", {}, teamName(t, b)), " ", players(table, "B"),
-         r && r.winner === "B" ? " ✓" : ""),
+      el("td", {dataset: {col: "A"}}, el("strong", {}, name(teamName(t, a))), " ", players(table, "A"), won(r, "A")),
+      el("td", {dataset: {col: "B"}}, el("strong", {}, name(teamName(t, b))), " ", players(table, "B"), won(r, "B")),
       el("td", {dataset: {col: "status"}}, tableState(table)),
       el("td", {dataset: {col: "result"}}, resultText(table)),
       el("td", {dataset: {col: "points"}}, r ? r.points.A + " : " + r.points.B : "—"),
@@ -53,43 +69,55 @@ const Rounds = (() => {
   }
 
   function roundSection(t, round) {
-    const head = ["table", "pair", "side A", "side B", "status", "result", "points", "level difference"];
+    const head = [_("table"), _("pair"), term("side", "A"), term("side", "B"), _("status"), _("result"),
+                  _("match points"), _("level difference")];
     return el("section", {class: "round-block", dataset: {round: round.round}},
-      el("h2", {}, "Round " + round.round, " ",
-         el("span", {class: "badge " + (round.complete ? "resolved" : "open")}, round.complete ? "complete" : "in progress"),
-         round.manual ? el("span", {class: "badge"}, "paired by the referee") : null),
-      round.reason ? el("p", {class: "quiet"}, "Reason: " + round.reason) : null,
+      el("h2", {}, _("Round {n}", {n: round.round}), " ",
+         el("span", {class: "badge " + (round.complete ? "resolved" : "open")}, round.complete ? _("complete") : _("in progress")),
+         round.manual ? el("span", {class: "badge"}, _("paired by the referee")) : null),
+      round.reason ? el("p", {class: "quiet"}, _("Reason: {reason}", {reason: round.reason})) : null,
       (round.warnings || []).length ? el("ul", {class: "notes"}, round.warnings.map(w => el("li", {class: "issue"},
         "⚠ " + (typeof w === "string" ? w : Paiju.short(w))))) : null,
       el("table", {class: "grid rounds"},
          el("thead", {}, el("tr", {}, head.map(h => el("th", {scope: "col"}, h)))),
          round.meetings.map(meeting => el("tbody", {dataset: {meeting: meeting.match_id}},
            meeting.tables.map(table => tableRow(t, meeting, table))))),
-      round.bye ? el("p", {class: "bye"}, "Bye: " + teamName(t, round.bye)) : null);
+      round.bye ? el("p", {class: "bye"}, put(_("Bye: {team}"), {team: name(teamName(t, round.bye))})) : null);
   }
 
   function nextText(t, next) {
     if (!next) return null;
-    const what = "Next: round " + next.round + " (" + (next.method === "lots" ? "drawn by lots" : "paired by " + next.method) + ")";
-    if (!next.pairable) return el("p", {class: "next"}, what + " cannot be paired now — " + (next.rule || "") + ": " + (next.problem || ""));
-    if (!next.pairing) return el("p", {class: "next"}, what + ": " + next.in_play.map(x => teamName(t, x)).join(", ") + ".");
-    return el("p", {class: "next"}, what + ": ", next.pairing.matches.map((m, i) => [i ? "; " : "",
-      (m.teams || []).map(x => teamName(t, x)).join(" v ")]), next.pairing.byes && next.pairing.byes.length
-      ? "; bye " + next.pairing.byes.map(x => teamName(t, x)).join(", ") : "", ".");
+    const what = next.method === "lots" ? _("Next: round {round} (drawn by lots)", {round: next.round})
+      : _("Next: round {round} (paired by {method})", {round: next.round, method: METHODS[next.method] || next.method});
+    if (!next.pairable) {
+      return el("p", {class: "next"}, _("{next} cannot be paired now — {rule}: {problem}", {
+        next: what, rule: next.rule || "", problem: next.problem || ""}));
+    }
+    if (!next.pairing) {
+      return el("p", {class: "next"}, put(_("{next}: {teams}."), {
+        next: what, teams: joined(next.in_play.map(x => name(teamName(t, x))))}));
+    }
+    const byes = next.pairing.byes || [];
+    const lines = next.pairing.matches.map(m => versus(t, m.teams || []))
+      .concat(byes.length ? [put(_("bye {teams}"), {teams: joined(byes.map(x => name(teamName(t, x))))})] : []);
+    return el("p", {class: "next"}, put(_("{next}: {teams}."), {next: what, teams: joined(lines, _("; "))}));
   }
 
   function render({t, view}) {
-    fill(byId("title"), "Rounds · " + t.name, at() ? " (as of position " + at() + ")" : "");
+    fill(byId("title"), at() ? put(_("Rounds · {name} (as of position {position})"), {name: name(t.name), position: at()})
+      : put(_("Rounds · {name}"), {name: name(t.name)}));
     const root = byId("rounds");
     if (view.format !== "swiss-teams") {
-      fill(root, el("p", {}, "This tournament is not a team event (format " + t.format + "): see ",
-                    el("a", {href: pageUrl("standings")}, "the standings"), "."));
+      fill(root, el("p", {}, put(_("This tournament is not a team event (format {format}): see {page}."), {
+        format: term("format", t.format), page: el("a", {href: pageUrl("standings")}, _("the standings"))})));
       return;
     }
     fill(root,
-      view.rounds.length ? view.rounds.map(round => roundSection(t, round)) : el("p", {class: "quiet"}, "No round has been paired yet."),
-      view.ended ? el("p", {class: "ended"}, "Ended after round " + view.ended.after_round + " (" + view.ended.rule + "): " + view.ended.reason) : nextText(t, view.next),
-      (view.withdrawn || []).length ? el("p", {class: "quiet"}, "Withdrawn: " + view.withdrawn.map(x => teamName(t, x)).join(", ")) : null);
+      view.rounds.length ? view.rounds.map(round => roundSection(t, round)) : el("p", {class: "quiet"}, _("No round has been paired yet.")),
+      view.ended ? el("p", {class: "ended"}, _("Ended after round {round} ({rule}): {reason}", {
+        round: view.ended.after_round, rule: view.ended.rule, reason: view.ended.reason})) : nextText(t, view.next),
+      (view.withdrawn || []).length ? el("p", {class: "quiet"}, put(_("Withdrawn: {teams}"), {
+        teams: joined(view.withdrawn.map(x => name(teamName(t, x))))})) : null);
   }
 
   Paiju.run(async () => {

@@ -12,16 +12,44 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from events.export_file import FORMATS
+from rules.messages import Message
 
 from .deployment import default_db
+from .i18n import catalogue, cli_language
 from .tokens import ROLES
 
 DB_HELP = ("the deployment's database: a SQLite file (created if new; default var/paiju.db) or a "
            "postgresql:// URL (after `paiju db upgrade`); default: DATABASE_URL if it is set")
 
 
+LANGUAGE_HELP = ("the language paiju speaks here: zh (简体中文) or en (English); default: "
+                 "LC_ALL, LC_MESSAGES or LANG (C or POSIX: English), else zh. Before the command: "
+                 "paiju --language en verify …")
+
+
+def translator(language: str):
+    """``say(message)``: a :class:`Message` (or a sentence of the catalogue ``messages``) in
+    ``language``, ``zh`` or ``en`` — what every command prints for a person to read. Literal
+    sentences only (``say("…")``, ``say(Message("… {n} …", n=n))``): extraction finds those."""
+    gettext = catalogue(language).gettext
+
+    def say(message: Message | str) -> str:
+        return message.translated(gettext) if isinstance(message, Message) else gettext(message)
+    return say
+
+
+def _said(error: BaseException, say) -> str:
+    """An error's words for the reader: said in their language if it carries a Message (the
+    simulator's, the migration's), else as it is (another module's English)."""
+    if len(error.args) == 1 and isinstance(error.args[0], Message):
+        return say(error.args[0])
+    return str(error)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="paiju", description=__doc__)
+    parser.add_argument("--language", dest="cli_language", choices=["zh", "en"],
+                        help=LANGUAGE_HELP)
     commands = parser.add_subparsers(dest="command", required=True)
 
     serve = commands.add_parser("serve", help="serve the HTTP API (gevent's server in front of "
@@ -52,6 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--frame-ancestor", action="append", default=[], metavar="ORIGIN",
                        help="a site that may show the bracket and standings pages in a frame "
                             "(embedded in a club's own page); repeat for more")
+    serve.add_argument("--language", choices=["zh", "en"],
+                       help="the language of pages and problems for a reader who asks for "
+                            "none (?lang=, Accept-Language); default zh (简体中文). It is also "
+                            "the language of serve's own lines, unless paiju --language (before "
+                            "serve) names another")
     serve.set_defaults(run=_serve)
 
     timer = commands.add_parser("timer", help="run only the timer: fire every deadline of the "
@@ -204,6 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     spec.set_defaults(run=_spec)
 
     args = parser.parse_args(argv)
+    # serve's --language (the pages' default) is its lines' language too, unless paiju's says
+    args.say = translator(cli_language(args.cli_language or getattr(args, "language", None)))
     return args.run(args)
 
 
@@ -249,13 +284,14 @@ _DEFAULT_TEAMS = {"sj2": 8, "guandan": 16}  # guandan: seed 001 expects 16-20 te
 def _simulate(args) -> int:
     from .simulator.runner import report, simulate
 
+    say = args.say
     if args.alert_at_minute is not None and args.game != "sj3-swiss":
-        args.parser.error("--alert-at-minute is a setting of sj3-swiss tables")
+        args.parser.error(say("--alert-at-minute is a setting of sj3-swiss tables"))
     timed = {key: value for key, value in (("matchMinutes", args.match_minutes),
                                            ("overtimeMinutes", args.overtime_minutes)) if value}
     if timed and args.game != "guandan":
-        args.parser.error("--match-minutes and --overtime-minutes are settings of guandan "
-                          "matches")
+        args.parser.error(say("--match-minutes and --overtime-minutes are settings of guandan "
+                              "matches"))
     if args.game == "mjo":
         return _simulate_mjo(args)
     if args.game == "mjs":
@@ -266,15 +302,15 @@ def _simulate(args) -> int:
     match = {key: value for key, value in (("maxHands", args.max_hands),
                                            ("targetLevel", args.target_level)) if value}
     if match and args.game != "sj2":
-        args.parser.error("--max-hands and --target-level are settings of sj2 matches")
+        args.parser.error(say("--max-hands and --target-level are settings of sj2 matches"))
     match.update(timed)
     if args.seconds_per_move is not None and args.game != "guandan":
-        args.parser.error("--seconds-per-move is the clock of guandan matches")
+        args.parser.error(say("--seconds-per-move is the clock of guandan matches"))
     if args.seconds_per_move is not None and args.seconds_per_move <= 0:
-        args.parser.error("--seconds-per-move must be more than 0")
+        args.parser.error(say("--seconds-per-move must be more than 0"))
     if args.seconds_per_move is not None and args.url:
-        args.parser.error("--seconds-per-move is the temporary server's simulated clock; the "
-                          "server at --url keeps real time")
+        args.parser.error(say("--seconds-per-move is the temporary server's simulated clock; "
+                              "the server at --url keeps real time"))
     teams = args.teams or _DEFAULT_TEAMS[args.game]
     clock, options = _simulated_clock(args)
     if args.url and args.game == "guandan":  # real time: the limits pass in real minutes
@@ -295,13 +331,15 @@ def _run_simulation(args, run, report, succeeded, clock=None, timer=True) -> int
     shared simulated clock would move faster at each of several tables). Its own servers run
     their timer — the one in this process if ``timer`` — and the bots leave the timer's events
     to it. A bar on standard error counts the matches or tables (service/progress.py). Prints
-    the report; 0 if ``succeeded(outcome)``. A run against --url that fails (or is
-    interrupted) archives the tournament it leaves half-built (:func:`_hide_failed`)."""
+    the report (``report(outcome, say)``, in the reader's language); 0 if
+    ``succeeded(outcome)``. A run against --url that fails (or is interrupted) archives the
+    tournament it leaves half-built (:func:`_hide_failed`)."""
     from .progress import SimulationBar
     from .simulator.runner import ApiError, temporary_server
     from .simulator.server_process import server_process
 
-    progress = SimulationBar(args.game)
+    say = args.say
+    progress = SimulationBar(args.game, say)
     try:
         if args.url:
             outcome = run(args.url, _url_token(args), TABLES_AT_ONCE, progress)
@@ -313,13 +351,16 @@ def _run_simulation(args, run, report, succeeded, clock=None, timer=True) -> int
                 outcome = run(server.url, server.token, 1, progress)
     except (ApiError, OSError, RuntimeError, KeyboardInterrupt) as error:
         progress.close()
-        failure = "interrupted" if isinstance(error, KeyboardInterrupt) else str(error)
-        print(f"paiju simulate: {failure}", file=sys.stderr)
+        interrupted = isinstance(error, KeyboardInterrupt)
+        # the log's reason is English, whoever ran it; the operator reads their language
+        failure = "interrupted" if interrupted else str(error)
+        told = say("interrupted") if interrupted else _said(error, say)
+        print(f"paiju simulate: {told}", file=sys.stderr)
         if args.url and progress.tournament_id:
             _hide_failed(args, progress.tournament_id, failure)
-        return 130 if isinstance(error, KeyboardInterrupt) else 1
+        return 130 if interrupted else 1
     progress.close()
-    print(report(outcome))
+    print(report(outcome, say))
     return 0 if succeeded(outcome) else 1
 
 
@@ -338,24 +379,29 @@ def _hide_failed(args, tid: str, failure: str) -> None:
             "data": {"reason": f"paiju simulate {args.game} failed: {failure}"[:2000]},
             "meta": {"source": "paiju simulate"}}
     url = args.url.rstrip("/")
+    say = args.say
     try:
         with Api(url, args.token) as api:
             api.call("POST", f"/v1/tournaments/{tid}/events", body)
     except (ApiError, OSError) as error:
-        print(f"paiju simulate: tournament {tid} is left half-built at {url} and could not be "
-              f"archived ({error}); to leave it out of the index and the home page:\n"
+        left = say(Message("tournament {tid} is left half-built at {url} and could not be "
+                           "archived ({error}); to leave it out of the index and the home "
+                           "page:", tid=tid, url=url, error=error))
+        print(f"paiju simulate: {left}\n"
               f"  curl -X POST {url}/v1/tournaments/{tid}/events -H \"Authorization: Bearer "
               f"$PAIJU_TOKEN\" -H 'Content-Type: application/json' -d "
               f"{shlex.quote(json.dumps(body, ensure_ascii=False))}", file=sys.stderr)
         return
-    print(f"paiju simulate: tournament {tid} was left half-built, so it is archived "
-          f"(TournamentArchived): out of the index and the home page; its log stays at "
-          f"{url}/v1/tournaments/{tid}", file=sys.stderr)
+    archived = say(Message("tournament {tid} was left half-built, so it is archived "
+                           "(TournamentArchived): out of the index and the home page; its log "
+                           "stays at {log}", tid=tid, log=f"{url}/v1/tournaments/{tid}"))
+    print(f"paiju simulate: {archived}", file=sys.stderr)
 
 
 def _url_token(args) -> str:
     if not args.token:
-        args.parser.error("--url needs an admin token of that server: --token or PAIJU_TOKEN")
+        args.parser.error(args.say("--url needs an admin token of that server: --token or "
+                                   "PAIJU_TOKEN"))
     return args.token
 
 
@@ -379,7 +425,7 @@ def _simulate_mjo(args) -> int:
     match = {"sessionHands": args.session_hands} if args.session_hands else {}
     advance = advance_for(args.players)
     if args.players % 4:
-        args.parser.error("--players: tables of four need a multiple of four (T-8.1)")
+        args.parser.error(args.say("--players: tables of four need a multiple of four (T-8.1)"))
     run = lambda url, token, at_once, progress: simulate(  # noqa: E731
         url, args.players, args.seed, advance, match, token=token, tables_at_once=at_once,
         progress=progress)
@@ -394,7 +440,7 @@ def _simulate_mjs(args) -> int:
     try:
         check_players(args.players)
     except ValueError as error:
-        args.parser.error(f"--players: {error} (T-7.2)")
+        args.parser.error(f"--players: {_said(error, args.say)} (T-7.2)")
     match = {"sessionHands": args.session_hands} if args.session_hands else {}
     run = lambda url, token, at_once, progress: simulate(  # noqa: E731
         url, args.players, args.seed, match, token=token, tables_at_once=at_once,
@@ -414,9 +460,11 @@ def _simulate_sj3_swiss(args) -> int:
 
     teams = args.teams or 8
     if args.seconds_per_move is not None and (args.url or args.seconds_per_move <= 0):
-        args.parser.error("--seconds-per-move: more than 0, for the temporary server only")
+        args.parser.error(args.say("--seconds-per-move: more than 0, for the temporary server "
+                                   "only"))
     if args.alert_at_minute is not None and args.alert_at_minute >= 90:
-        args.parser.error("--alert-at-minute: before the round's 90 minutes (SJ3-12.1)")
+        args.parser.error(args.say("--alert-at-minute: before the round's 90 minutes "
+                                   "(SJ3-12.1)"))
     match = {"alertAtMinute": args.alert_at_minute} if args.alert_at_minute else None
     clock = SimulatedClock(args.seconds_per_move or SECONDS_PER_MOVE)
     idle = None if args.url else (lambda: clock.advance(seconds=clock.step.total_seconds()))
@@ -439,31 +487,36 @@ def _log_to_stderr() -> None:
 
 def _serve(args) -> int:
     from .app import create_app
+    from .i18n import DEFAULT_LANGUAGE
     from .serving import serve
 
     _log_to_stderr()
-
-    app = _opened(lambda: create_app({
+    say = args.say
+    app = _opened(say, lambda: create_app({
         "DATABASE": args.db, "SQLITE_MAX_GROUP": args.max_group,
         "SQLITE_SYNCHRONOUS": args.synchronous, "TIMER": not args.no_timer,
         "PG_POOL_SIZE": args.threads + 4, "SIGNING_KEY": args.key,
         "WEBHOOKS_ALLOW_PRIVATE": args.webhooks_allow_private,
         "CORS_ORIGINS": tuple(args.cors_origin), "FRAME_ANCESTORS": tuple(args.frame_ancestor),
-        "LIVE_POLL_SECONDS": args.live_poll_seconds}))
+        "LIVE_POLL_SECONDS": args.live_poll_seconds,
+        "LANGUAGE": args.language or DEFAULT_LANGUAGE}))
     if app is None:
         return 2
     services = app.extensions["paiju"]
-    _first_admin_token(services.tokens)
+    _first_admin_token(services.tokens, say)
     if services.timer is not None:
         services.timer.start()  # fires what passed while the service was down, then plans
     services.webhook_delivery.start()  # from each webhook's stored cursor (the lease's holder)
     try:
         serve(app, args.host, args.port, args.threads, lambda: print(
-            f"paiju serving on http://{args.host}:{args.port} (database {_shown(args.db)})",
+            say(Message("paiju serving on {url} (database {db})",
+                        url=f"http://{args.host}:{args.port}", db=_shown(args.db))),
             flush=True))
     except OSError as error:  # the port is taken, or the address is not this machine's
-        print(f"paiju: cannot listen on {args.host}:{args.port}: {error.strerror or error}",
-              file=sys.stderr)
+        refused = say(Message("cannot listen on {address}: {error}",
+                              address=f"{args.host}:{args.port}",
+                              error=error.strerror or error))
+        print(f"paiju: {refused}", file=sys.stderr)
         return 2
     finally:
         services.hub.close()  # every subscription told to reconnect elsewhere
@@ -481,13 +534,13 @@ def _timer(args) -> int:
     from .app import create_app
 
     _log_to_stderr()
-    app = _opened(lambda: create_app({"DATABASE": args.db, "TIMER": True}))
+    app = _opened(args.say, lambda: create_app({"DATABASE": args.db, "TIMER": True}))
     if app is None:
         return 2
     services = app.extensions["paiju"]
     signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
     services.timer.start()
-    print(f"paiju timer running on {_shown(args.db)}", flush=True)
+    print(args.say(Message("paiju timer running on {db}", db=_shown(args.db))), flush=True)
     try:
         threading.Event().wait()
     except KeyboardInterrupt:
@@ -512,15 +565,16 @@ def _shown(db: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
-def _first_admin_token(tokens) -> None:
+def _first_admin_token(tokens, say) -> None:
     """A new deployment has no token, and without one nothing can be written: the first start
     makes an admin token and shows it once (``paiju token create`` makes more). A deployment
-    that has had tokens gets none this way, even with every admin token revoked."""
+    that has had tokens gets none this way, even with every admin token revoked. The header's
+    line is the same in every language: it is copied as it stands."""
     if tokens.all():  # not after the first start: revoking a leaked admin token must hold
         return
     secret, token = tokens.create("admin", name="first admin")
-    print(f"paiju: no admin token existed, so one was made (shown this once; keep it):\n"
-          f"  Authorization: Bearer {secret}", flush=True)
+    made = say("no admin token existed, so one was made (shown this once; keep it):")
+    print(f"paiju: {made}\n  Authorization: Bearer {secret}", flush=True)
 
 
 def _stop_like_ctrl_c(signum, frame):
@@ -528,18 +582,23 @@ def _stop_like_ctrl_c(signum, frame):
     raise KeyboardInterrupt
 
 
-def _open_existing(db: str):
+def _open_existing(db: str, say):
     """The store at ``db``, or None after saying why (no file there; a database that cannot
     be reached or whose schema is not current)."""
     from .deployment import exists, open_store
 
     if not exists(db):
-        print(f"paiju: no database at {db}", file=sys.stderr)
+        _no_database(db, say)
         return None
-    return _opened(lambda: open_store(db))
+    return _opened(say, lambda: open_store(db))
 
 
-def _opened(open_it):
+def _no_database(db: str, say, command: str = "paiju") -> None:
+    said = say(Message("no database at {db}", db=db))
+    print(f"{command}: {said}", file=sys.stderr)
+
+
+def _opened(say, open_it):
     """What ``open_it()`` opens, or None after saying on stderr why the database cannot be
     used (unreachable, schema not current): a message, not a traceback."""
     from events.postgres_store import SchemaNotCurrent
@@ -548,7 +607,7 @@ def _opened(open_it):
     try:
         return open_it()
     except (StoreUnavailable, SchemaNotCurrent) as error:
-        print(f"paiju: {error}", file=sys.stderr)
+        print(f"paiju: {_said(error, say)}", file=sys.stderr)
         return None
 
 
@@ -557,29 +616,33 @@ def _verify(args) -> int:
 
     from .progress import bar
 
-    store = _open_existing(args.db)
+    say = args.say
+    store = _open_existing(args.db, say)
     if store is None:
         return 2
     try:
         # store.verify, each chain's records through one bar (every chain: the log's events)
         ids = [args.tournament] if args.tournament else store.tournament_ids()
         every = None if args.tournament else store.last_position()
-        with bar("verified", "events", every) as shown:
+        with bar(say("verified"), say("events"), every) as shown:
             reports = [verify_records(tid, _stepped(store.read_tournament(tid), shown))
                        for tid in ids]
         failures = 0
         for report in reports:
             tid = report.tournament_id
             if report.checked == 0 and report.ok:
-                print(f"{tid}: no events", file=sys.stderr)
+                print(say(Message("{tid}: no events", tid=tid)), file=sys.stderr)
                 failures += 1
             elif report.ok:
-                print(f"{tid}: ok, {report.checked} events, head {report.last_position} "
-                      f"{report.last_hash}")
+                print(say(Message("{tid}: ok, {checked} events, head {position} {hash}",
+                                  tid=tid, checked=report.checked,
+                                  position=report.last_position, hash=report.last_hash)))
             else:
                 failures += 1
-                print(f"{tid}: BROKEN at position {report.first_bad_position}: {report.problem} "
-                      f"({report.checked} events verified before it)")
+                print(say(Message("{tid}: BROKEN at position {position}: {problem} ({checked} "
+                                  "events verified before it)", tid=tid,
+                                  position=report.first_bad_position, problem=report.problem,
+                                  checked=report.checked)))
         return 1 if failures else 0
     finally:
         store.close()
@@ -593,17 +656,20 @@ def _export(args) -> int:
     from .signing import SigningKeyError, load_signer
     from .version import VERSION
 
-    store = _open_existing(args.db)
+    say = args.say
+    store = _open_existing(args.db, say)
     if store is None:
         return 2
     try:
         signer = load_signer(args.key or _key_path(args.db))
         head = store.tournament_head(args.tournament)
         if head is None:
-            print(f"paiju: no events for tournament {args.tournament}", file=sys.stderr)
+            none = say(Message("no events for tournament {tournament}",
+                               tournament=args.tournament))
+            print(f"paiju: {none}", file=sys.stderr)
             return 1
         records = counted(store.read_tournament(args.tournament, until_position=head[0]),
-                          "exported")
+                          say("exported"), say("events"))
         lines = export_lines(records, args.format, args.tournament, utc_timestamp(), VERSION,
                              signer.sign)
         out = open(args.output, "w", encoding="utf-8", newline="") if args.output else sys.stdout
@@ -612,11 +678,12 @@ def _export(args) -> int:
         finally:
             if args.output:
                 out.close()
-        print(f"paiju: exported {args.tournament} up to position {head[0]} ({head[1]})",
-              file=sys.stderr)
+        done = say(Message("exported {tournament} up to position {position} ({hash})",
+                           tournament=args.tournament, position=head[0], hash=head[1]))
+        print(f"paiju: {done}", file=sys.stderr)
         return 0
     except SigningKeyError as error:
-        print(f"paiju: {error}", file=sys.stderr)
+        print(f"paiju: {_said(error, say)}", file=sys.stderr)
         return 2
     finally:
         store.close()
@@ -634,18 +701,23 @@ def _key_path(db: str) -> Path:
     return signing_key_path({"DATABASE": db})
 
 
-def _export_lines(path: str):
+def _cannot_read(path, error: OSError, say) -> None:
+    said = say(Message("cannot read {path}: {error}", path=path, error=error))
+    print(f"paiju: {said}", file=sys.stderr)
+
+
+def _export_lines(path: str, say):
     """The file's lines as written (newlines kept), read as they are needed; None if the file
     cannot be opened."""
     try:
         file = open(path, encoding="utf-8", newline="")
     except OSError as error:
-        print(f"paiju: cannot read {path}: {error}", file=sys.stderr)
+        _cannot_read(path, error, say)
         return None
     return file
 
 
-def _public_key(text_or_file: str):
+def _public_key(text_or_file: str, say):
     """The key of --public-key (a file, or the key's text), or None after saying why."""
     from .signing import SigningKeyError, load_public_key
 
@@ -653,7 +725,7 @@ def _public_key(text_or_file: str):
     try:
         return load_public_key(path.read_text() if path.is_file() else text_or_file)
     except SigningKeyError as error:
-        print(f"paiju: --public-key: {error}", file=sys.stderr)
+        print(f"paiju: --public-key: {_said(error, say)}", file=sys.stderr)
         return None
 
 
@@ -661,38 +733,45 @@ def _verify_export(args) -> int:
     """Offline: no database, no server; the file and the public key alone."""
     from events.export_file import public_key_id
 
-    key = _public_key(args.public_key)
+    say = args.say
+    key = _public_key(args.public_key, say)
     if key is None:
         return 2
-    report = _verified(args.file, key)
+    report = _verified(args.file, key, say)
     if report is None:
         return 2
     if report.ok:
         m = report.manifest
-        print(f"{args.file}: ok, {report.events} events of {m['tournament_id']}, positions "
-              f"{m['first_position']}-{m['last_position']}, last hash {m['last_hash']}, "
-              f"signed by key {public_key_id(key)}, exported {m['exported_at']}")
+        print(say(Message("{file}: ok, {events} events of {tournament}, positions {first}-{last}, "
+                          "last hash {hash}, signed by key {key_id}, exported {exported_at}",
+                          file=args.file, events=report.events, tournament=m["tournament_id"],
+                          first=m["first_position"], last=m["last_position"],
+                          hash=m["last_hash"], key_id=public_key_id(key),
+                          exported_at=m["exported_at"])))
         return 0
-    print(f"{args.file}: NOT VERIFIED, first fault at {report.first_fault}")
+    print(say(Message("{file}: NOT VERIFIED, first fault at {fault}", file=args.file,
+                      fault=report.first_fault)))
     for fault in report.faults[1:20]:
-        print(f"  also: {fault}")
+        print("  " + say(Message("also: {fault}", fault=fault)))
     return 1
 
 
-def _verified(path: str, key):
+def _verified(path: str, key, say):
     """The report on the file at ``path`` (streamed: bounded memory), or None if unreadable."""
     from events.export_file import verify_export
 
     from .progress import counted
 
-    file = _export_lines(path)
+    file = _export_lines(path, say)
     if file is None:
         return None
     try:
         with file:
-            return verify_export(counted(file, f"verified {Path(path).name}", "lines"), key)
+            checked = say(Message("verified {name}", name=Path(path).name))
+            return verify_export(counted(file, checked, say("lines")), key)
     except UnicodeDecodeError as error:
-        print(f"paiju: {path} is not UTF-8: {error}", file=sys.stderr)
+        said = say(Message("{path} is not UTF-8: {error}", path=path, error=error))
+        print(f"paiju: {said}", file=sys.stderr)
         return None
 
 
@@ -706,35 +785,43 @@ def _import(args) -> int:
     from .deployment import open_store
     from .progress import counted
 
+    say = args.say
     if not args.public_key and not args.unsigned:
-        print("paiju import: give --public-key (the exporting deployment's key), or --unsigned "
-              "to import on the chain alone", file=sys.stderr)
+        give = say("give --public-key (the exporting deployment's key), or --unsigned to import "
+                   "on the chain alone")
+        print(f"paiju import: {give}", file=sys.stderr)
         return 2
-    key = _public_key(args.public_key) if args.public_key else None
+    key = _public_key(args.public_key, say) if args.public_key else None
     if args.public_key and key is None:
         return 2
-    report = _verified(args.file, key)
+    report = _verified(args.file, key, say)
     if report is None:
         return 2
     if not report.ok:
-        print(f"paiju: {args.file} is not imported (nothing was written): first fault at "
-              f"{report.first_fault}", file=sys.stderr)
+        refused = say(Message("{file} is not imported (nothing was written): first fault at "
+                              "{fault}", file=args.file, fault=report.first_fault))
+        print(f"paiju: {refused}", file=sys.stderr)
         return 1
-    store = _opened(lambda: open_store(args.db))
+    store = _opened(say, lambda: open_store(args.db))
     if store is None:
         return 2
     try:
-        with _export_lines(args.file) as file:
-            count = store.restore(counted(event_records(file), "imported", total=report.events))
+        with _export_lines(args.file, say) as file:
+            count = store.restore(counted(event_records(file), say("imported"), say("events"),
+                                          total=report.events))
     except RestoreConflict as error:
-        print(f"paiju: nothing was imported: {error}", file=sys.stderr)
+        refused = say(Message("nothing was imported: {error}", error=_said(error, say)))
+        print(f"paiju: {refused}", file=sys.stderr)
         return 1
     finally:
         store.close()
     if not report.signature_checked:
-        print("paiju: warning: the signature was not checked (--unsigned)", file=sys.stderr)
-    print(f"paiju: imported {count} events of {report.manifest['tournament_id']} into "
-          f"{_shown(args.db)} (chain verified)")
+        warning = say("warning: the signature was not checked (--unsigned)")
+        print(f"paiju: {warning}", file=sys.stderr)
+    done = say(Message("imported {count} events of {tournament} into {db} (chain verified)",
+                       count=count, tournament=report.manifest["tournament_id"],
+                       db=_shown(args.db)))
+    print(f"paiju: {done}")
     return 0
 
 
@@ -746,16 +833,16 @@ def _duration(text: str) -> timedelta:
     return timedelta(**{units[text[-1]]: int(text[:-1])})
 
 
-def _deployment(db: str, create: bool = False):
+def _deployment(db: str, say, create: bool = False):
     """The deployment at ``db`` (its ``tokens`` for the token commands); None (and why, on
     stderr) if there is no database there, unless a token is being created (which may make the
     deployment's file)."""
     from .deployment import exists, open_deployment
 
     if not create and not exists(db):
-        print(f"paiju: no database at {db}", file=sys.stderr)
+        _no_database(db, say)
         return None
-    return _opened(lambda: open_deployment(db))
+    return _opened(say, lambda: open_deployment(db))
 
 
 def _token_create(args) -> int:
@@ -763,18 +850,21 @@ def _token_create(args) -> int:
 
     from .tokens import TokenError, check_scope
 
+    say = args.say
     try:
         check_scope(args.role, args.tournament, args.match, args.seat)
     except TokenError as error:
-        print(f"paiju token create: {error}", file=sys.stderr)
+        print(f"paiju token create: {_said(error, say)}", file=sys.stderr)
         return 2
     if args.tournament and args.role != "organiser" and not _tournament_exists(args):
-        print(f"paiju token create: no tournament {args.tournament!r} in {_shown(args.db)} (only an "
-              "organiser token may name a tournament it is yet to create)", file=sys.stderr)
+        refused = say(Message("no tournament {tournament!r} in {db} (only an organiser token may "
+                              "name a tournament it is yet to create)",
+                              tournament=args.tournament, db=_shown(args.db)))
+        print(f"paiju token create: {refused}", file=sys.stderr)
         return 2
     expires = (utc_timestamp(datetime.now(timezone.utc) + args.expires_in)
                if args.expires_in else None)
-    deployment = _deployment(args.db, create=True)
+    deployment = _deployment(args.db, say, create=True)
     if deployment is None:
         return 2
     try:
@@ -783,15 +873,16 @@ def _token_create(args) -> int:
     finally:
         deployment.close()
     print(secret)
-    print(f"paiju: token {token.token_id} ({_scope(token)}) — shown this once; keep it secret",
-          file=sys.stderr)
+    made = say(Message("token {token_id} ({scope}) — shown this once; keep it secret",
+                       token_id=token.token_id, scope=_scope(token, say)))
+    print(f"paiju: {made}", file=sys.stderr)
     return 0
 
 
 def _tournament_exists(args) -> bool:
     from events.catalogue import tournament_stream
 
-    store = _open_existing(args.db)
+    store = _open_existing(args.db, args.say)
     if store is None:
         return False
     try:
@@ -800,31 +891,45 @@ def _tournament_exists(args) -> bool:
         store.close()
 
 
-def _scope(token) -> str:
+def _scope(token, say) -> str:
+    """What a token may act on, as a person reads it: its role (as ``--role`` writes it), then
+    the tournament, match and seat it is bound to and when it expires."""
     parts = [token.role]
-    parts += [f"tournament {token.tournament_id}"] if token.tournament_id else []
-    parts += [f"match {token.match_id}"] if token.match_id else []
-    parts += [f"seat {token.seat}"] if token.seat is not None else []
-    parts += [f"expires {token.expires_at}"] if token.expires_at else []
+    if token.tournament_id:
+        parts.append(say(Message("tournament {tournament}", tournament=token.tournament_id)))
+    if token.match_id:
+        parts.append(say(Message("match {match}", match=token.match_id)))
+    if token.seat is not None:
+        parts.append(say(Message("seat {seat}", seat=token.seat)))
+    if token.expires_at:
+        parts.append(say(Message("expires {at}", at=token.expires_at)))
     return ", ".join(parts)
 
 
 def _token_list(args) -> int:
-    deployment = _deployment(args.db)
+    """A token a line: its id first (what ``paiju token revoke`` takes), then its scope, its
+    holder, when it was made and whether it still works."""
+    say = args.say
+    deployment = _deployment(args.db, say)
     if deployment is None:
         return 2
     try:
         for token in deployment.tokens.all():
-            state = f"revoked {token.revoked_at}" if token.revoked_at else "active"
-            print(f"{token.token_id}  {_scope(token)}  {token.name or '-'}  created "
-                  f"{token.created_at}  {state}")
+            if token.revoked_at:
+                state = say(Message("revoked {at}", at=token.revoked_at))
+            else:
+                state = say("active")
+            created = say(Message("created {at}", at=token.created_at))
+            print(f"{token.token_id}  {_scope(token, say)}  {token.name or '-'}  {created}  "
+                  f"{state}")
     finally:
         deployment.close()
     return 0
 
 
 def _token_revoke(args) -> int:
-    deployment = _deployment(args.db)
+    say = args.say
+    deployment = _deployment(args.db, say)
     if deployment is None:
         return 2
     try:
@@ -832,9 +937,12 @@ def _token_revoke(args) -> int:
     finally:
         deployment.close()
     if token is None:
-        print(f"paiju token revoke: no token {args.token_id}", file=sys.stderr)
+        unknown = say(Message("no token {token_id}", token_id=args.token_id))
+        print(f"paiju token revoke: {unknown}", file=sys.stderr)
         return 2
-    print(f"paiju: token {token.token_id} revoked at {token.revoked_at}")
+    revoked = say(Message("token {token_id} revoked at {at}", token_id=token.token_id,
+                          at=token.revoked_at))
+    print(f"paiju: {revoked}")
     return 0
 
 
@@ -843,9 +951,14 @@ def _keys_init(args) -> int:
 
     path = Path(args.key) if args.key else _key_path(args.db)
     signer, made = init_key(path)
-    what = "made" if made else "already there (kept)"
-    print(f"paiju: export key {signer.public_key_document()['key_id']} {what}: {path}; "
-          f"public key {path}.pub", file=sys.stderr)
+    key_id = signer.public_key_document()["key_id"]
+    if made:
+        said = Message("export key {key_id} made: {path}; public key {path}.pub",
+                       key_id=key_id, path=path)
+    else:
+        said = Message("export key {key_id} already there (kept): {path}; public key "
+                       "{path}.pub", key_id=key_id, path=path)
+    print(f"paiju: {args.say(said)}", file=sys.stderr)
     return 0
 
 
@@ -857,12 +970,13 @@ def _entrants_import(args) -> int:
     from .appending import TournamentNotFound
     from .entrants import EntrantsRefused, register, report_lines
 
+    say = args.say
     try:
         raw = Path(args.file).read_bytes()
     except OSError as error:
-        print(f"paiju: cannot read {args.file}: {error}", file=sys.stderr)
+        _cannot_read(args.file, error, say)
         return 2
-    store = _open_existing(args.db)
+    store = _open_existing(args.db, say)
     if store is None:
         return 2
     # who recorded them: the operator of this machine, with the database's own rights
@@ -871,19 +985,24 @@ def _entrants_import(args) -> int:
     try:
         found, result = register(store, default_catalogue(), args.tournament, raw, meta)
     except TournamentNotFound:
-        print(f"paiju: no tournament {args.tournament!r} in {_shown(args.db)}", file=sys.stderr)
+        unknown = say(Message("no tournament {tournament!r} in {db}", tournament=args.tournament,
+                              db=_shown(args.db)))
+        print(f"paiju: {unknown}", file=sys.stderr)
         return 1
     except EntrantsRefused as refused:
-        for line in report_lines(refused.errors):
+        for line in report_lines(refused.errors, say):
             print(f"{args.file}: {line}", file=sys.stderr)
-        print(f"paiju: nothing was registered: {len(refused.errors)} fault(s) in {args.file}",
-              file=sys.stderr)
+        nothing = say(Message("nothing was registered: {count} fault(s) in {file}",
+                              count=len(refused.errors), file=args.file))
+        print(f"paiju: {nothing}", file=sys.stderr)
         return 1
     finally:
         store.close()
     positions = [r.position for r in result.records]
-    print(f"paiju: registered {len(found)} entrants of {args.file} in {args.tournament} "
-          f"(positions {positions[0]}-{positions[-1]}, one batch)")
+    done = say(Message("registered {count} entrants of {file} in {tournament} (positions "
+                       "{first}-{last}, one batch)", count=len(found), file=args.file,
+                       tournament=args.tournament, first=positions[0], last=positions[-1]))
+    print(f"paiju: {done}")
     return 0
 
 
@@ -895,20 +1014,27 @@ def _db_upgrade(args) -> int:
 
     from .deployment import open_deployment
 
+    say = args.say
     if not is_postgres_url(args.db):
-        print("paiju db upgrade: --db must be a postgresql:// URL (a SQLite file is set up by "
-              "paiju serve itself)", file=sys.stderr)
+        refused = say("--db must be a postgresql:// URL (a SQLite file is set up by paiju serve "
+                      "itself)")
+        print(f"paiju db upgrade: {refused}", file=sys.stderr)
         return 2
     try:
         before, after = upgrade_schema(args.db)
     except (StoreUnavailable, SchemaNotCurrent) as error:
-        print(f"paiju db upgrade: {error}", file=sys.stderr)
+        print(f"paiju db upgrade: {_said(error, say)}", file=sys.stderr)
         return 2
-    state = "already current" if before == after else f"upgraded from {before}"
-    print(f"paiju: store schema {after} ({state}) on {_shown(args.db)}")
+    if before == after:
+        state = Message("store schema {after} (already current) on {db}", after=after,
+                        db=_shown(args.db))
+    else:
+        state = Message("store schema {after} (upgraded from {before}) on {db}", after=after,
+                        before=before, db=_shown(args.db))
+    print(f"paiju: {say(state)}")
     deployment = open_deployment(args.db)
     try:
-        _first_admin_token(deployment.tokens)
+        _first_admin_token(deployment.tokens, say)
     finally:
         deployment.close()
     return 0
@@ -923,27 +1049,32 @@ def _migrate(args) -> int:
     from .migration import MigrationRefused, migrate
     from .progress import counted
 
+    say = args.say
     if not exists(args.source):
-        print(f"paiju migrate: no database at {args.source}", file=sys.stderr)
+        _no_database(args.source, say, "paiju migrate")
         return 2
-    source = _opened(lambda: open_deployment(args.source))
-    target = source and _opened(lambda: open_deployment(args.target))
+    source = _opened(say, lambda: open_deployment(args.source))
+    target = source and _opened(say, lambda: open_deployment(args.target))
     if source is None or target is None:
         if source is not None:
             source.close()
         return 2
     try:
         report = migrate(source, target, lambda records: counted(
-            records, "migrated", total=source.store.last_position()))
+            records, say("migrated"), say("events"), total=source.store.last_position()))
     except (MigrationRefused, RestoreConflict) as error:
-        print(f"paiju migrate: {error}", file=sys.stderr)
+        print(f"paiju migrate: {_said(error, say)}", file=sys.stderr)
         return 1
     finally:
         source.close()
         target.close()
-    print(f"paiju: migrated {report.events} events of {report.tournaments} tournaments, "
-          f"{report.tokens} tokens and {report.webhooks} webhooks from {_shown(args.source)} "
-          f"to {_shown(args.target)}; every chain verified, heads identical")
+    done = say(Message("migrated {events} events of {tournaments} tournaments, {tokens} tokens "
+                       "and {webhooks} webhooks from {source} to {target}; every chain "
+                       "verified, heads identical", events=report.events,
+                       tournaments=report.tournaments, tokens=report.tokens,
+                       webhooks=report.webhooks, source=_shown(args.source),
+                       target=_shown(args.target)))
+    print(f"paiju: {done}")
     return 0
 
 

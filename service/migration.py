@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from events.envelope import Record
+from rules.messages import Message
 
 from .deployment import Deployment
 
 class MigrationRefused(Exception):
-    pass
+    """Why nothing (more) is migrated: its one argument a :class:`Message` (``str()``: the
+    English; ``paiju migrate`` says it in its reader's language)."""
 
 
 @dataclass(frozen=True)
@@ -32,13 +34,16 @@ def migrate(source: Deployment, target: Deployment,
             counted: Callable[[Iterator[Record]], Iterator[Record]] = iter) -> MigrationReport:
     """``counted`` passes the records through as they are copied (the command's progress)."""
     if target.store.last_position():
-        raise MigrationRefused("the target database already holds events: migrate into a "
-                               "database without any (its tokens, if any, are kept)")
+        raise MigrationRefused(Message("the target database already holds events: migrate into "
+                                       "a database without any (its tokens, if any, are kept)"))
     reports = source.store.verify_all()
     broken = [r for r in reports if not r.ok]
     if broken:
-        raise MigrationRefused(f"the chain of {broken[0].tournament_id} is broken at position "
-                               f"{broken[0].first_bad_position}: {broken[0].problem}")
+        raise MigrationRefused(Message("the chain of {tournament} is broken at position "
+                                       "{position}: {problem}",
+                                       tournament=broken[0].tournament_id,
+                                       position=broken[0].first_bad_position,
+                                       problem=broken[0].problem))
     count = target.store.restore(counted(source.store.read_all()))
     kept = {token.token_id for token in target.tokens.all()}
     moved = [(d, t) for d, t in source.tokens.with_digests() if t.token_id not in kept]
@@ -62,5 +67,9 @@ def _check_identical(source: Deployment, target: Deployment, reports) -> None:
         moved = target.store.verify(report.tournament_id)
         if not moved.ok or (moved.last_position, moved.last_hash) != (report.last_position,
                                                                       report.last_hash):
-            raise MigrationRefused(f"{report.tournament_id} differs after the copy: "
-                                   f"{moved.problem or 'another head'}")
+            if moved.problem:
+                raise MigrationRefused(Message("{tournament} differs after the copy: {problem}",
+                                               tournament=report.tournament_id,
+                                               problem=moved.problem))
+            raise MigrationRefused(Message("{tournament} differs after the copy: another head",
+                                           tournament=report.tournament_id))

@@ -6,6 +6,9 @@ what scripts read. A bar is drawn only where someone watches it — standard err
 (tqdm's ``disable=None``) — so that scripts, pipes, logs and tests get no bar and no carriage
 returns. ``PAIJU_PROGRESS=1`` draws it anyway (a log that wants it), ``PAIJU_PROGRESS=0``
 never.
+
+A bar's words (what it counts and in what) are the command's, said in its reader's language
+(service/cli.py); tqdm's own figures stay as tqdm writes them.
 """
 from __future__ import annotations
 
@@ -28,8 +31,8 @@ def _disable() -> bool | None:
 
 
 def bar(what: str, unit: str, total: int | None = None, **shape) -> tqdm:
-    """A bar on the standard error of now (a test's capture, or the terminal); ``shape``:
-    more of tqdm's arguments."""
+    """A bar on the standard error of now (a test's capture, or the terminal); ``what`` and
+    ``unit`` as the reader reads them; ``shape``: more of tqdm's arguments."""
     return tqdm(total=total, desc=f"paiju: {what}", unit=f" {unit}", file=sys.stderr,
                 disable=_disable(), dynamic_ncols=True, leave=True, **shape)
 
@@ -53,25 +56,29 @@ class SimulationBar:
     """``paiju simulate``'s bar (a simulator.runner.Progress; not imported, so that an export
     does not load the simulators): matches (a knockout) or tables (groups, a team event) with the
     hands played so far, their number known from the bracket's or stages' size. Told from the
-    threads of the tables playing at once: one lock keeps the count whole."""
+    threads of the tables playing at once: one lock keeps the count whole. ``say`` gives its
+    words in the reader's language (the unit the simulation names is a sentence of the
+    catalogue)."""
 
-    def __init__(self, game: str):
+    def __init__(self, game: str, say=str):
         self.game, self.tournament_id, self.hands = game, None, 0
+        self.say = say
+        self._hands = say("hands")  # the postfix's name: hands=12
         self._bar: tqdm | None = None
         self._lock = threading.Lock()
 
     def created(self, tournament_id: str, unit: str, planned: int | None) -> None:
         self.tournament_id = tournament_id
         # no rate: a table takes seconds, and tqdm would show "7.35s/ matches"
-        self._bar = bar(f"simulate {self.game} {tournament_id}", unit, planned,
+        self._bar = bar(f"simulate {self.game} {tournament_id}", self.say(unit), planned,
                         bar_format=SIMULATION_FORMAT if planned else None)
-        self._bar.set_postfix(hands=0)
+        self._bar.set_postfix({self._hands: 0})
 
     def played(self, hands: int) -> None:
         with self._lock:
             self.hands += hands
             if self._bar is not None:
-                self._bar.set_postfix(hands=self.hands, refresh=False)
+                self._bar.set_postfix({self._hands: self.hands}, refresh=False)
                 self._bar.update()
 
     def close(self) -> None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from rules.groups.event import TABLE_SIZE
 from rules.groups.stages import stage_sizes
+from rules.messages import Message
 
 from .runner import QUIET, Api, EventOutcome, Progress, play_tables
 
@@ -88,9 +89,11 @@ def play_event(api: Api, tid: str, rng: random.Random, play_table: TablePlay,
     return outcome
 
 
-def table_line(table: dict, extra: str = "") -> str:
+def table_line(table: dict, extra: str = "", say=str) -> str:
     """A report's line of a table: its hands and each player's score (MJO coins, MJS points)
-    in the order of the places, then ``extra``."""
+    in the order of the places, then ``extra`` (said already); ``say``: the reader's words."""
     scores = ", ".join(f"{s['team']} {s['coins']}" for s in
                        sorted(table["seats"], key=lambda s: s["place"]))
-    return f"  {table['match_id']} ({table['hands_played']} hands): {scores}{extra}"
+    return "  " + say(Message("{match_id} ({hands} hands): {scores}",
+                              match_id=table["match_id"], hands=table["hands_played"],
+                              scores=scores)) + extra

@@ -19,6 +19,7 @@ from rules.groups.stages import stage_sizes
 from rules.mahjong.mjo import MJO
 from rules.mahjong.wall import second_roller
 from rules.mahjong.winning import is_winning_hand
+from rules.messages import N_, Message
 
 from . import mahjong_bots as tile_bots
 from .groups import (
@@ -102,7 +103,7 @@ def simulate(api_url: str, players: int = 16, seed: int = 1, advance: int | None
     rng, started = random.Random(seed), time.perf_counter()
     with Api(api_url, token) as api:
         tid = _create(api, players, seed, advance, match_settings)
-        progress.created(tid, "tables", planned_tables(players, advance))
+        progress.created(tid, N_("tables"), planned_tables(players, advance))
         play = partial(play_table, tid=tid, observe=observe, batch=batch_claims)
         outcome = play_event(api, tid, rng, play, _draw_qualifying_lots, _draw_prize_lots, seed,
                              tables_at_once, progress)
@@ -147,8 +148,8 @@ def _draw_qualifying_lots(api: Api, tid: str, stage: dict, groups: dict,
                 and s["team"] not in drawn]
         if len(tied) > 1 and sum(s["place"] <= advance for s in seats) != advance:
             return _lots(api, tid, stage["stage"], tied, rng)
-    raise RuntimeError(f"stage {stage['stage']} awaits lots nobody can draw: "
-                       f"{stage['awaiting_lots']}")
+    raise RuntimeError(Message("stage {stage} awaits lots nobody can draw: {awaiting}",
+                               stage=stage["stage"], awaiting=stage["awaiting_lots"]))
 
 
 def _draw_prize_lots(api: Api, tid: str, standings: dict, rng: random.Random) -> int:
@@ -159,15 +160,20 @@ def _draw_prize_lots(api: Api, tid: str, standings: dict, rng: random.Random) ->
     return _lots(api, tid, rows[0]["stage"], tied, rng)
 
 
-def report(outcome: Outcome) -> str:
-    """What the simulation printed: the final coins, the podium and the event counts."""
-    lines = [(f"tournament {outcome.tournament_id}: {outcome.tables} tables, {outcome.hands} "
-              f"hands, {outcome.lots} lots, {cost(outcome)}")]
+def report(outcome: Outcome, say=str) -> str:
+    """What the simulation printed: the final coins, the podium and the event counts; ``say``:
+    the reader's words (``str``: English)."""
+    lines = [say(Message("tournament {tournament}: {tables} tables, {hands} hands, {lots} lots, "
+                         "{cost}", tournament=outcome.tournament_id, tables=outcome.tables,
+                         hands=outcome.hands, lots=outcome.lots, cost=cost(outcome, say)))]
     for stage in outcome.groups["stages"]:
-        kind = "final" if stage["final"] else f"stage {stage['stage']}"
-        lines.append(f"{kind}:")
-        lines += [table_line(table) for table in stage["tables"]]
-    lines.append("podium: " + ", ".join(f"{r['place']}. {r['team']} ({r['coins']} coins)"
-                                        for r in outcome.podium))
-    lines.append(events_line(outcome.event_counts))
+        if stage["final"]:
+            lines.append(say("final:"))
+        else:
+            lines.append(say(Message("stage {stage}:", stage=stage["stage"])))
+        lines += [table_line(table, say=say) for table in stage["tables"]]
+    places = [say(Message("{place}. {team} ({coins} coins)", place=r["place"], team=r["team"],
+                          coins=r["coins"])) for r in outcome.podium]
+    lines.append(say(Message("podium: {places}", places=", ".join(places))))
+    lines.append(events_line(outcome.event_counts, say))
     return "\n".join(lines)

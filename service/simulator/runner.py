@@ -37,11 +37,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from functools import partial
 from pathlib import Path
-from typing import TypeVar
+from typing import Self, TypeVar
 from urllib.parse import urlsplit
 
 from events.envelope import utc_timestamp
 from rules.match_clock import moment
+from rules.messages import N_, Message
 
 from . import bots as sj2_bots
 from . import guandan_bots
@@ -232,7 +233,7 @@ def simulate(url: str, teams: int = 8, seed: int = 1, match_settings: dict | Non
     started = time.perf_counter()
     with Api(url, token) as api:
         tid = _create(api, setup, game, teams, seed, match_settings, tournament_settings)
-        progress.created(tid, "matches", knockout_matches(
+        progress.created(tid, N_("matches"), knockout_matches(
             teams, (tournament_settings or {}).get("thirdPlace", "playoff")))
         outcome = Outcome(tid, None, {}, {}, game=game)
         while True:
@@ -318,7 +319,8 @@ def play_match(api: Api, tid: str, match_id: str,
         waiting.clear()
         if post_move(api, tid, _body(action, stream), path, view):
             moves += 1
-    raise RuntimeError(f"match {match_id} did not end in {max_moves} moves")
+    raise RuntimeError(Message("match {match_id} did not end in {max_moves} moves",
+                               match_id=match_id, max_moves=max_moves))
 
 
 def runs_timer(url: str) -> bool:
@@ -327,8 +329,19 @@ def runs_timer(url: str) -> bool:
     return _TEMPORARY_TIMERS.get(url.rstrip("/"), True)
 
 
+class Reason(str):
+    """What a table waits for (:func:`held_back`): the English sentence, a str as its callers
+    read it, with its :class:`Message` (``.message``), said in the reader's language if the
+    wait is given up (:meth:`Waiting.hold`)."""
+
+    def __new__(cls, message: Message) -> Self:
+        reason = super().__new__(cls, str(message))
+        reason.message = message
+        return reason
+
+
 def held_back(view: Mapping, move: Action | list[Action], timer: bool,
-              clock: Callable[[], dict] | None = None) -> str | None:
+              clock: Callable[[], dict] | None = None) -> Reason | None:
     """What the table waits for before ``move`` (a bot's next, at the table ``view`` shows),
     or None: post it now. Against a server running its ``timer``: an event of the timer's
     (``TIMER_EVENTS``), or SJ3's kitty in the dealer's pause — both come from the timer, the
@@ -338,17 +351,20 @@ def held_back(view: Mapping, move: Action | list[Action], timer: bool,
     moves = move if isinstance(move, list) else [move]
     owned = next((event_type for event_type, _ in moves if event_type in TIMER_EVENTS), None)
     if owned is not None:
-        return f"the server's timer to post {owned}" if timer else None
+        return Reason(Message("the server's timer to post {event_type}",
+                              event_type=owned)) if timer else None
     if not _in_the_pause(view, moves):
         return None
     if timer:
-        return "the end of the dealer's pause (SJ3-3.6): the timer's DeclarationWindowClosed"
+        return Reason(Message("the end of the dealer's pause (SJ3-3.6): the timer's "
+                              "DeclarationWindowClosed"))
     if clock is None:
         return None
     read = clock()
     ends = [c["deadline"] for c in read["clocks"] if c["event_type"] == "DeclarationWindowClosed"]
     if ends and moment(read["now"]) < moment(ends[0]):
-        return f"the end of the dealer's pause (SJ3-3.6) at {ends[0]}"
+        return Reason(Message("the end of the dealer's pause (SJ3-3.6) at {deadline}",
+                              deadline=ends[0]))
     return None
 
 
@@ -374,15 +390,16 @@ class Waiting:
         """The match's clocks read now (not a held answer: ``now`` is the server's present)."""
         return self.api.call("GET", self.clock_path, conditional=False)
 
-    def hold(self, reason: str) -> None:
+    def hold(self, reason: Reason | str) -> None:
         now = time.monotonic()
         if self.since is None:
             self.since, self.sleeps = now, 0
         elif now - self.since > WAIT_SECONDS:
-            raise RuntimeError(
-                f"match {self.match_id}: waited {WAIT_SECONDS:.0f} s for {reason}, in vain; "
-                f"does the server at {self.api.url} run its timer (paiju serve without "
-                f"--no-timer)?")
+            raise RuntimeError(Message(
+                "match {match_id}: waited {seconds:.0f} s for {reason}, in vain; does the "
+                "server at {url} run its timer (paiju serve without --no-timer)?",
+                match_id=self.match_id, seconds=WAIT_SECONDS,
+                reason=getattr(reason, "message", reason), url=self.api.url))
 
     def sleep(self) -> None:
         """A short sleep before the next read, longer as the wait goes on."""
@@ -576,52 +593,67 @@ def _serve_until_closed(server, stopping: threading.Event) -> None:
             raise
 
 
-def report(outcome: Outcome) -> str:
+# Every report below is said by ``say`` (a Message or a sentence of the catalogue -> the
+# reader's words; ``str``, the default, gives the English): ``paiju simulate`` passes the
+# language of its reader (service/cli.py). Ids, event types, codes and figures stay as they are.
+
+def report(outcome: Outcome, say=str) -> str:
     """What the simulation printed: the champion, the bracket round by round, event counts."""
-    lines = [f"tournament {outcome.tournament_id}: {outcome.matches} matches, "
-             f"{outcome.hands} hands, {cost(outcome)}",
-             f"champion: {outcome.champion}", "bracket:"]
+    lines = [say(Message("tournament {tournament}: {matches} matches, {hands} hands, {cost}",
+                         tournament=outcome.tournament_id, matches=outcome.matches,
+                         hands=outcome.hands, cost=cost(outcome, say))),
+             say(Message("champion: {team}", team=outcome.champion)), say("bracket:")]
     for rnd in outcome.bracket["rounds"]:
-        byes = f" (byes: {', '.join(rnd['byes'])})" if rnd["byes"] else ""
-        lines.append(f"  round {rnd['round']}{byes}")
+        if rnd["byes"]:
+            title = Message("round {round} (byes: {teams})", round=rnd["round"],
+                            teams=", ".join(rnd["byes"]))
+        else:
+            title = Message("round {round}", round=rnd["round"])
+        lines.append("  " + say(title))
         for m in rnd["matches"]:
-            kind = " [3rd place]" if m["kind"] == "third_place" else ""
-            lines.append(f"    {m['match_id']}{kind}: {m['teams'][0]} v {m['teams'][1]} → "
-                         f"{m['winner']}")
-    lines.append("standings: " + ", ".join(f"{r['place']}. {r['team']}"
-                                           for r in outcome.standings["ranking"]))
+            teams = {"match_id": m["match_id"], "team": m["teams"][0], "other": m["teams"][1],
+                     "winner": m["winner"]}
+            if m["kind"] == "third_place":
+                line = Message("{match_id} [3rd place]: {team} v {other} → {winner}", **teams)
+            else:
+                line = Message("{match_id}: {team} v {other} → {winner}", **teams)
+            lines.append("    " + say(line))
+    lines.append(say(Message("standings: {ranking}", ranking=", ".join(
+        f"{r['place']}. {r['team']}" for r in outcome.standings["ranking"]))))
     if GAMES[outcome.game].prizes:
-        lines += _podium(outcome, GAMES[outcome.game])
-    lines.append(events_line(outcome.event_counts))
+        lines += _podium(outcome, GAMES[outcome.game], say)
+    lines.append(events_line(outcome.event_counts, say))
     return "\n".join(lines)
 
 
-def cost(outcome: EventOutcome | Outcome) -> str:
+def cost(outcome: EventOutcome | Outcome, say=str) -> str:
     """The end of a report's first line: the events logged, the requests, the time taken."""
-    return (f"{sum(outcome.event_counts.values())} events, {outcome.requests} requests in "
-            f"{outcome.seconds:.1f} s")
+    return say(Message("{events} events, {requests} requests in {seconds:.1f} s",
+                       events=sum(outcome.event_counts.values()), requests=outcome.requests,
+                       seconds=outcome.seconds))
 
 
-def events_line(counts: Counter) -> str:
+def events_line(counts: Counter, say=str) -> str:
     """A report's last line: the events of the log by type."""
-    return "events: " + ", ".join(f"{t} {n}" for t, n in sorted(counts.items()))
+    return say(Message("events: {counts}", counts=", ".join(
+        f"{t} {n}" for t, n in sorted(counts.items()))))
 
 
-def _podium(outcome: Outcome, setup: GameSetup) -> list[str]:
+def _podium(outcome: Outcome, setup: GameSetup, say=str) -> list[str]:
     """The prize places (T-2.4; Guandan T-5.7) and how the matches were decided (Guandan:
     ``game`` through A, GD-6.3; ``time`` / ``overtime`` by level at a limit, ``extraHand``,
-    GD-11.2)."""
-    lines = ["podium:"]
+    GD-11.2): the codes of the reasons and tribute cases as the API writes them."""
+    lines = [say("podium:")]
     for row in outcome.standings["ranking"]:
         if row["place"] in setup.prizes:
             lines.append(f"  {row['place']}. {row['team']} ({row['name']}) "
                          f"{setup.prizes[row['place']]}")
     if setup.decisions:
-        lines.append("matches decided: " + ", ".join(f"{reason} {n}" for reason, n in
-                                                     sorted(outcome.decided_by.items())))
+        lines.append(say(Message("matches decided: {reasons}", reasons=", ".join(
+            f"{reason} {n}" for reason, n in sorted(outcome.decided_by.items())))))
     if outcome.tributes:
-        lines.append("hands by tribute: " + ", ".join(f"{case} {n}" for case, n in
-                                                      sorted(outcome.tributes.items())))
+        lines.append(say(Message("hands by tribute: {cases}", cases=", ".join(
+            f"{case} {n}" for case, n in sorted(outcome.tributes.items())))))
     return lines
 
 

@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from rules.messages import Message
+
 READY_SECONDS = 60  # a server not answering /v1/health by then has failed to start
 
 
@@ -41,8 +43,9 @@ def server_process() -> Iterator[tuple[str, str]]:
                 wait_until_ready(process, port, READY_SECONDS)
             except RuntimeError as error:
                 tail = (Path(folder) / "serve.log").read_text(errors="replace")[-2000:]
-                raise RuntimeError(f"the simulation's server did not start: {error}\n"
-                                   f"{tail}") from None
+                why = error.args[0] if len(error.args) == 1 else str(error)
+                raise RuntimeError(Message("the simulation's server did not start: {error}\n"
+                                           "{tail}", error=why, tail=tail)) from None
             yield f"http://127.0.0.1:{port}", token
         finally:
             stop(process)
@@ -79,7 +82,8 @@ def wait_until_ready(process: subprocess.Popen, port: int, seconds: float) -> No
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"the server exited with code {process.returncode}")
+            raise RuntimeError(Message("the server exited with code {code}",
+                                       code=process.returncode))
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
         try:
             conn.request("GET", "/v1/health")
@@ -92,4 +96,5 @@ def wait_until_ready(process: subprocess.Popen, port: int, seconds: float) -> No
         finally:
             conn.close()
         time.sleep(0.1)
-    raise RuntimeError(f"no 200 from /v1/health within {seconds:.0f} s")
+    raise RuntimeError(Message("no 200 from /v1/health within {seconds:.0f} s",
+                               seconds=seconds))

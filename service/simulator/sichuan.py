@@ -22,6 +22,7 @@ from rules.groups.stages import stage_sizes
 from rules.mahjong.sichuan import MJS
 from rules.mahjong.tiles import SUITS, suit
 from rules.mahjong.winning import is_winning_hand
+from rules.messages import N_, Message
 
 from . import mahjong_bots as tile_bots
 from .groups import (
@@ -150,8 +151,9 @@ def check_players(players: int) -> None:
     """T-7.2: groups of four, the top two on, down to a final of four (16 → 8 → 4)."""
     sizes = stage_sizes(players, ADVANCE)
     if players < 4 or any(n % 4 for n in sizes) or sizes[-1] != 4:
-        raise ValueError(f"{players} players do not make groups of four down to a final of "
-                         f"four with the top {ADVANCE} going on (4, 8, 16, 32 … do)")
+        raise ValueError(Message("{players} players do not make groups of four down to a "
+                                 "final of four with the top {advance} going on (4, 8, 16, 32 "
+                                 "… do)", players=players, advance=ADVANCE))
 
 
 def simulate(api_url: str, players: int = 16, seed: int = 1, match_settings: dict | None = None,
@@ -166,7 +168,7 @@ def simulate(api_url: str, players: int = 16, seed: int = 1, match_settings: dic
     rng, started = random.Random(seed), time.perf_counter()
     with Api(api_url, token) as api:
         tid = _create(api, players, seed, match_settings)
-        progress.created(tid, "tables", planned_tables(players, ADVANCE))
+        progress.created(tid, N_("tables"), planned_tables(players, ADVANCE))
         play = partial(play_table, tid=tid, observe=observe, batch=batch_claims)
         outcome = play_event(api, tid, rng, play, _roll_at_the_cut, _roll_for_a_place, seed,
                              tables_at_once, progress)
@@ -206,8 +208,8 @@ def _roll_at_the_cut(api: Api, tid: str, stage: dict, groups: dict, rng: random.
         if sum(s["place"] <= ADVANCE for s in seats) != ADVANCE:
             return _dice(api, tid, stage["stage"],
                          [s["team"] for s in seats if s["place"] == cut], rng)
-    raise RuntimeError(f"stage {stage['stage']} awaits dice nobody can roll: "
-                       f"{stage['awaiting_lots']}")
+    raise RuntimeError(Message("stage {stage} awaits dice nobody can roll: {awaiting}",
+                               stage=stage["stage"], awaiting=stage["awaiting_lots"]))
 
 
 def _roll_for_a_place(api: Api, tid: str, standings: dict, rng: random.Random) -> int:
@@ -218,24 +220,32 @@ def _roll_for_a_place(api: Api, tid: str, standings: dict, rng: random.Random) -
                  [r["team"] for r in rows if r["place"] == first["place"]], rng)
 
 
-def report(outcome: Outcome) -> str:
+def report(outcome: Outcome, say=str) -> str:
     """What the simulation printed: each table's points, the final's extra hands, the podium and
-    the prizes to 12th (T-7.5), the event counts."""
-    lines = [(f"tournament {outcome.tournament_id}: {outcome.tables} tables, {outcome.hands} "
-              f"hands, {outcome.lots} rounds of tie dice, {cost(outcome)}")]
+    the prizes to 12th (T-7.5), the event counts; ``say``: the reader's words (``str``:
+    English)."""
+    lines = [say(Message("tournament {tournament}: {tables} tables, {hands} hands, {lots} "
+                         "rounds of tie dice, {cost}", tournament=outcome.tournament_id,
+                         tables=outcome.tables, hands=outcome.hands, lots=outcome.lots,
+                         cost=cost(outcome, say)))]
     for stage in outcome.groups["stages"]:
-        kind = "final" if stage["final"] and len(stage["tables"]) == 1 else \
-            f"stage {stage['stage']}"
-        lines.append(f"{kind}:")
+        if stage["final"] and len(stage["tables"]) == 1:
+            lines.append(say("final:"))
+        else:
+            lines.append(say(Message("stage {stage}:", stage=stage["stage"])))
         for table in stage["tables"]:
-            extra = f"; extra hands {table['tiebreak_results']}" \
+            extra = say(Message("; extra hands {results}", results=table["tiebreak_results"])) \
                 if any(table["tiebreak_results"]) else ""
-            lines.append(table_line(table, extra))
-    prizes = PRIZES["MJS"]
-    lines.append("podium: " + ", ".join(f"{r['place']}. {r['team']} ({r['coins']} points, "
-                                        f"{prizes[r['place']]})" for r in outcome.podium))
-    lines.append("4th-12th (a commemorative water bottle each): " + ", ".join(
-        f"{r['place']}. {r['team']}" for r in outcome.standings["ranking"]
-        if 4 <= r["place"] <= 12))
-    lines.append(events_line(outcome.event_counts))
+            lines.append(table_line(table, extra, say))
+    # the prizes are the seed's words (rules.groups.event.PRIZES): said if the catalogue has them
+    prizes = {place: say(prize) for place, prize in PRIZES["MJS"].items()}
+    places = [say(Message("{place}. {team} ({coins} points, {prize})", place=r["place"],
+                          team=r["team"], coins=r["coins"], prize=prizes[r["place"]]))
+              for r in outcome.podium]
+    lines.append(say(Message("podium: {places}", places=", ".join(places))))
+    lines.append(say(Message("4th-12th (a commemorative water bottle each): {places}",
+                             places=", ".join(f"{r['place']}. {r['team']}"
+                                              for r in outcome.standings["ranking"]
+                                              if 4 <= r["place"] <= 12))))
+    lines.append(events_line(outcome.event_counts, say))
     return "\n".join(lines)

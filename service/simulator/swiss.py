@@ -25,6 +25,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from rules.messages import N_, Message
+
 from . import bots
 from .runner import (QUIET, Api, ApiError, EventOutcome, Progress, Waiting, cost, events_line,
                      finished, held_back, post_move, runs_timer)
@@ -53,7 +55,7 @@ def simulate(url: str, teams: int = 8, rounds: int = 4, seed: int = 1,
     timer = runs_timer(url) if timer is None else timer
     with Api(url, token) as api:
         tid = _create(api, teams, rounds, seed, match_settings)
-        progress.created(tid, "tables", planned_tables(teams, rounds))
+        progress.created(tid, N_("tables"), planned_tables(teams, rounds))
         outcome = SwissOutcome(tid)
         late_team = None  # drawn among the teams playing round 2
         lateness = {2: ("a", 12), 3: ("b", 25)}  # T-6.6: −30 in hand 1; the round forfeited
@@ -169,20 +171,30 @@ def _alert(api: Api, tid: str, number: int) -> bool:
     return True
 
 
-def report(outcome: SwissOutcome) -> str:
+def report(outcome: SwissOutcome, say=str) -> str:
     """The final standings (T-6.8) with each pair's points and level differences by round, and
-    what happened on the way."""
+    what happened on the way; ``say``: the reader's words (``str``: English). The table's
+    header is one sentence, its columns as wide as the rows' (a translation keeps them so)."""
     s = outcome.standings
-    lines = [f"tournament {outcome.tournament_id}: {s['rounds_played']} rounds, "
-             f"{outcome.tables} tables, {outcome.hands} hands, {cost(outcome)}"]
+    lines = [say(Message("tournament {tournament}: {rounds} rounds, {tables} tables, {hands} "
+                         "hands, {cost}", tournament=outcome.tournament_id,
+                         rounds=s["rounds_played"], tables=outcome.tables, hands=outcome.hands,
+                         cost=cost(outcome, say)))]
     for r in outcome.rounds["rounds"]:
-        meetings = ", ".join(" v ".join(m["teams"]) for m in r["meetings"])
-        extra = (f"; bye {r['bye']}" if r["bye"] else "") + (" (manual)" if r["manual"] else "")
-        lines.append(f"  round {r['round']}: {meetings}{extra}")
+        meetings = ", ".join(say(Message("{team} v {other}", team=m["teams"][0],
+                                         other=m["teams"][1])) for m in r["meetings"])
+        extra = (say(Message("; bye {team}", team=r["bye"])) if r["bye"] else "") + \
+            (say(" (manual)") if r["manual"] else "")
+        lines.append("  " + say(Message("round {round}: {meetings}", round=r["round"],
+                                        meetings=meetings)) + extra)
     for number, team, pair, minutes in outcome.late:
-        lines.append(f"  late: round {number}, {team} pair {pair}, {minutes} minutes")
-    lines.append(f"final standings (tie-break 2: {s['tie_break_2']}; final: {s['final']}):")
-    lines.append("  place team      score  tb1  tb2  pair a by round        pair b by round")
+        lines.append("  " + say(Message("late: round {round}, {team} pair {pair}, {minutes} "
+                                        "minutes", round=number, team=team, pair=pair,
+                                        minutes=minutes)))
+    lines.append(say(Message("final standings (tie-break 2: {tie_break_2}; final: {final}):",
+                             tie_break_2=s["tie_break_2"], final=s["final"])))
+    lines.append("  " + say("place team      score  tb1  tb2  pair a by round        pair b "
+                            "by round"))
     for row in s["ranking"] + s["excluded"]:
         a, b = (" ".join(_cell(x) for x in p["rounds"]) for p in row["pairs"])
         place = row["place"] if row["place"] is not None else "—"

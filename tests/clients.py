@@ -21,6 +21,9 @@ def client_as(app: Flask, role: str, tournament: str | None = None, match: str |
     client = app.test_client()
     secret = token_for(app, role, tournament, match, seat)
     client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {secret}"
+    # the rules' tests read the English the rules are written in; a deployment answers in
+    # Chinese whoever asks for nothing (tests/api/test_refusals_in_both_languages.py)
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
     return client
 
 

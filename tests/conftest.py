@@ -10,6 +10,13 @@ from service import create_app
 from service.signing import init_key
 
 
+@pytest.fixture(autouse=True)
+def _commands_speak_english(monkeypatch):
+    """The commands a test runs say their sentences in English (C locale), as the tests read
+    them, whatever the machine's locale; tests/test_cli_language.py runs them in Chinese."""
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+
+
 @pytest.fixture(scope="session")
 def postgres_template():
     """The name of a database with the current schema, to copy (tests/postgres.py)."""

@@ -12,6 +12,13 @@ from events.sqlite_store import SQLiteEventStore
 from service.cli import main
 
 
+@pytest.fixture(autouse=True)
+def english(monkeypatch):
+    """The CLI's words are asserted in English: LC_ALL=C.UTF-8 says English
+    (service.i18n.cli_language), whatever the machine's locale; subprocesses inherit it."""
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+
+
 @pytest.fixture
 def db(tmp_path):
     path = tmp_path / "paiju.db"
@@ -108,7 +115,7 @@ def test_a_token_revoked_by_the_cli_is_refused_by_the_running_app_at_once(tmp_pa
     app = create_app({"DATABASE": db})  # the served process: its own connection to the file
     assert main(["token", "create", "--role", "organiser", "--tournament", "t", "--db", db]) == 0
     secret = capsys.readouterr().out.strip()
-    client, auth = app.test_client(), {"Authorization": f"Bearer {secret}"}
+    client, auth = app.test_client(), {"Authorization": f"Bearer {secret}", "Accept-Language": "en"}
     created = client.post("/v1/tournaments", headers=auth, json={
         "tournament_id": "t", "name": "t", "game": "SJ2", "format": "knockout"})
     assert created.status_code == 201

@@ -9,6 +9,13 @@ from service.app import create_app
 from service.cli import main
 
 
+@pytest.fixture(autouse=True)
+def english(monkeypatch):
+    """The CLI's words are asserted in English: LC_ALL=C.UTF-8 says English
+    (service.i18n.cli_language), whatever the machine's locale; subprocesses inherit it."""
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+
+
 @pytest.fixture
 def db(tmp_path):
     """A deployment's file with an SJ2 knockout, made by the app as paiju serve would."""

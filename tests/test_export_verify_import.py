@@ -17,6 +17,13 @@ from service.cli import main
 from service.signing import init_key, load_public_key
 
 
+@pytest.fixture(autouse=True)
+def english(monkeypatch):
+    """The CLI's words are asserted in English: LC_ALL=C.UTF-8 says English
+    (service.i18n.cli_language), whatever the machine's locale; subprocesses inherit it."""
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+
+
 @pytest.fixture(scope="module")
 def source(tmp_path_factory):
     """A database with a played SJ2 hand, another tournament's events between its own, the

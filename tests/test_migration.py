@@ -16,6 +16,13 @@ from service.cli import main
 from service.simulator.runner import simulate, temporary_server
 
 
+@pytest.fixture(autouse=True)
+def english(monkeypatch):
+    """The CLI's words are asserted in English: LC_ALL=C.UTF-8 says English
+    (service.i18n.cli_language), whatever the machine's locale; subprocesses inherit it."""
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+
+
 @pytest.fixture(scope="module")
 def simulated(tmp_path_factory):
     """A four-team SJ2 knockout played by the simulator's bots on a SQLite deployment."""

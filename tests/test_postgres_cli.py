@@ -8,10 +8,18 @@ import sys
 from pathlib import Path
 
 import postgres
+import pytest
 
 from service.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def english(monkeypatch):
+    """The CLI's words are asserted in English: LC_ALL=C.UTF-8 says English
+    (service.i18n.cli_language), whatever the machine's locale; subprocesses inherit it."""
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
 
 
 def paiju(*args, timeout=30):

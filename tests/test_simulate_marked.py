@@ -22,6 +22,13 @@ from service.simulator import runner
 from service.simulator.runner import Api, temporary_server
 
 
+@pytest.fixture(autouse=True)
+def english(monkeypatch):
+    """The CLI's words are asserted in English: LC_ALL=C.UTF-8 says English
+    (service.i18n.cli_language), whatever the machine's locale; subprocesses inherit it."""
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+
+
 class Terminal(io.StringIO):
     def isatty(self) -> bool:
         return True

@@ -35,6 +35,13 @@ def table_at(signer, dealt: bool = True) -> tuple:
     return app, table
 
 
+def english(app):
+    """A client that reads the problems' English (the deployment's default is Chinese)."""
+    client = app.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    return client
+
+
 def headers(app, role: str, **scope) -> dict:
     """The Authorization header of a new token of ``role`` in the tournament's own scope (the
     table's match, seat 1) unless ``scope`` says otherwise; none for the public."""
@@ -98,7 +105,7 @@ def test_every_role_posts_exactly_the_event_families_it_holds(signer, role, fami
         table.ok("DealCompleted")
         table.clock.advance(seconds=15)
     before = log_length(app)
-    response = app.test_client().post(f"/v1/tournaments/{TID}/events", json=event,
+    response = english(app).post(f"/v1/tournaments/{TID}/events", json=event,
                                  headers=headers(app, role))
     if role in FAMILY_ROLES[family] and family == "pairing":
         assert (response.status_code, response.json["rule"]) == (422, "T-6.4"), response.json
@@ -121,7 +128,7 @@ def test_a_table_or_player_token_acts_only_in_its_match_and_for_its_seat(signer,
     role = "player" if "seat" in scope else "table"
     before = log_length(app)
     event, _ = _event("play")
-    body = refused(app.test_client().post(f"/v1/tournaments/{TID}/events", json=event,
+    body = refused(english(app).post(f"/v1/tournaments/{TID}/events", json=event,
                                      headers=headers(app, role, **scope)), 403)
     assert why in body["detail"] and body["path"] == "/"
     assert log_length(app) == before
@@ -132,7 +139,7 @@ def test_one_forbidden_event_refuses_the_whole_batch_naming_it(signer):
     before = log_length(app)
     play, _ = _event("play")
     ruling, _ = _event("ruling")
-    body = refused(app.test_client().post(f"/v1/tournaments/{TID}/events",
+    body = refused(english(app).post(f"/v1/tournaments/{TID}/events",
                                      json={"events": [play, ruling]},
                                      headers=headers(app, "player")), 403)
     assert body["path"] == "/events/1" and "ruling" in body["detail"]
@@ -143,11 +150,11 @@ def test_meta_cannot_claim_who_posted(signer):
     app, table = table_at(signer)
     event, _ = _event("play")
     for claim in ({"role": "referee"}, {"actor": "裁判长"}, {"seat": 1}, {"token_id": "x"}):
-        body = refused(app.test_client().post(f"/v1/tournaments/{TID}/events",
+        body = refused(english(app).post(f"/v1/tournaments/{TID}/events",
                                          json={**event, "meta": claim},
                                          headers=headers(app, "player")), 400)
         assert "bearer token" in body["errors"][0]["message"]
-    stored = app.test_client().post(f"/v1/tournaments/{TID}/events", json=event,
+    stored = english(app).post(f"/v1/tournaments/{TID}/events", json=event,
                                headers=headers(app, "player")).json
     assert {k: stored["meta"][k] for k in ("role", "seat")} == {"role": "player", "seat": 1}
     assert stored["meta"]["actor"].startswith("token:")
@@ -183,7 +190,7 @@ def test_every_role_reads_exactly_what_its_role_allows(signer, role):
     event_id = table.client.get(f"/v1/tournaments/{TID}/events").json["events"][0]["id"]
     reads = {**READS, f"/v1/tournaments/{TID}/events/{event_id}": "read-log"}
     for path, action in reads.items():
-        response = app.test_client().get(path, headers=auth)
+        response = english(app).get(path, headers=auth)
         if allowed(role, action):
             assert response.status_code == 200, (role, path, response.get_json())
         else:
@@ -204,7 +211,7 @@ def test_every_route_answers_401_or_403_exactly_where_the_role_is_not_allowed(si
     auth = headers(app, role)
     for (path, method), view in _operations(app).items():
         before = log_length(app)
-        response = getattr(app.test_client(), method)(_concrete(path, event_id), headers=auth,
+        response = getattr(english(app), method)(_concrete(path, event_id), headers=auth,
                                                       json={} if method == "post" else None)
         denied = response.status_code in (401, 403)
         # besides: hand 1 is in play, and the public sees finished hands only
@@ -220,7 +227,7 @@ def test_every_route_answers_401_or_403_exactly_where_the_role_is_not_allowed(si
 def test_only_organisers_start_matches_and_create_tournaments(signer, role):
     app = create_app(store=InMemoryEventStore(), signer=signer)
     drawn_knockout(admin_client(app))  # round 1 drawn: match R1-1, not yet started
-    client, auth = app.test_client(), headers(app, role)
+    client, auth = english(app), headers(app, role)
     before = log_length(app)
     started = client.post(f"/v1/tournaments/{TID}/matches", json={"match_id": MID},
                           headers=auth)
@@ -239,7 +246,7 @@ def test_only_organisers_start_matches_and_create_tournaments(signer, role):
 
 def test_an_organiser_creates_only_its_own_tournament(signer):
     app = create_app(store=InMemoryEventStore(), signer=signer)
-    client = app.test_client()
+    client = english(app)
     auth = bearer(token_for(app, "organiser", tournament="jnu-2026"))
     body = {"name": "校庆杯", "game": "SJ2", "format": "knockout"}
     refused(client.post("/v1/tournaments", json={**body, "tournament_id": "other"},
@@ -270,13 +277,13 @@ def test_a_token_of_tournament_a_cannot_read_or_write_tournament_b(signer):
 def test_an_auditor_reads_everything_and_writes_nothing(signer):
     app, table = table_at(signer)
     auth = headers(app, "auditor")
-    hand = app.test_client().get(f"{MATCH}/hands/1", headers=auth).json
+    hand = english(app).get(f"{MATCH}/hands/1", headers=auth).json
     assert all(seat["cards"] is not None for seat in hand["seats"])
-    assert app.test_client().get(f"/v1/tournaments/{TID}/export", headers=auth).status_code == 200
+    assert english(app).get(f"/v1/tournaments/{TID}/export", headers=auth).status_code == 200
     before = log_length(app)
     for family in FAMILY_ROLES:
         event, _ = _event(family)
-        refused(app.test_client().post(f"/v1/tournaments/{TID}/events", json=event, headers=auth), 403)
+        refused(english(app).post(f"/v1/tournaments/{TID}/events", json=event, headers=auth), 403)
     assert log_length(app) == before
 
 
@@ -284,7 +291,7 @@ def test_an_auditor_reads_everything_and_writes_nothing(signer):
 
 def test_a_player_sees_its_own_cards_and_never_another_seats(signer):
     app, table = table_at(signer)
-    client, mine = app.test_client(), headers(app, "player")
+    client, mine = english(app), headers(app, "player")
     hand = client.get(f"{MATCH}/hands/1", headers=mine).json
     assert hand["viewer"] == "seat:1"
     assert hand["seats"][1]["cards"] and "2S" in hand["seats"][1]["cards"]
@@ -303,7 +310,7 @@ def test_the_table_sees_the_table_and_officials_see_every_card(signer):
     for role, viewer in (("table", "public"), ("organiser", "public"), ("referee", "referee"),
                          ("committee", "committee"), ("auditor", "auditor"),
                          ("admin", "referee")):
-        hand = app.test_client().get(f"{MATCH}/hands/1", headers=headers(app, role)).json
+        hand = english(app).get(f"{MATCH}/hands/1", headers=headers(app, role)).json
         assert hand["viewer"] == viewer, role
         shown = [seat["cards"] is not None for seat in hand["seats"]]
         assert shown == ([False] * 4 if viewer == "public" else [True] * 4), role
@@ -312,7 +319,7 @@ def test_the_table_sees_the_table_and_officials_see_every_card(signer):
 def test_the_public_sees_finished_hands_only(signer):
     app, table = table_at(signer, dealt=False)
     table.to_play({0: "2S"}, card="2S")
-    anonymous = app.test_client()
+    anonymous = english(app)
     assert anonymous.get(MATCH).json["current_hand"] is None
     refused(anonymous.get(f"{MATCH}/hands/1"), 401)
     table.finish_hand(seed=3)
@@ -324,9 +331,9 @@ def test_the_public_sees_finished_hands_only(signer):
 
 def test_looking_as_an_official_needs_an_officials_token(signer):
     app, table = table_at(signer)
-    body = refused(app.test_client().get(f"{MATCH}?as=referee"), 401)
+    body = refused(english(app).get(f"{MATCH}?as=referee"), 401)
     assert "official" in body["detail"]
-    refused(app.test_client().get(f"{MATCH}?as=referee", headers=headers(app, "table")), 403)
+    refused(english(app).get(f"{MATCH}?as=referee", headers=headers(app, "table")), 403)
 
 
 def test_the_public_cannot_read_a_hand_in_play_at_an_earlier_position_either(signer):
@@ -334,7 +341,7 @@ def test_the_public_cannot_read_a_hand_in_play_at_an_earlier_position_either(sig
     table.to_play({0: "2S"}, card="2S")
     during = log_length(app)
     table.finish_hand(seed=3)
-    anonymous = app.test_client()
+    anonymous = english(app)
     refused(anonymous.get(f"{MATCH}/hands/1?at={during}"), 401)
     assert anonymous.get(f"{MATCH}?at={during}").json["current_hand"] is None
     assert anonymous.get(f"{MATCH}/hands/1").status_code == 200
@@ -348,7 +355,7 @@ def test_a_refusal_names_no_card_to_a_token_that_may_not_see_it(signer):
     follow = {"type": "CardsPlayed", "stream": f"match-{TID}:{MID}",
               "data": {"hand": 1, "seat": 1, "cards": ["9H", "9H", "6H", "3H"]}}
     for role, shown in (("table", False), ("player", True), ("referee", True)):
-        body = refused(app.test_client().post(f"/v1/tournaments/{TID}/events", json=follow,
+        body = refused(english(app).post(f"/v1/tournaments/{TID}/events", json=follow,
                                               headers=headers(app, role)), 422)
         assert body["rule"] == "SJ2-9.4"
         assert ("8H" in body["detail"]) == shown, (role, body["detail"])
@@ -361,7 +368,7 @@ def test_a_refusal_names_no_card_to_a_token_that_may_not_see_it(signer):
 def test_malformed_or_unknown_tokens_are_401_even_where_no_token_is_needed(signer, header):
     app, table = table_at(signer)
     for path in (f"/v1/tournaments/{TID}/bracket", f"/v1/tournaments/{TID}/events"):
-        response = app.test_client().get(path, headers={"Authorization": header})
+        response = english(app).get(path, headers={"Authorization": header})
         refused(response, 401)
         assert response.headers["WWW-Authenticate"] == 'Bearer realm="paiju"'
 
@@ -371,13 +378,13 @@ def test_a_revoked_token_is_refused_at_once(signer):
     tokens = app.extensions["paiju"].tokens
     secret, token = tokens.create("referee", TID)
     auth = bearer(secret)
-    assert app.test_client().get(f"/v1/tournaments/{TID}/events", headers=auth).status_code == 200
+    assert english(app).get(f"/v1/tournaments/{TID}/events", headers=auth).status_code == 200
     tokens.revoke(token.token_id)
-    body = refused(app.test_client().get(f"/v1/tournaments/{TID}/events", headers=auth), 401)
+    body = refused(english(app).get(f"/v1/tournaments/{TID}/events", headers=auth), 401)
     assert "revoked" in body["detail"]
     event, _ = _event("officiating")
     before = log_length(app)
-    refused(app.test_client().post(f"/v1/tournaments/{TID}/events", json=event, headers=auth), 401)
+    refused(english(app).post(f"/v1/tournaments/{TID}/events", json=event, headers=auth), 401)
     assert log_length(app) == before
 
 
@@ -385,7 +392,7 @@ def test_an_expired_token_is_refused(signer):
     app, table = table_at(signer)
     secret, _ = app.extensions["paiju"].tokens.create("referee", TID,
                                                       expires_at="2020-01-01T00:00:00.000000Z")
-    body = refused(app.test_client().get(f"/v1/tournaments/{TID}/events", headers=bearer(secret)), 401)
+    body = refused(english(app).get(f"/v1/tournaments/{TID}/events", headers=bearer(secret)), 401)
     assert "expired at 2020-01-01" in body["detail"]
 
 
@@ -393,10 +400,10 @@ def test_a_token_for_a_tournament_that_does_not_exist_gets_404_and_stores_nothin
     app, table = table_at(signer)
     auth = bearer(token_for(app, "organiser", tournament="gone"))
     before = log_length(app)
-    refused(app.test_client().post("/v1/tournaments/gone/events", headers=auth, json={
+    refused(english(app).post("/v1/tournaments/gone/events", headers=auth, json={
         "type": "TeamRegistered", "stream": "tournament-gone",
         "data": {"team_id": "x", "name": "x", "players": ["a"]}}), 404)
-    refused(app.test_client().get("/v1/tournaments/gone/bracket", headers=auth), 404)
+    refused(english(app).get("/v1/tournaments/gone/bracket", headers=auth), 404)
     assert log_length(app) == before
 
 

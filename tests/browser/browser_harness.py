@@ -23,7 +23,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 WAIT_SECONDS = 15  # the longest any page may take to draw; each test takes a few seconds
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--window-size=1400,1300", "--lang=en-US")
+                  "--disable-sync", "--window-size=1400,1300")
 
 
 class LiveServer:
@@ -57,8 +57,9 @@ class LiveServer:
         self._server.server_close()
 
 
-def chromium():
-    """A headless Chromium under chromedriver, with a new empty profile (removed by ``quit``)."""
+def chromium(language: str = "en-US"):
+    """A headless Chromium under chromedriver, with a new empty profile (removed by ``quit``),
+    whose reader prefers ``language`` (its Accept-Language): English unless a test says."""
     if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
         message = f"{CHROMIUM} and {CHROMEDRIVER} are needed (apt-get install chromium chromium-driver)"
         if os.environ.get("CI") == "true":
@@ -70,8 +71,9 @@ def chromium():
     profile = tempfile.mkdtemp(prefix="paiju-chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in CHROMIUM_FLAGS + (f"--user-data-dir={profile}",):
+    for flag in CHROMIUM_FLAGS + (f"--user-data-dir={profile}", f"--lang={language}"):
         options.add_argument(flag)
+    options.add_experimental_option("prefs", {"intl.accept_languages": language})
     driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
     driver.set_page_load_timeout(WAIT_SECONDS)
     driver.set_script_timeout(WAIT_SECONDS)

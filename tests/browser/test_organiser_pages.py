@@ -7,7 +7,7 @@ to test-artifacts/."""
 from __future__ import annotations
 
 import pytest
-from browser_harness import LiveServer, chromium, open_page, screenshot, texts, wait_until
+from browser_harness import LiveServer, chromium, codes, open_page, screenshot, texts, wait_until
 from clients import admin_client, token_for
 from mj_table import TID as MJO
 from mj_table import opened
@@ -151,10 +151,16 @@ def test_the_home_page_lists_the_tournaments_and_leaves_the_archived_out(scene, 
     assert texts(driver, "#tournaments [data-mark='simulated']") == ["simulation"]
     assert texts(driver, f"tr[data-tournament='{SIMULATED}'] td[data-col='name']") == [
         "paiju simulate sj2 (seed 1) simulation"]
+    # the games and formats by their names (rules/glossary.py), their codes kept in the cells
     assert texts(driver, "#tournaments td[data-col='game']") == [
+        "Tractor (two decks)", "Bridge", "Tractor (three decks)", "Mahjong (Ottawa)",
+        "Tractor (two decks)"]
+    assert codes(driver, "#tournaments td[data-col='game']", "game") == [
         "SJ2", "bridge", "SJ3", "MJO", "SJ2"]
     assert texts(driver, "#tournaments td[data-col='format']") == [
-        "knockout", "knockout", "team event (Swiss)", "groups of four", "knockout"]
+        "Knockout", "Knockout", "Team event (Swiss)", "Groups of four", "Knockout"]
+    assert codes(driver, "#tournaments td[data-col='format']", "format") == [
+        "knockout", "knockout", "swiss-teams", "groups", "knockout"]
     assert texts(driver, f"tr[data-tournament='{TEAMS}'] td[data-col='pages'] a") == [
         "Rounds", "Standings", "Disputes"]
     links = driver.find_elements(By.CSS_SELECTOR, f"tr[data-tournament='{KO}'] td[data-col='pages'] a")
@@ -169,7 +175,8 @@ def test_the_tournament_page_links_the_pages_its_format_has(scene, browser):
     s, driver = scene, browser
     open_page(driver, f"{s.server.url}/pages/tournaments/{KO}")
     assert texts(driver, "#pages a") == ["Bracket", "Standings", "Disputes"]
-    shown = [a.text for a in driver.find_elements(By.CSS_SELECTOR, "header nav a") if a.is_displayed()]
+    shown = [a.text for a in driver.find_elements(By.CSS_SELECTOR, "header nav a[data-nav]")
+             if a.is_displayed()]
     assert shown == ["Tournaments", "Tournament", "Bracket", "Standings", "Disputes"]
 
 

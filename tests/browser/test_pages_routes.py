@@ -41,10 +41,13 @@ def test_every_page_is_public_html_that_holds_no_data(app, page):
 
 @pytest.mark.parametrize("page", PAGES)
 def test_a_page_of_a_tournament_that_does_not_exist_is_a_404_problem(app, page):
-    response = app.test_client().get(f"/pages/tournaments/nowhere{page}")
+    response = app.test_client().get(f"/pages/tournaments/nowhere{page}?lang=en")
     assert response.status_code == 404
     assert response.mimetype == "application/problem+json"
     assert response.json["detail"] == "no tournament 'nowhere'"
+    chinese = app.test_client().get(f"/pages/tournaments/nowhere{page}")  # the default
+    assert (chinese.status_code, chinese.headers["Content-Language"]) == (404, "zh-Hans")
+    assert "nowhere" in chinese.json["detail"] and chinese.json["detail"] != response.json["detail"]
 
 
 def test_the_replay_page_carries_its_match_and_hand_and_hand_0_is_no_page(app):

@@ -8,10 +8,12 @@ from marshmallow import (
     ValidationError,
     fields,
     post_load,
+    pre_load,
     validate,
     validates_schema,
 )
 
+from rules.names import normalised
 from rules.tournament import FORMATS, GAMES
 
 from .catalogue import EventType, FullMatch
@@ -40,11 +42,32 @@ def _calendar_date(value: str) -> None:
 
 class DataSchema(Schema):
     """Optional fields may be sent as ``null``, which means the same as leaving them out (so a
-    view, which shows absent fields as null, can be sent back): they are not stored."""
+    view, which shows absent fields as null, can be sent back): they are not stored.
+
+    Every text of the data (at any depth; the members' names aside) is normalised to Unicode
+    NFC before it is validated (issue 41): a name sent decomposed (``e`` + U+0301) is stored as
+    the same name composed (``é``), so names that are the same look the same and compare equal
+    (T-1.6). This is the edge: a stored event keeps what it was stored with (its hash covers
+    it) and is read as it is (a ruling's substitute, loaded by its type's schema when the
+    ruling is folded, is folded in NFC; nothing stored changes)."""
+
+    @pre_load
+    def _normalised(self, data, **kwargs):
+        return _nfc(data)
 
     @post_load
     def _drop_nulls(self, data: dict, **kwargs) -> dict:
         return {key: value for key, value in data.items() if value is not None}
+
+
+def _nfc(value):
+    if isinstance(value, str):
+        return normalised(value)
+    if isinstance(value, dict):
+        return {key: _nfc(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_nfc(item) for item in value]
+    return value
 
 
 def _optional(field: fields.Field) -> fields.Field:

@@ -3,6 +3,10 @@
     validate (catalogue, at the edge) → inside the store's write transaction:
     fold each stream (projections) → decide (rules) → append (store)
 
+Some rules judge only what is new: the names and texts of an event (rules/names.py, T-1.2) are
+checked here, before the fold, and never by the fold itself — a stored event is a fact, and a
+log that holds a name recorded before the rule still replays.
+
 The decision runs inside the transaction that appends, on the log exactly as the new events will
 follow it, so two writers can never both be judged on the same state; concurrent appends still
 share commits (see events/sqlite_store.py).
@@ -26,6 +30,7 @@ from projections.rulings import decide_ruling
 from projections.streams import StreamCache, load_stream, step_for
 from projections.tournaments import tournament_exists
 from rules import RuleViolation
+from rules.names import check_event as check_names
 from rules.rulings import rewrites_history
 
 
@@ -62,7 +67,8 @@ def decide(log: Tail, catalogue: Catalogue, tournament_id: str, events: Sequence
     A wrong ``expected_version`` is reported before any rule: the client judged another state.
     Rules that look across streams (a draw needs the results of the last round; a withdrawal
     ends a knockout match) are checked by the guards of the event's type and of its stream's
-    kind, on the log as it stood before the batch.
+    kind, on the log as it stood before the batch. The names and texts of each event must
+    display as what they are (T-1.2, rules/names.py): a check of new events only.
     """
     states: dict[str, tuple] = {}  # stream -> (state, version)
     for index, event in enumerate(events):
@@ -73,6 +79,7 @@ def decide(log: Tail, catalogue: Catalogue, tournament_id: str, events: Sequence
         step, guard = step_for(event.stream), guard_for(event.type)
         stream_guard = stream_guard_for(event.stream)
         try:
+            check_names(event.type, event.data)
             if guard is not None:
                 guard(log, catalogue, tournament_id, event.data, cache)
             if stream_guard is not None:

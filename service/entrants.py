@@ -13,6 +13,10 @@ The file (a header row, then one entrant per row; the columns in any order)::
 - ``player1_id`` … ``playerN_id``: optional, the players' stable ids (T-1.6); a row that gives
   one gives one for each of its players. Without them a player's id is ``<team_id>.<n>``.
 - ``organisation`` (affiliation, T-1.2) and ``leader`` (领队, T-6.2): optional.
+- Every name (``name``, the players, ``organisation``, ``leader``) is stored in Unicode NFC and
+  must display as what it is (T-1.2, rules/names.py): a cell empty once its invisible
+  characters are removed, or holding a character that changes the direction of the text or
+  another control or format character, is a fault of its row and column.
 
 Row numbers are the spreadsheet's: the header is row 1. Fully empty rows are skipped. Cells are
 trimmed. The file is UTF-8 (a byte-order mark, as Excel's "CSV UTF-8" writes it, is fine); a
@@ -37,6 +41,7 @@ from events.envelope import NewEvent
 from events.store import AppendResult, EventStore
 from projections.streams import StreamCache, load_stream
 from rules.messages import Message
+from rules.names import check_name, check_text, event_texts
 from rules.tournament import ENTRANT_SIZES, Tournament, player_conflict, register_team
 from rules.violations import RuleViolation
 
@@ -210,11 +215,32 @@ def _entry(n: int, cells: list[str], columns: list[str], schema, errors: list) -
     if len(errors) > before:
         return None
     try:
-        data = schema.load(data)
+        loaded = schema.load(data)
     except ValidationError as error:
         errors.extend(fault(n, column, message)
                       for column, message in _field_faults(error.messages, column_of))
-    return Entry(n, data) if len(errors) == before else None
+        loaded = None
+    at_fault = {e["column"] for e in errors[before:]}
+    errors.extend(f for f in _name_faults(n, loaded or data, column_of)
+                  if f["column"] not in at_fault)
+    return Entry(n, loaded) if len(errors) == before else None
+
+
+def _name_faults(n: int, data: dict, column_of: dict[int, int]) -> list[dict]:
+    """T-1.2 on each name of the row (rules/names.py), by its column: a cell empty once its
+    invisible characters are removed, or holding a character that changes the text's direction
+    or another control or format character. (The schema normalised the cells to NFC when it
+    loaded the row; a row it refused is judged as it was written.)"""
+    found = []
+    for path, is_text, value in event_texts("TeamRegistered", data):
+        column = f"player{column_of.get(path[1], path[1] + 1)}" if path[0] == "players" \
+            else path[0]
+        try:
+            (check_text if is_text else check_name)(column, value)
+        except RuleViolation as violation:
+            found.append(fault(n, column, rule_refusal(violation.rule, violation.text),
+                               violation.rule))
+    return found
 
 
 def _field_faults(messages: dict, column_of: dict[int, int]):

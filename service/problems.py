@@ -3,7 +3,8 @@
 Every problem has a stable ``type`` (``urn:paiju:problem:<slug>``), a ``title`` that is the same
 for every problem of that type, a ``detail`` for this occurrence, the HTTP ``status``, and
 where it helps: ``errors`` (each field at fault with its path), ``rule`` (the rule ID broken),
-``current_version`` (the stream's version, on a conflict).
+``current_version`` (the stream's version, on a conflict), ``accept`` (the media types the route
+takes, on a 415).
 """
 from __future__ import annotations
 
@@ -32,7 +33,9 @@ TITLES = {
     "tournament-exists": N_("A tournament with this id already exists"),
     "match-exists": N_("A match with this id has already started"),
     "payload-too-large": N_("The request body is too large"),
-    "unsupported-media-type": N_("The request body must be application/json"),
+    # one title for every route: it names what each accepts; ``accept`` lists this route's
+    "unsupported-media-type": N_("The request body must be application/json (text/csv for a "
+                                 "file of entrants), in UTF-8"),
     "rule-violation": N_("The event breaks a rule of the game or tournament"),
     "internal-error": N_("Internal server error"),
     "bad-request": N_("Bad request"),
@@ -41,6 +44,10 @@ TITLES = {
     "no-signing-key": N_("The deployment has no key to sign exports with"),
     "store-unavailable": N_("The database is unavailable; retry later"),
 }
+
+# ``accept`` of a 415: the media types a route takes (Content-Type values)
+JSON_BODY = ("application/json",)
+CSV_BODY = ("text/csv; charset=utf-8",)
 
 _SLUG_BY_STATUS = {400: "bad-request", 404: "not-found", 405: "method-not-allowed",
                    413: "payload-too-large", 415: "unsupported-media-type"}
@@ -128,6 +135,8 @@ def register(app: Flask) -> None:
             extra["allow"] = sorted(getattr(error, "valid_methods", None) or [])
         if error.code == 413:
             extra["limit"] = app.config["MAX_CONTENT_LENGTH"]
+        if error.code == 415:
+            extra["accept"] = list(JSON_BODY)
         detail = {404: Message("nothing at {path}", path=request.path),
                   405: Message("{method} is not allowed on {path}", method=request.method,
                                path=request.path),

@@ -14,7 +14,7 @@ from marshmallow import Schema, ValidationError
 from events.envelope import canonical_json
 from rules.messages import Message
 
-from .problems import Problem, field_errors, validation_failed
+from .problems import JSON_BODY, Problem, field_errors, validation_failed
 
 MAX_DEPTH = 64  # nesting of arrays and objects in a body; far beyond any real event
 MAX_QUERY_INT = 2**63 - 1  # what SQLite can compare with
@@ -25,11 +25,12 @@ def json_body() -> object:
     if request.mimetype != "application/json":
         raise Problem(415, "unsupported-media-type",
                       Message("Content-Type must be application/json, not {value}",
-                              value=request.mimetype or 'none'))
+                              value=request.mimetype or 'none'), accept=list(JSON_BODY))
     charset = request.mimetype_params.get("charset", "utf-8").lower()
     if charset not in ("utf-8", "utf8"):
         raise Problem(415, "unsupported-media-type",
-                      Message("charset must be utf-8, not {charset}", charset=charset))
+                      Message("charset must be utf-8, not {charset}", charset=charset),
+                      accept=list(JSON_BODY))
     raw = request.get_data(cache=False)  # over MAX_CONTENT_LENGTH: 413 before reading it all
     try:
         text = raw.decode("utf-8")

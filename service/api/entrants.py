@@ -10,7 +10,7 @@ from rules.messages import Message
 from .. import entrants
 from ..auth import allows
 from ..i18n import say
-from ..problems import Problem
+from ..problems import CSV_BODY, Problem
 from .common import domain_errors_as_problems, envelopes, request_meta, require_tournament, services
 
 bp = Blueprint("entrants", __name__, url_prefix="/v1/tournaments/<tid>")
@@ -23,11 +23,12 @@ def import_entrants(tid: str):
     if request.mimetype != "text/csv":
         raise Problem(415, "unsupported-media-type",
                       Message("Content-Type must be text/csv, not {value}",
-                              value=request.mimetype or 'none'))
+                              value=request.mimetype or 'none'), accept=list(CSV_BODY))
     charset = request.mimetype_params.get("charset", "utf-8").lower()
     if charset not in ("utf-8", "utf8"):
         raise Problem(415, "unsupported-media-type", Message(
-            "charset must be utf-8, not {charset}: save the file as CSV UTF-8", charset=charset))
+            "charset must be utf-8, not {charset}: save the file as CSV UTF-8", charset=charset),
+            accept=list(CSV_BODY))
     raw = request.get_data(cache=False)  # over MAX_CONTENT_LENGTH: 413 before reading it all
     s = services()
     source = request.args.get("source")

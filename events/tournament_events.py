@@ -2,6 +2,7 @@
 tournament's own stream, ``tournament-<tid>``."""
 import re
 from datetime import date
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from marshmallow import (
     Schema,
@@ -38,6 +39,16 @@ def _calendar_date(value: str) -> None:
         date.fromisoformat(value)
     except ValueError:
         raise ValidationError("must be a date, YYYY-MM-DD") from None
+
+
+def _time_zone(value: str) -> None:
+    """An IANA time zone (Asia/Shanghai, America/Toronto): the pages show the tournament's
+    moments in it."""
+    try:
+        ZoneInfo(value)
+    except (ValueError, OSError, ZoneInfoNotFoundError):  # a bad key, a folder, none
+        raise ValidationError("must be a time zone of the IANA database, such as "
+                              "Asia/Shanghai or America/Toronto") from None
 
 
 class DataSchema(Schema):
@@ -97,6 +108,9 @@ class TournamentCreatedData(DataSchema):
                            load_default=dict)
     date = _optional(fields.String(validate=_calendar_date))
     venue = _optional(fields.String(validate=_name))
+    # where the tournament is played: its moments are shown in this time zone (a fact of the
+    # tournament, like its venue; absent, a page shows its reader's own)
+    time_zone = _optional(fields.String(validate=[validate.Length(max=64), _time_zone]))
     # T-1.7 (interpretation): made by ``paiju simulate`` (bots, not people); the index can
     # leave it out (?simulated=false) and the pages label it. A fact of the tournament's
     # origin, not a setting the rules read: beside name and game, not in ``settings``.

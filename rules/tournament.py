@@ -66,6 +66,7 @@ class Tournament:
     settings: Mapping = field(default_factory=dict)
     date: str | None = None
     venue: str | None = None
+    time_zone: str | None = None  # the IANA zone its moments are shown in (pages)
     # team_id -> Team, in order of registration. Never mutated: each change makes a new dict
     # (one C-level copy, where a scan of a tuple per event cost a Python loop over every team).
     teams: Mapping[str, Team] = field(default_factory=dict)
@@ -100,7 +101,7 @@ class Tournament:
     def to_dict(self) -> dict:
         return {"id": self.tournament_id, "name": self.name, "game": self.game,
                 "format": self.format, "settings": dict(self.settings), "date": self.date,
-                "venue": self.venue, "teams": [t.to_dict() for t in self.teams.values()],
+                "venue": self.venue, "time_zone": self.time_zone, "teams": [t.to_dict() for t in self.teams.values()],
                 "rulings": [r.to_dict() for r in self.rulings], "archived": self.archived,
                 "simulated": self.simulated}
 
@@ -138,6 +139,7 @@ def create(data: dict) -> Tournament:
     return Tournament(tournament_id=data["tournament_id"], name=data["name"], game=data["game"],
                       format=data["format"], settings=data.get("settings", {}),
                       date=data.get("date"), venue=data.get("venue"),
+                      time_zone=data.get("time_zone"),
                       simulated=data.get("simulated", False))
 
 

@@ -276,3 +276,24 @@ def test_a_log_holding_such_names_still_replays_and_reads(app, client, tournamen
     assert client.get(f"/v1/tournaments/{TID}/export").status_code == 200
     assert store.verify(TID).ok
     assert client.get(f"/pages/tournaments/{TID}").status_code == 200  # the page
+
+
+# --- a tournament's time zone (the pages show its moments in it) ------------------------------
+
+@pytest.mark.parametrize("zone, status", [("Asia/Shanghai", 201), ("America/Toronto", 201),
+                                          ("Mars/Base", 400), ("America", 400), ("../etc", 400)])
+def test_a_tournament_names_its_time_zone_from_the_iana_database(zone, status):
+    from clients import admin_client
+
+    from events.memory_store import InMemoryEventStore
+    from service import create_app
+
+    client = admin_client(create_app(store=InMemoryEventStore()))
+    response = client.post("/v1/tournaments", json={
+        "tournament_id": "tz", "name": "北京时间杯", "game": "SJ2", "format": "knockout",
+        "time_zone": zone})
+    assert response.status_code == status, response.json
+    if status == 201:
+        assert client.get("/v1/tournaments/tz").json["time_zone"] == zone
+    else:
+        assert [e["path"] for e in response.json["errors"]] == ["/time_zone"]

@@ -66,6 +66,10 @@ def scene(tmp_path_factory, monkeypatch_module):
     admin = admin_client(app)
     committee_scene._sj2_hand(admin, SJ2)
     committee_scene._mahjong_table(admin)
+    created = admin.post("/v1/tournaments", json={
+        "tournament_id": "tz-test", "name": "北京时间杯", "game": "SJ2", "format": "knockout",
+        "time_zone": "Asia/Shanghai"})
+    assert created.status_code == 201, created.json
     team_app, _, _ = team_scene.team_event()
     servers = LiveServer(app), LiveServer(team_app)
     yield {"servers": servers, "committee": token_for(app, "committee", SJ2),
@@ -141,5 +145,18 @@ def test_lang_en_turns_every_page_english_and_is_kept(scene):
             and d.execute_script("return document.body.dataset.ready") == "true",
             "the page in Chinese")
         assert "lang=zh" in driver.current_url
+    finally:
+        driver.quit()
+
+
+def test_a_moment_is_shown_in_the_tournaments_time_zone(scene):
+    """A tournament played in Beijing shows 04:30 UTC as 12:30, naming the zone, to a reader
+    wherever his browser is."""
+    driver = chromium("zh-CN")
+    try:
+        open_page(driver, f"{scene['servers'][0].url}/pages/tournaments/tz-test?lang=en")
+        shown = driver.execute_script("return Paiju.when('2006-12-23T04:30:00Z')")
+        assert "12:30" in shown and shown.endswith("(Asia/Shanghai)"), shown
+        assert "2006" in shown
     finally:
         driver.quit()

@@ -30,13 +30,22 @@ const Paiju = (() => {
     return table && key in table ? table[key] : key;
   }
 
-  /* A moment of the API (ISO 8601, UTC) in the reader's language and time zone. */
+  /* A moment of the API (ISO 8601, UTC) in the reader's language, in the tournament's time
+     zone (its time_zone, named after the time) or, where it has none, the reader's own. */
+  let zone = null;
   function when(iso, options) {
     if (!iso) return "—";
     const moment = new Date(iso);
     if (Number.isNaN(moment.getTime())) return String(iso);
-    return new Intl.DateTimeFormat(WORDS.tag, options || {dateStyle: "medium", timeStyle: "medium"})
-      .format(moment);
+    const style = options || {dateStyle: "medium", timeStyle: "medium"};
+    const inZone = zone ? {...style, timeZone: zone} : style;
+    let said;
+    try {
+      said = new Intl.DateTimeFormat(WORDS.tag, inZone).format(moment);
+    } catch (error) {  // a zone this browser does not know: the reader's own
+      return new Intl.DateTimeFormat(WORDS.tag, style).format(moment);
+    }
+    return zone && !options ? said + " (" + zone + ")" : said;
   }
 
   /* Names compared as the reader's language sorts them (pinyin order for Chinese names). */
@@ -217,6 +226,7 @@ const Paiju = (() => {
   function tournament() {
     tournamentPromise = tournamentPromise || need("").then(t => {
       t.names = Object.fromEntries((t.teams || []).map(x => [x.team_id, x.name || x.team_id]));
+      zone = t.time_zone || null;
       navFor(t.format);
       return t;
     });

@@ -116,7 +116,7 @@ def _stage_view(g: Groups, stage: int) -> dict:
         try:
             qualified = groups.qualifiers(g, stage)
         except RuleViolation as v:
-            pending_lots = v.message
+            pending_lots = v.text  # said in the reader's language
     return {"stage": stage, "final": final, "complete": complete,
             "tables": [_table_view(g, table) for table in g.stages[stage - 1]],
             "lots": list(g.lots.get(stage, ())),

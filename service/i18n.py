@@ -47,8 +47,11 @@ def language_of(asked: str | None) -> str | None:
 
 
 def select_language() -> str:
-    """The language of this request (see the module's docstring)."""
-    for asked in (request.args.get("lang"), request.cookies.get(COOKIE)):
+    """The language of this request (see the module's docstring). The cookie is a page's
+    choice, kept for the next page: the API's answers, which caches keep by URL and
+    Accept-Language (Vary), follow ``?lang=`` and the header only."""
+    kept = request.cookies.get(COOKIE) if _is_page() else None
+    for asked in (request.args.get("lang"), kept):
         if language_of(asked):
             return language_of(asked)
     try:
@@ -56,6 +59,10 @@ def select_language() -> str:
     except Exception:  # a header werkzeug cannot read is no header: the default
         best = None
     return best or current_app.config["LANGUAGE"]
+
+
+def _is_page() -> bool:
+    return request.path == "/" or request.path.startswith("/pages")
 
 
 def language() -> str:
@@ -91,14 +98,14 @@ def page_messages(code: str) -> dict[str, str]:
 
 def cli_language(asked: str | None = None, environ=os.environ) -> str:
     """The CLI's language: ``--language``, else ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` (the
-    first that is set, as gettext reads them), else the default."""
+    first that is set, as gettext reads them): Chinese for a Chinese locale, English for any
+    other (C, POSIX, de_DE: a reader who did not ask for Chinese); with no locale at all, the
+    default, Chinese. A script that reads the output says ``--language en``."""
     if asked:
         return language_of(asked) or DEFAULT_LANGUAGE
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         if environ.get(name):
-            return language_of(environ[name]) or ("en" if environ[name] in ("C", "POSIX")
-                                                  or environ[name].startswith("C.")
-                                                  else DEFAULT_LANGUAGE)
+            return "zh" if language_of(environ[name]) == "zh" else "en"
     return DEFAULT_LANGUAGE
 
 

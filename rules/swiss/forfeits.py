@@ -60,7 +60,11 @@ class Exclusion:
 
     after_round: int
     rule: str
-    reason: Message  # said in the reader's language where it is shown
+    why: Message  # said in the reader's language where it is shown
+
+    @property
+    def reason(self) -> str:
+        return str(self.why)
 
 
 @_memoised("exclusion")

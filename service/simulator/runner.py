@@ -97,7 +97,10 @@ class Api:
     def __init__(self, url: str, token: str | None = None):
         self.url, self.token = url, token
         parts = urlsplit(url)
-        self.auth = {"Authorization": f"Bearer {token}"} if token else {}
+        # the bots read the API's machine fields; what they keep of a refusal (a failed table's
+        # reason, in the log) is in English whatever language the deployment speaks
+        self.auth = {**({"Authorization": f"Bearer {token}"} if token else {}),
+                     "Accept-Language": "en"}
         self.host, self.port = parts.hostname, parts.port or 80
         self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
         self.requests = self.not_modified = 0

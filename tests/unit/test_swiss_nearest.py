@@ -87,7 +87,7 @@ def test_t6_7_a_team_withdrawn_then_missing_two_rounds_is_left_out_with_the_reas
     ev = draws(paired(ev, 3, [("A", "E"), ("B", "C")]), 3, 2)
     out = swiss.exclusion(ev, "D")
     assert (out.rule, out.after_round) == ("T-6.7", 3)
-    reason = str(out.reason)  # the English of the sentence the pages say in their language
+    reason = out.reason  # the English of the sentence (out.why) the pages say in their language
     assert "forfeited in rounds 2 and 3" in reason and "withdrawn after round 1" in reason
     rows = swiss.standings(ev)
     assert [r.totals.team for r in rows if r.place is None] == ["D"] and rows[-1].exclusion == out

@@ -253,13 +253,23 @@ const Paiju = (() => {
   function follow(query, after, changed) {
     let last = after;
     const url = base + "/subscribe" + (query ? "?" + new URLSearchParams(query) : "");
+    let asPublic = false;  // the tab's token was refused here: follow what the public sees
     const connect = async () => {
       const headers = {Accept: "text/event-stream"};
-      const secret = token();
+      const secret = asPublic ? null : token();
       if (secret) headers.Authorization = "Bearer " + secret;
       if (last !== null && last !== undefined) headers["Last-Event-ID"] = String(last);
       try {
         const response = await fetch(url, {headers, cache: "no-store", credentials: "omit"});
+        if ((response.status === 401 || response.status === 403) && secret) {
+          asPublic = true;  // another tournament's token, or a revoked one
+          setTimeout(connect, 0);
+          return;
+        }
+        if (response.status === 401 || response.status === 403) {
+          live(_("not following live: this page needs a token"), false);
+          return;  // asking again would be refused again
+        }
         if (response.status !== 200) throw new ApiError("subscribe", {status: response.status});
         live(_("following live"), true);
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -95,7 +95,8 @@ class LevelPenaltyAssessedData(DataSchema):
     the hand in play if there is one."""
     rule = fields.String(required=True, validate=_rule)
     side = fields.String(required=True, validate=_side)
-    levels = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=12))
+    # 1 to 12 (from A down to 2) is a rule of the game, GD-1.2: rules/guandan/outcome.py
+    levels = fields.Integer(required=True, strict=True)
     reason = _optional(fields.String(validate=validate.Length(min=1, max=2000)))
 
 

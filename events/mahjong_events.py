@@ -41,7 +41,9 @@ def tiles(low: int, high: int, **kwargs) -> fields.List:
 
 
 def _die() -> fields.Integer:
-    return fields.Integer(strict=True, validate=validate.Range(min=1, max=6))
+    """A die's face: 1 to 6 is a rule of the game (MJO-2.1, MJO-2.3, MJS-2.1, T-7.2), refused
+    with its rule by the folds (rules/mahjong/wall.roll_total), not here."""
+    return fields.Integer(strict=True)
 
 
 def _throw(**kwargs) -> fields.List:

@@ -159,17 +159,17 @@ class HandResultRecordedData(DataSchema):
     suit, or NT in SJ2), the defenders' points in tricks, the kitty's points and the multiplier
     of its capture (0: not captured), the point penalties, one side per follow error
     established (SJ2-12.4; SJ3: each side whose renege or light signals floor the outcome) and
-    SJ2's kitty error (SJ2-12.3). The rules check what the schema cannot (multiples of 5, the
-    decks' points, the multipliers a play can give) and derive the result row."""
+    SJ2's kitty error (SJ2-12.3). The rules check the points and the multiplier (multiples of 5,
+    never negative, the decks' points, the multipliers a play can give: 422 with the rule) and
+    derive the result row."""
     hand = hand_no()
     dealer = _optional(fields.Integer(strict=True, validate=validate.Range(min=0, max=3)))
     trump = _optional(fields.String(validate=validate.OneOf(("S", "H", "D", "C", "NT"))))
-    trick_points = fields.Integer(required=True, strict=True,
-                                  validate=validate.Range(min=0, max=300))
-    kitty_points = fields.Integer(required=True, strict=True,
-                                  validate=validate.Range(min=0, max=300))
-    multiplier = fields.Integer(required=True, strict=True,
-                                validate=validate.Range(min=0, max=8192))
+    # no bounds here: what the decks hold and the multipliers a play gives are rules of the
+    # game, refused with their rule (SJ2-1.5 / SJ3-1.5, SJ2-11.2 / SJ3-10.2: rules/shengji/sheet.py)
+    trick_points = fields.Integer(required=True, strict=True)
+    kitty_points = fields.Integer(required=True, strict=True)
+    multiplier = fields.Integer(required=True, strict=True)
     penalties = fields.List(fields.Nested(SheetPenaltyData), validate=validate.Length(max=50),
                             load_default=list)
     follow_errors = fields.List(fields.String(validate=_side), validate=validate.Length(max=50),

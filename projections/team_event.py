@@ -109,10 +109,9 @@ def table_result(state) -> PairResult | None:
 
 
 def _disqualified_sides(state) -> tuple[int, ...]:
-    """SJ3-11.9: the sides a ruling of the match disqualified (``effect.kind: disqualify``)."""
-    sides = {(r.get("effect") or {}).get("side") for r in state.rulings
-             if (r.get("effect") or {}).get("kind") == "disqualify"}
-    return tuple(SIDES.index(side) for side in SIDES if side in sides)
+    """SJ3-11.9: the sides a ruling of the match disqualified (a ``disqualify`` effect, in
+    either of its written forms: rules/rulings.py)."""
+    return tuple(SIDES.index(side) for side in SIDES if side in state.disqualified)
 
 
 # --- reads -------------------------------------------------------------------------------------
@@ -191,7 +190,7 @@ def _next_view(ev: TeamEvent) -> dict | None:
         proposed = swiss.proposal(ev)
         if proposed is not None:
             proposed = {k: proposed[k] for k in ("matches", "byes", "warnings")}
-        return {**base, "pairable": False, "rule": v.rule, "problem": v.message, "pairing": None,
+        return {**base, "pairable": False, "rule": v.rule, "problem": v.text, "pairing": None,
                 "proposal": proposed}
     pairing = None if number == 1 else {"matches": data["matches"], "byes": data["byes"]}
     return {**base, "pairable": True, "rule": None, "problem": None, "pairing": pairing,
@@ -240,7 +239,7 @@ def _row_view(t: Tournament, ev: TeamEvent, row: swiss.Row) -> dict:
             "disqualified": None if dq is None else {"round": dq[0], "pair": dq[1]},
             "excluded": None if row.exclusion is None else {
                 "rule": row.exclusion.rule, "after_round": row.exclusion.after_round,
-                "reason": row.exclusion.reason}}
+                "reason": row.exclusion.why}}
 
 
 # --- the server's pairing and lots -------------------------------------------------------------

@@ -26,6 +26,7 @@ from .messages import Message
 from .shengji import irregularities as sj_irregularities
 from .shengji import match as shengji
 from .shengji import scoring as sj_scoring
+from .shengji import sheet as sj_sheet
 from .shengji.settings import parse_settings as sj_parse_settings
 from .tournament import withdraw_team
 from .violations import RuleViolation
@@ -53,6 +54,21 @@ class EffectStep:
 
     def cancel(self, before, after, item: Item, effect: Mapping):
         raise RuleViolation(RULE, "no penalty of this stream can be cancelled")
+
+    def ended(self, state, hand: int) -> bool:
+        """Whether hand ``hand`` has been dealt and has ended (T-1.8: a ruling on it reaches
+        back into it)."""
+        found = getattr(state, "hand_number", None)
+        h = found(hand) if found is not None else None
+        return h is not None and not h.in_play
+
+    def into_hand(self, state, effect: Mapping, at: str | None, event_type: str,
+                  data: Mapping) -> tuple[Any, Mapping]:
+        """T-1.8: ``effect`` (a penalty naming an ended hand) placed inside that hand, just
+        before ``event_type`` / ``data``, the event that ended it: the state and the data that
+        event is then folded with. By default the hand is in play before its last event, and
+        the effect acts on it there."""
+        return self(state, effect, at), data
 
 
 def _reason(effect: Mapping) -> str:
@@ -87,6 +103,18 @@ def _setting_hand_must_be_next(number: int, next_deal: int) -> None:
                                   number=number, next=next_deal)
 
 
+def _side_ruled(effect: Mapping, teams: Mapping[str, str], match_id: str, rule: str) -> str:
+    """The side a forfeit or disqualification names: its ``entrant``'s side, or — the single
+    ``effect`` form (rules.rulings.SINGLE_KINDS) — the ``side`` it names, A or B (``rule``: the
+    game's rule of disqualification)."""
+    if "entrant" in effect or not effect.get("single"):
+        return _side_of_entrant(teams, effect["entrant"], match_id)
+    if effect.get("side") not in ("A", "B"):
+        raise RuleViolation(rule, "a disqualification names the side whose results are "
+                                  "cancelled: effect.side must be A or B")
+    return effect["side"]
+
+
 class TournamentEffects(EffectStep):
     """In the tournament's stream: an entrant forfeits or is disqualified — it leaves the
     tournament as a withdrawal does (T-1.3: in a knockout its undecided match is lost)."""
@@ -94,6 +122,11 @@ class TournamentEffects(EffectStep):
     def apply(self, t, effect: Mapping, at: str | None):
         if effect["kind"] not in ("forfeit", "disqualify"):
             return super().apply(t, effect, at)
+        if "entrant" not in effect:
+            raise RuleViolation(RULE, 'in the tournament\'s stream a disqualification names '
+                                      'the entrant, effects: [{"kind": "disqualify", '
+                                      '"entrant": …}]; a side is disqualified in its match\'s '
+                                      'stream')
         how = "disqualified" if effect["kind"] == "disqualify" else "forfeits"
         return withdraw_team(t, {"team_id": effect["entrant"],
                                  "reason": f"{how} ({_reason(effect)})"})
@@ -118,8 +151,14 @@ class ShengjiEffects(EffectStep):
         if kind == "adjustLevel":
             return self._adjust(m, effect["side"], effect["levels"])
         if kind in ("forfeit", "disqualify"):
-            side = _side_of_entrant(m.teams, effect["entrant"], m.match_id)
-            return shengji.forfeited(m, side, "disqualified" if kind == "disqualify" else "forfeit")
+            # T-1.8: after the match's end too — the round forfeited, the result flipped
+            side = _side_ruled(effect, m.teams, m.match_id,
+                               "SJ3-11.9" if m.game == "SJ3" else "SJ2-15.3")
+            if kind == "forfeit":
+                return shengji.forfeited(m, side, "forfeit")
+            m = evolve(m, disqualified=tuple(s for s in ("A", "B")
+                                             if s == side or s in m.disqualified))
+            return shengji.forfeited(m, side, "disqualified")
         if kind == "setting":
             _setting_hand_must_be_next(effect["from_hand"], _next_deal(m))
             kind_of = type(m.settings)
@@ -158,6 +197,17 @@ class ShengjiEffects(EffectStep):
         if m.hand is not None and m.hand.in_play:
             return m
         return shengji.decided(m)
+
+    def into_hand(self, m, effect: Mapping, at: str | None, event_type: str, data: Mapping):
+        """A score-sheet row is the whole hand (sheet.py): a penalty in it joins the row's
+        ``penalties`` and is scored with them (SJ2-12.1 / SJ3-11.1), the committee's."""
+        if event_type != sj_sheet.ROW_EVENT or effect["kind"] != "penalty":
+            return super().into_hand(m, effect, at, event_type, data)
+        side = _must_have(effect, "side", m.game, Message("the side penalised"))
+        points = _must_have(effect, "points", m.game, Message("the points"))
+        given = {"side": side, "points": points, "rule": _rule(effect),
+                 "reason": _reason(effect), "source": "committee"}
+        return m, {**data, "penalties": [*data.get("penalties", ()), given]}
 
     def cancel(self, before, after, item: Item, effect: Mapping):
         """The point penalties and the follow error (SJ2-12.4, SJ3-11.2; established later,
@@ -234,7 +284,8 @@ class GuandanEffects(EffectStep):
         if kind == "adjustLevel":
             return evolve(m, standing=_gd_moved(m.standing, effect["side"], effect["levels"]))
         if kind in ("forfeit", "disqualify"):
-            side = _side_of_entrant(m.teams, effect["entrant"], m.match_id)
+            # GD-10.1, T-1.8: the other side wins, after the match's end too
+            side = _side_ruled(effect, m.teams, m.match_id, "GD-10.1")
             return guandan.won(m, guandan.SIDES[1 - guandan.SIDES.index(side)], "disqualified")
         if kind == "setting":
             _setting_hand_must_be_next(effect["from_hand"], _next_deal(m))
@@ -249,6 +300,17 @@ class GuandanEffects(EffectStep):
             name = GD_SETTING_KEYS[key][0]
             return evolve(m, settings=evolve(m.settings, **{name: getattr(checked, name)}))
         return super().apply(m, effect, at)
+
+    def into_hand(self, m, effect: Mapping, at: str | None, event_type: str, data: Mapping):
+        """A level penalty in a hand takes effect when the hand ends (GD-10.3, as one assessed
+        while it is played): it waits in the match's penalties until its last card or its
+        score-sheet row has been folded."""
+        if effect["kind"] != "penalty":
+            return super().into_hand(m, effect, at, event_type, data)
+        side = _must_have(effect, "side", "GD", Message("the side penalised"))
+        levels = _must_have(effect, "levels", "GD", Message("the levels"))
+        return guandan.pending_penalty(m, {"rule": _rule(effect), "side": side, "levels": levels,
+                                           "reason": _reason(effect)}, at), data
 
     def cancel(self, before, after, item: Item, effect: Mapping):
         """A level penalty (GD-10.3) never assessed: the state as if the event had not been."""
@@ -394,6 +456,14 @@ class MatchEffects(EffectStep):
 
     def cancel(self, before, after, item: Item, effect: Mapping):
         return _BY_GAME[after.game].cancel(before, after, item, effect)
+
+    def ended(self, state, hand: int) -> bool:
+        return state is not None and _BY_GAME[state.game].ended(state, hand)
+
+    def into_hand(self, state, effect: Mapping, at: str | None, event_type: str, data: Mapping):
+        if state is None:
+            raise RuleViolation(RULE, "the match has not started")
+        return _BY_GAME[state.game].into_hand(state, effect, at, event_type, data)
 
 
 EFFECTS: Mapping[str, EffectStep] = MappingProxyType({

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .messages import N_
-from .ruling_effects import RULE, EffectStep  # noqa: F401
+from .ruling_effects import DISCRETION, RULE, EffectStep  # noqa: F401
 from .violations import RuleViolation
 
 # effects that edit what happened before the ruling (the stream is folded again)
@@ -39,16 +39,41 @@ _UNTOUCHABLE = frozenset({"MatchStarted", "TournamentCreated"})
 Step = Callable[[Any, str, Mapping, "str | None"], Any]
 
 
+# the single ``effect`` that is one of the structured effects written another way (T-1.8): a
+# disqualification ``{"kind": "disqualify", "side": "A"}`` (GD-10.1, SJ3-11.9; README, T-5.6) is
+# the ``disqualify`` effect of that side — the same folds, the same result, after the match's
+# end too. (``effect: {"winValid": …}``, MJO-5.6, is the table's own ruling on a win.)
+SINGLE_KINDS = frozenset({"disqualify"})
+
+
 def effects_of(event_type: str, data: Mapping) -> tuple[Mapping, ...]:
+    """The structured effects of a ruling, in order: its ``effects``, then its single
+    ``effect`` when that is a structured effect written the other way (:data:`SINGLE_KINDS`),
+    as the effect it is (rule ``discretion``: the single form names none)."""
     if event_type != "RulingRecorded":
         return ()
-    return tuple(data.get("effects") or ())
+    effects = tuple(data.get("effects") or ())
+    single = data.get("effect")
+    kind = single.get("kind") if isinstance(single, Mapping) else None
+    if isinstance(kind, str) and kind in SINGLE_KINDS:  # a free-form object: only its words
+        written = {k: single[k] for k in ("side", "entrant", "reason")
+                   if isinstance(single.get(k), str)}
+        effects += ({"kind": kind, "rule": DISCRETION, "member": "committee", "single": True,
+                     **written},)
+    return effects
 
 
 def rewrites_history(event_type: str, data: Mapping) -> bool:
-    """Whether a ruling reaches back into its stream (the stream is folded again with it)."""
-    return any(e["kind"] in HISTORY_KINDS or "after" in e or "from" in e
+    """Whether a ruling reaches back into its stream (the stream is folded again with it): a
+    penalty naming its hand may name one that has ended (T-1.8), which is re-scored with it."""
+    return any(e["kind"] in HISTORY_KINDS or "after" in e or "from" in e or _in_hand(e)
                for e in effects_of(event_type, data))
+
+
+def _in_hand(effect: Mapping) -> bool:
+    """A penalty naming its hand, not placed ``after`` an event: it acts in that hand — at the
+    ruling while the hand is in play, else inside the hand, which is scored again (T-1.8)."""
+    return effect["kind"] == "penalty" and "hand" in effect and "after" not in effect
 
 
 # --- what the fold sees -------------------------------------------------------------------------
@@ -90,6 +115,8 @@ class Plan:
     cancel: dict[int, Edit] = field(default_factory=dict)
     before: dict[int, list[Edit]] = field(default_factory=dict)
     after: dict[int, list[Edit]] = field(default_factory=dict)
+    # the last event of a hand before the ruling -> penalties naming that hand (T-1.8)
+    into: dict[int, list[Edit]] = field(default_factory=dict)
     rulings: list[int] = field(default_factory=list)    # the rulings in force, in order
     overturned: dict[int, int] = field(default_factory=dict)  # ruling -> the ruling voiding it
 
@@ -125,7 +152,7 @@ def build_plan(items: Sequence[Item], check_data: CheckData | None = None,
         voided.update({p: item.position for p, (e, why) in plan.skip.items()
                        if why == "voided" and e.ruling == item.position
                        and by_position[p].type == "RulingRecorded"})
-    for placed in (*plan.before.values(), *plan.after.values()):
+    for placed in (*plan.before.values(), *plan.after.values(), *plan.into.values()):
         placed.sort(key=lambda e: (e.ruling, e.index))  # in the order they were ruled
     return plan, flags
 
@@ -169,6 +196,13 @@ def _place(plan: Plan, edit: Edit, items: Sequence[Item], by_position: Mapping[i
             plan.before.setdefault(deal.position, []).append(edit)
         else:
             plan.after.setdefault(edit.ruling, []).append(edit)
+    elif _in_hand(effect):
+        last = next((i for i in reversed(items)
+                     if i.position < edit.ruling and i.hand == effect["hand"]), None)
+        if last is None:  # not dealt: refused at the ruling, as ever
+            plan.after.setdefault(edit.ruling, []).append(edit)
+        else:             # fold_ruled decides at that event: the hand ended there, or goes on
+            plan.into.setdefault(last.position, []).append(edit)
     else:
         anchor = edit.ruling
         if "after" in effect:
@@ -252,8 +286,14 @@ def fold_ruled(items: Iterable[Item], step: Step, apply_effect: "EffectStep", pl
         for edit in plan.before.get(item.position, ()):
             state = _effect(state, edit, item.at, apply_effect, flags, strict)
         skipped = plan.skip.get(item.position)
+        placed = plan.into.get(item.position)
         if skipped is not None:
             edits.append({"position": item.position, "edit": skipped[1], **skipped[0].label()})
+            if placed:  # the hand's last event voided: the penalties act at the ruling
+                _at_ruling(plan, placed)
+        elif placed:
+            state = _into(state, item, placed, plan, step, apply_effect, flags, edits, strict,
+                          check_data)
         else:
             state = _event(state, item, plan, step, apply_effect, flags, edits, strict,
                            check_data)
@@ -292,6 +332,57 @@ def _event(state, item: Item, plan: Plan, step: Step, apply_effect: "EffectStep"
         return after
     edits.append({"position": item.position, "edit": "penaltyCancelled", **cancel.label()})
     return cancelled
+
+
+def _at_ruling(plan: Plan, placed: Sequence[Edit]) -> None:
+    """Effects acting at their ruling's own position (later in the fold than now)."""
+    for edit in placed:
+        at_ruling = plan.after.setdefault(edit.ruling, [])
+        at_ruling.append(edit)
+        at_ruling.sort(key=lambda e: (e.ruling, e.index))
+
+
+def _into(state, item: Item, placed: Sequence[Edit], plan: Plan, step: Step,
+          apply_effect: "EffectStep", flags: list, edits: list, strict: int | None,
+          check_data: CheckData | None):
+    """The last event of a hand before the rulings ``placed`` (penalties naming that hand,
+    T-1.8). If the hand goes on after it, they act at their rulings, as on a hand in play. If
+    this event ended the hand — its last card, its score-sheet row — it is folded again with
+    the penalties inside the hand (:meth:`EffectStep.into_hand`), so the hand is scored with
+    them and everything after follows: levels, dealer, the match's end (``rescored``)."""
+    after = _event(state, item, plan, step, apply_effect, flags, edits, strict, check_data)
+    if not apply_effect.ended(after, placed[0].effect["hand"]):
+        _at_ruling(plan, placed)
+        return after
+    event_type, data = item.type, item.data
+    substitute = plan.replace.get(item.position)
+    if substitute is not None:
+        event_type = substitute.effect.get("type", item.type)
+        data = substitute.effect["data"]
+        if check_data is not None:
+            data = check_data(event_type, data)
+    inside, used = state, []
+    for edit in placed:
+        try:
+            inside, data = apply_effect.into_hand(inside, edit.effect, item.at, event_type, data)
+        except RuleViolation as violation:
+            if edit.ruling == strict:
+                raise
+            flags.append(_effect_flag(edit, violation))
+            continue
+        used.append(edit)
+    if not used:
+        return after
+    try:
+        rescored = step(inside, event_type, data, item.at)
+    except RuleViolation as violation:
+        if any(edit.ruling == strict for edit in used):
+            raise
+        flags.extend(_effect_flag(edit, violation) for edit in used)
+        return after
+    edits.extend({"position": item.position, "edit": "rescored", **edit.label()}
+                 for edit in used)
+    return rescored
 
 
 def _flag(item: Item, event_type: str, violation: RuleViolation) -> dict:

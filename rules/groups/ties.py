@@ -58,6 +58,11 @@ def check_tie_dice(g: Groups, data: Mapping) -> None:
     table across its last qualifying place, or at a prize place of the ranking — all of them
     and only them."""
     stage = data["round"]
+    for player, throw in sorted(data["rolls"].items()):
+        if any(type(d) is not int or not 1 <= d <= 6 for d in throw):
+            raise RuleViolation(ADVANCE, "{player} threw {dice!r}: a throw is two dice of 1 "
+                                         "to 6",
+                                         player=player, dice=list(throw))
     if not g.by_dice:
         raise RuleViolation(RANKING, "ties in this event are drawn by lots (LotsDrawn, purpose "
                                      "standingsTie), not by dice")

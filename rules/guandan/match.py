@@ -52,6 +52,7 @@ from .outcome import SIDES as SIDES
 from .outcome import apply_pending_penalties, must_be_playing, ruling, time_limit
 from .outcome import completed as completed
 from .outcome import level_penalty as level_penalty
+from .outcome import pending_penalty as pending_penalty
 from .outcome import lowered as lowered
 from .outcome import won as won
 from .seats import team_of

@@ -151,12 +151,27 @@ def level_penalty(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
     below 2; a hand in play keeps the level it is played at, so the penalty applies when it ends.
     A side taken off A starts its failed attempts afresh (GD-6.4)."""
     must_be_playing(m)
-    entry = {"rule": data["rule"], "side": data["side"], "levels": data["levels"],
-             "reason": data.get("reason"), "at": at, "applied_after_hand": None}
-    m = evolve(m, penalties=m.penalties + (entry,))
+    m = pending_penalty(m, data, at)
     if m.hand is None or not m.hand.in_play:
         return apply_pending_penalties(m)
     return m
+
+
+def pending_penalty(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
+    """A level penalty recorded to take effect when the hand in play ends — or, put by a ruling
+    into a hand that has ended (T-1.8), when its last event is folded again."""
+    levels_must_be_possible(data["levels"])
+    entry = {"rule": data["rule"], "side": data["side"], "levels": data["levels"],
+             "reason": data.get("reason"), "at": at, "applied_after_hand": None}
+    return evolve(m, penalties=m.penalties + (entry,))
+
+
+def levels_must_be_possible(levels: int) -> None:
+    """GD-1.2: the levels run 2 … A, so a penalty lowers a side by 1 to 12 of them."""
+    if not 1 <= levels <= len(LEVELS) - 1:
+        raise RuleViolation("GD-1.2", "a level penalty lowers a side by 1 to {most} levels (the "
+                                      "levels run 2 … A), not {levels}",
+                                      most=len(LEVELS) - 1, levels=levels)
 
 
 def apply_pending_penalties(m: GDMatch) -> GDMatch:
@@ -180,16 +195,11 @@ def lowered(standing: GDGame, team: int, steps: int) -> GDGame:
 
 
 def ruling(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
-    """RulingRecorded on this match (GD-10.3). ``effect: {"kind": "disqualify", "side": X}``
-    cancels side X's results (GD-10.1, T-5.6): the other side wins the match."""
-    effect = data.get("effect") or {}
+    """RulingRecorded on this match (GD-10.3): its words are kept with the match. What it does
+    — ``effects``, and a disqualification written as the single ``effect``
+    ``{"kind": "disqualify", "side": X}`` (GD-10.1, T-5.6: side X's results cancelled, the
+    other side wins), the same ruling as ``effects: [{"kind": "disqualify", "entrant": …}]``
+    — is applied by the ruled fold (rules/rulings.py, rules/ruling_effects.py), after the
+    match's end too (T-1.8)."""
     entry = MappingProxyType({"text": data["text"], "effect": data.get("effect")})
-    if effect.get("kind") != "disqualify":
-        return evolve(m, rulings=m.rulings + (entry,))
-    must_be_playing(m)
-    side = effect.get("side")
-    if side not in SIDES:
-        raise RuleViolation("GD-10.1", "a disqualification names the side whose results are "
-                                       "cancelled: effect.side must be A or B")
-    m = evolve(m, rulings=m.rulings + (entry,))
-    return won(m, SIDES[1 - SIDES.index(side)], "disqualified")
+    return evolve(m, rulings=m.rulings + (entry,))

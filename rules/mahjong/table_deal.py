@@ -37,11 +37,11 @@ def roll_for_first_dealer(t: Table, data: Mapping) -> Table:
     """``DiceRolled`` ``firstDealer`` (MJO-2.1): every seat rolls two dice once; the highest
     deals first; while several share the highest, exactly those roll again."""
     rule = t.settings.rule("firstDealer")
+    seat, dice = data["seat"], tuple(data["dice"])
+    roll_total(dice, t.settings, "firstDealer")  # a die shows 1 to 6: first of all
     if t.session is not None:
         raise RuleViolation(rule, "the first dealer is known already: seat {first_dealer}",
                                   first_dealer=t.session.rotation.first_dealer)
-    seat, dice = data["seat"], tuple(data["dice"])
-    roll_total(dice, t.settings, "firstDealer")
     rolling, round_ = still_rolling(t.first_rolls)
     if seat not in rolling:
         raise RuleViolation(rule, "seat {seat} does not roll now: seat(s) {rolling} roll for "
@@ -63,6 +63,7 @@ def roll_to_break_the_wall(t: Table, data: Mapping) -> Table:
     """``DiceRolled`` ``wallBreak`` (MJO-2.3) for the next hand: the dealer throws first; the
     seat his total names throws second. The deal may then be made from the walls with them."""
     rule = t.settings.rule("deal")
+    roll_total(data["dice"], t.settings, "deal")
     _must_be_between_hands(t, data["hand"])
     if t.session is None:
         raise RuleViolation(t.settings.rule("firstDealer"), "the dealer is not known yet: the "
@@ -146,6 +147,8 @@ def _wall_break_throws(t: Table, data: Mapping) -> list[list[int]]:
     rule = t.settings.rule("deal")
     recorded = [list(dice) for _, dice in t.wall_dice]
     given = data.get("dice")
+    for throw in given or ():
+        roll_total(throw, t.settings, "deal")
     if given is None:
         if len(recorded) != 2:
             raise RuleViolation(rule, "a deal from the walls needs the two wall-break throws: "

@@ -67,7 +67,6 @@ class Variant:
     own_tricks_visible: str = "all"         # SJ2-15.2 (SJ3-5.3: "last", 「可以查看自己上一圈的牌」)
     no_trump: bool = True                   # SJ2-3.2 (SJ3-2.2: 「不打无将牌」)
     counts_first_drawer: bool = False       # SJ3-1.3 / 1.4 (SJ2 records no drawing order)
-    forfeit_by_ruling: bool = False         # SJ3-11.9: a disqualification forfeits the round
 
     def rule(self, key: str) -> str:
         return self.rules[key]
@@ -80,7 +79,7 @@ SJ3 = Variant(name="SJ3", decks=3, hand_size=39, kitty_size=6, rules=SJ3_RULES,
               result_scale=SJ3_RESULT_SCALE, reveals_by_count=True, stated_throws=True,
               renege_until_next_lead=True, outcome_penalties=True, kitty_correction=False,
               dealer_sees_buried_kitty=False, own_tricks_visible="last", no_trump=False,
-              counts_first_drawer=True, forfeit_by_ruling=True)
+              counts_first_drawer=True)
 
 
 # Phases of a hand, in order. "awaiting_dealer" only in hand 1 without a declaration under

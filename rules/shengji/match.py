@@ -21,8 +21,9 @@ from . import dealing, irregularities, kitty, lateness, scoring, sheet, tricks
 from .deadlines import deadlines  # noqa: F401  (the engine's pending time rules, rules.deadlines)
 from .hand import POINTS_PENALTY, Hand
 from .hand_result import scored
-from .match_state import (MATCH_RULES, SETTINGS, START_LEVELS, VARIANTS, Match, forfeited,
-                          level_names, must_be_playing)
+# forfeited: this engine's for rules/ruling_effects.py (a forfeit or disqualification, T-6.5)
+from .match_state import (MATCH_RULES, SETTINGS, START_LEVELS, VARIANTS, Match,  # noqa: F401
+                          forfeited, level_names, must_be_playing)
 from .settings import Settings, parse_settings
 
 
@@ -233,17 +234,12 @@ def match_lots(m: Match, data: Mapping) -> Match:
 
 
 def record_ruling(m: Match, data: Mapping) -> Match:
-    """RulingRecorded on this match (SJ2-15.3). In SJ3 an effect
-    ``{"kind": "disqualify", "side": "A"}`` (serious illicit signals, SJ3-11.9) forfeits the
-    round for that side (T-6.5)."""
-    m = evolve(m, rulings=m.rulings + ({"text": data["text"], "effect": data.get("effect")},))
-    effect = data.get("effect") or {}
-    if not m.variant.forfeit_by_ruling or effect.get("kind") != "disqualify":
-        return m
-    if effect.get("side") not in ("A", "B"):
-        raise RuleViolation("SJ3-11.9", "a disqualification names the side, A or B")
-    must_be_playing(m)
-    return forfeited(m, effect["side"], "disqualified")
+    """RulingRecorded on this match (SJ2-15.3): its words are kept with the match. What it
+    does — ``effects``, and a disqualification written as the single ``effect``
+    ``{"kind": "disqualify", "side": "A"}`` (SJ3-11.9: the round forfeited, T-6.5), the same
+    ruling as ``effects: [{"kind": "disqualify", "entrant": …}]`` — is applied by the ruled
+    fold (rules/rulings.py, rules/ruling_effects.py), after the match's end too (T-1.8)."""
+    return evolve(m, rulings=m.rulings + ({"text": data["text"], "effect": data.get("effect")},))
 
 
 # --- SJ3: move times (SJ3-11.8); lateness (T-6.6) is lateness.py's -----------------------------

@@ -49,6 +49,7 @@ class Match:
     lateness: tuple[Mapping, ...] = ()  # LatenessRecorded, with its consequence (T-6.6)
     seated: tuple[str, ...] = ()        # sides whose pair the table recorded seated (PairSeated)
     forfeited_by: str | None = None     # "A" | "B" | "both": the round forfeited (T-6.5)
+    disqualified: tuple[str, ...] = ()  # sides a ruling disqualified (SJ3-11.9, T-1.5)
     first_hand_penalties: tuple[Mapping, ...] = ()  # lateness points for the first hand played
     time_breaches: tuple[Mapping, ...] = ()         # SJ3-11.8 overruns, warning or penalty
     match_clock: MatchClock = MatchClock()  # paused and resumed by the referee (rules.match_clock)

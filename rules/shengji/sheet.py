@@ -15,8 +15,9 @@ the rules make possible, else it is refused citing the rule it breaks:
   (SJ2-5.1 / SJ3-4.1); later the rotation's, which a row may repeat but not contradict (SJ2-5.3 /
   SJ3-4.2);
 - the trump suit, or ``NT`` (SJ2-3.2; SJ3 plays no no-trump, SJ3-2.2);
-- points are counted in fives (SJ2-1.5 / SJ3-1.5: only 5s, 10s and kings count); the trick points
-  and the kitty's together at most what the decks hold (200 / 300); the kitty's at most what
+- points are counted in fives and never negative (SJ2-1.5 / SJ3-1.5: only 5s, 10s and kings
+  count); the trick points and the kitty's together at most what the decks hold (200 / 300: the
+  event's schema sets no bound of its own, so a row beyond the decks is refused with this rule); the kitty's at most what
   its 8 / 6 cards can hold (SJ2-1.3 / SJ3-1.3);
 - the multiplier: 0 when the kitty is not captured, else one that a winning play can make —
   2^(1+p) for p pairs (SJ2-11.2), ×2 single, ×3 pair, ×4 triple, ×(k+3) and ×(2k+2) for
@@ -95,8 +96,9 @@ def hand_from_row(number: int, level: str, dealer: int | None, settings, variant
              kitty_error=bool(data.get("kitty_error")), first_deal=number == 1)
     default_rule = "SJ3-11.1" if variant.outcome_penalties else "SJ2-12.1"
     for given in data.get("penalties", ()):  # SJ2-12.1 / SJ3-11.1, as a referee's are kept
+        # a committee's penalty put into the row by a ruling on the hand (T-1.8) says so
         h = add_penalty(h, given.get("rule") or default_rule, given["side"], given["points"],
-                        "sheet", given.get("reason"))
+                        given.get("source", "sheet"), given.get("reason"))
     return h, counted
 
 
@@ -129,6 +131,10 @@ def _points(trick_points: int, kitty_points: int, variant: Variant) -> tuple[int
     rule = "SJ3-1.5" if variant.outcome_penalties else "SJ2-1.5"
     total = POINTS_PER_DECK * variant.decks
     for name, value in (("trick_points", trick_points), ("kitty_points", kitty_points)):
+        if value < 0:
+            raise RuleViolation(rule, "{name} {value} is negative: the points are those of the "
+                                      "5s, 10s and kings taken",
+                                      name=name, value=value)
         if value % 5:
             raise RuleViolation(rule, "{name} {value} is not a multiple of 5: only 5s (5), 10s "
                                       "and kings (10) count",

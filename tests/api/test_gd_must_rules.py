@@ -445,7 +445,7 @@ def test_malformed_guandan_data_is_a_400_naming_the_field():
     assert problem["errors"][0]["path"] == "/data/cards"
     problem = table.bad("TributePaid", seat=0)
     assert problem["errors"][0]["path"] == "/data/card"
-    problem = table.bad("LevelPenaltyAssessed", rule="GD-10.1", side="A", levels=0)
+    problem = table.bad("LevelPenaltyAssessed", rule="GD-10.1", side="A", levels="1")
     assert problem["errors"][0]["path"] == "/data/levels"
 
 

@@ -588,7 +588,7 @@ def test_a_malformed_deal_is_400_naming_the_field(change, path):
     ("Win", {"seat": 1, "selfDrawn": False, "tile": "5p"}, "/data/discarder"),
     ("Win", {"seat": 1, "discarder": 0}, "/data/discarder"),
     ("Win", {"seat": 1, "selfDrawn": "no"}, "/data/selfDrawn"),
-    ("DiceRolled", {"purpose": "firstDealer", "seat": 0, "dice": [7, 1]}, "/data/dice/0"),
+    ("DiceRolled", {"purpose": "firstDealer", "seat": 0, "dice": ["6", 1]}, "/data/dice/0"),
     ("DiceRolled", {"purpose": "wallBreak", "seat": 0, "dice": [1, 1]}, "/data/hand"),
     ("TimeLimitExceeded", {"seat": 0, "limit": "lunch"}, "/data/limit"),
     ("CoinPenaltyAssessed", {"rule": "mjo-9.3", "seat": 0, "coins": 1}, "/data/rule"),

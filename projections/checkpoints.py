@@ -13,11 +13,13 @@ The file is a SQLite database of its own (``<database>-checkpoints``), never par
 hash chain or an export; deleting it loses nothing but time. Writes go through one background
 thread (best effort, ``synchronous=OFF``), so no request waits for them and they never contend
 with the log's writer. A missing, truncated or foreign file, or a row that does not unpickle, is
-ignored with a log line and rebuilt as streams are folded again.
+ignored with a log line and rebuilt as streams are folded again. The checkpoints of other rules
+are dropped by the writer thread in batches, after the node has started (issue 35).
 
-The file also keeps *quiet marks*: "as of (version, hash) this match stream has no pending
-deadline". The timer reads them at start-up to skip the matches that are over (or paused) and
-unchanged since, instead of folding every match ever started (service/timekeeping.py).
+The file also has a table of *quiet marks* ("as of (version, hash) this match is over or
+paused"), which the timer reads at start-up to skip those matches (projections/quiet_marks.py)
+when the app has no deployment database of its own; a deployment keeps them in its database,
+beside the log, where they outlive this file.
 
 Pickle is safe here because only paiju writes the file, beside a log it trusts as much.
 """
@@ -44,6 +46,7 @@ log = logging.getLogger("paiju.checkpoints")
 _FOLD_SOURCES = ("rules", "events", "projections/streams.py")
 QUEUE_LIMIT = 256       # jobs waiting to be written; beyond it a fold waits for the writer
 WRITER_PATIENCE = 30.0  # seconds a fold waits for room before it skips a job
+PURGE_BATCH = 256       # checkpoints of other rules dropped in one statement
 
 
 def _mapping_proxy(items: dict) -> types.MappingProxyType:
@@ -96,12 +99,15 @@ class CheckpointFile:
         self.path = Path(path)
         self.code = fold_code()
         self._lock = threading.Lock()    # one connection, shared by readers and the writer
+        self._stale = False              # whether it holds checkpoints of other rules
         self._conn = self._open()
         self._queue: queue.Queue = queue.Queue(QUEUE_LIMIT)
         self.skipped = 0  # jobs not written because the writer was stuck
         self._writer = threading.Thread(target=self._write_loop, name="paiju-checkpoints",
                                         daemon=True)
         self._writer.start()
+        if self._stale:  # dropped by the writer, a batch at a time: no start waits for it
+            self._offer(("purge",))
 
     # --- opening ------------------------------------------------------------------------------
     def _open(self) -> sqlite3.Connection:
@@ -120,12 +126,11 @@ class CheckpointFile:
         conn.execute("PRAGMA synchronous=OFF")  # a lost checkpoint is only refolded
         for statement in SCHEMA:
             conn.execute(statement)
-        stale = conn.execute("SELECT count(*) FROM checkpoints WHERE code != ?",
-                             (self.code,)).fetchone()[0]
-        if stale:
-            log.info("checkpoint file %s: %d checkpoints of another version of the rules "
-                     "dropped", self.path, stale)
-            conn.execute("DELETE FROM checkpoints WHERE code != ?", (self.code,))
+        self._stale = conn.execute("SELECT EXISTS (SELECT 1 FROM checkpoints WHERE code != ?)",
+                                   (self.code,)).fetchone()[0]
+        if self._stale:  # never read (every read asks for this code), and dropped
+            log.info("checkpoint file %s: the checkpoints of another version of the rules are "
+                     "ignored and dropped", self.path)
         return conn
 
     def _remove(self) -> None:
@@ -219,7 +224,25 @@ class CheckpointFile:
             finally:
                 self._queue.task_done()
 
+    def _purge(self) -> None:
+        """Drop the checkpoints of another code, a batch at a time (readers wait for one
+        batch at most)."""
+        dropped = 0
+        while True:
+            with self._lock:
+                batch = self._conn.execute(
+                    "DELETE FROM checkpoints WHERE rowid IN (SELECT rowid FROM checkpoints "
+                    "WHERE code != ? LIMIT ?)", (self.code, PURGE_BATCH)).rowcount
+            dropped += batch
+            if batch < PURGE_BATCH:
+                break
+        log.info("checkpoint file %s: %d checkpoints of another version of the rules dropped",
+                 self.path, dropped)
+
     def _write(self, job: tuple) -> None:
+        if job[0] == "purge":
+            self._purge()
+            return
         if job[0] == "save":
             state = job[1]
             blob = dumps(state)

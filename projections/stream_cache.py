@@ -77,8 +77,12 @@ class StreamCache:
     (``budget``), in front of an optional checkpoint file (``persisted``). Thread-safe; the
     states are immutable values, safe to share."""
 
-    def __init__(self, budget: int = DEFAULT_BUDGET, persisted: CheckpointFile | None = None):
+    def __init__(self, budget: int = DEFAULT_BUDGET, persisted: CheckpointFile | None = None,
+                 writes: bool = True):
         self.budget, self.persisted = budget, persisted
+        # whether its checkpoints are written to the file (False: it only reads the file's, as
+        # the timer's start-up folds do: service/timekeeping.py)
+        self.writes = writes
         self._entries: OrderedDict[str, _Entry] = OrderedDict()
         self._held = 0  # the sum of the entries' costs
         self._lock = threading.Lock()
@@ -142,7 +146,7 @@ class StreamCache:
         with self._lock:
             if not self._add_mark(state):
                 return
-        if persist and self.persisted is not None:
+        if persist and self.persisted is not None and self.writes:
             self.persisted.save(state)
 
     def _add_mark(self, state: StreamState) -> bool:

@@ -5,19 +5,27 @@ default, ``--db var/paiju.db``) or one PostgreSQL database (``--db postgresql://
 The files that are not in the database stay on each node's disk: the export signing key (every
 node of a deployment needs the same one; default ``var/paiju-signing.key`` for PostgreSQL,
 beside the file for SQLite) and the checkpoint file (derived, per node; see
-projections/checkpoints.py).
+projections/checkpoints.py). The timer's quiet marks are in the database, shared by every node
+(derived too: projections/quiet_marks.py), so that a node without its checkpoint file — a new
+one, one whose ``var/`` was lost, one after an upgrade of the rules — starts as fast as a
+restart (issue 35).
 """
 from __future__ import annotations
 
 import hashlib
 import os
+import sqlite3
+import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
+from events.envelope import Record
 from events.postgres_store import Pool, PostgresEventStore, is_postgres_url
+from events.sql_reads import read_stream_rows
 from events.sqlite_store import SQLiteEventStore
 from events.store import EventStore
+from projections.quiet_marks import PostgresQuietMarks, QuietMarks, SQLiteQuietMarks
 
 from .leases import Lease, PostgresLease, SQLiteLease
 from .tokens import PostgresTokenRegistry, SQLiteTokenRegistry, TokenRegistry
@@ -39,6 +47,11 @@ class Deployment:
     lease: Lease
     webhooks: WebhookRegistry
     webhook_lease: Lease  # only its holder delivers webhooks (one node of the deployment)
+    # the matches known to be over or paused, beside the log, for every node's timer to start
+    # from (projections/quiet_marks.py); None: in the node's checkpoint file
+    marks: QuietMarks | None = None
+    # the log as the timer's start-up reads it, every match once (None: the store)
+    scan: UnmappedSQLiteLog | None = None
 
     def close(self) -> None:
         self.webhooks.close()
@@ -57,11 +70,43 @@ def open_deployment(db: str, config: dict | None = None,
         store = PostgresEventStore(db, config.get("PG_POOL_SIZE", 20), clock)
         return Deployment(store, PostgresTokenRegistry(store.pool), PostgresLease(store.pool),
                           PostgresWebhookRegistry(store.pool),
-                          PostgresLease(store.pool, name="webhooks"))
+                          PostgresLease(store.pool, name="webhooks"),
+                          PostgresQuietMarks(store.pool))
     store = SQLiteEventStore(db, config.get("SQLITE_SYNCHRONOUS", "FULL"),
                              config.get("SQLITE_MAX_GROUP", 512), clock)
     return Deployment(store, SQLiteTokenRegistry(db), SQLiteLease(db), SQLiteWebhookRegistry(db),
-                      SQLiteLease(db, name="webhooks"))
+                      SQLiteLease(db, name="webhooks"), SQLiteQuietMarks(db),
+                      UnmappedSQLiteLog(db))
+
+
+class UnmappedSQLiteLog:
+    """The streams of a SQLite log read on a connection of their own that does not map the
+    file into memory. The store's readers map it (a read after a commit is then no system
+    call), so a fold of every match of a day — the timer's first start on a log without quiet
+    marks — would leave the whole file's pages in the process's resident set; read this way,
+    they stay in the kernel's page cache only. Opened on first use."""
+
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        self._conn: sqlite3.Connection | None = None
+        self._lock = threading.Lock()
+
+    def read_stream(self, stream: str, from_version: int = 1, limit: int | None = None,
+                    until_position: int | None = None) -> Iterator[Record]:
+        return read_stream_rows(self._query, stream, from_version, limit, until_position)
+
+    def _query(self, sql: str, params=()) -> list[tuple]:
+        with self._lock:
+            if self._conn is None:
+                self._conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
+                self._conn.execute("PRAGMA mmap_size=0")
+            return self._conn.execute(sql, params).fetchall()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
 
 
 def open_store(db: str) -> EventStore:

@@ -1,5 +1,13 @@
 """APScheduler wiring of the timer: when to call :meth:`Timekeeper.tick`.
 
+A start answers at once (issue 35): :meth:`TimerService.start` finds the matches that may be
+running (one query, :meth:`Timekeeper.begin`) and starts the jobs; a thread of its own
+(``paiju-timer-load``) then folds those matches one at a time, firing at once a deadline that
+fell due while the node was down or starting, and planning the others. Meanwhile the node
+serves, and the timer follows the log and fires what it knows. Once every running match's
+deadlines are known and what was due has been fired, :attr:`TimerService.caught_up` is set
+(the readiness probe reads it) and a log line says how long it took.
+
 Two jobs: ``paiju-deadline``, a date job at the earliest pending deadline (re-planned after
 every tick), and ``paiju-follow``, an interval job that follows the log each second, so that an
 append by another worker moves the plan within a second. A POST in this process calls
@@ -10,12 +18,15 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from datetime import datetime, timedelta, timezone
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
+
+from events.envelope import Record
 
 from .timekeeping import Timekeeper
 
@@ -32,28 +43,70 @@ class TimerService:
         self.follow_seconds = follow_seconds
         self._nudge_waiting = threading.Event()
         self._stopping = threading.Event()
+        # set once every running match's deadlines are known and what was due has been fired
+        # (or is another node's to fire): what the readiness probe waits for
+        self.caught_up = threading.Event()
+        self._loader: threading.Thread | None = None
 
     def start(self, paused: bool = False) -> None:
-        """Rebuild the deadlines from the log, fire what passed while the service was down,
-        and plan the next firing. ``paused``: plan without running (tests inspect the jobs)."""
-        self.timekeeper.start()
+        """Find the matches that may be running and start following the log at once; fold
+        them in the background (fire what passed while the service was down, plan the rest),
+        then set :attr:`caught_up`. ``paused``: fold them here and plan without running
+        (tests inspect the jobs)."""
+        began, fired_before = time.perf_counter(), self.timekeeper.fired
+        to_fold = self.timekeeper.begin()
         self.scheduler.add_job(self.tick, IntervalTrigger(seconds=self.follow_seconds),
                                id=FOLLOW_JOB, replace_existing=True, coalesce=True,
                                max_instances=1)
         self.scheduler.start(paused=paused)
-        if not paused:
-            self.tick()
-        else:
+        if paused:
+            self.timekeeper.load()
             self.plan()
+            self.caught_up.set()
+            return
+        self._loader = threading.Thread(target=self._load, args=(began, to_fold, fired_before),
+                                        name="paiju-timer-load", daemon=True)
+        self._loader.start()
 
-    def tick(self) -> None:
+    def _load(self, began: float, to_fold: int, fired_before: int) -> None:
+        """Fold the matches found at start, one at a time (the timekeeper's lock is taken for
+        each, so a tick or a nudge waits for one fold at most); a deadline already due fires
+        at once, a later one is planned at once."""
+        failed = 0
+        while not self._stopping.is_set():
+            try:
+                stream = self.timekeeper.load_next()
+            except Exception:  # one match that does not fold must not leave the others unknown
+                failed += 1
+                log.exception("the timer could not fold a running match at start")
+                continue
+            if stream is None:
+                break
+            due = self.timekeeper.next_due_of(stream)
+            if due is not None and due <= self.timekeeper.now():
+                self.tick()
+            elif due is not None:
+                self.plan()
         if self._stopping.is_set():
             return
+        self.tick()  # whatever fell due meanwhile, then the plan
+        log.info("timer caught up in %.1f s: %d matches folded%s, %d deadlines fired, %d "
+                 "pending", time.perf_counter() - began, to_fold,
+                 f" ({failed} could not be)" if failed else "",
+                 self.timekeeper.fired - fired_before, len(self.timekeeper.pending()))
+        self.caught_up.set()
+
+    def tick(self) -> list[Record]:
+        """Follow the log, fire what is due, plan the next firing; the events fired."""
+        if self._stopping.is_set():
+            return []
+        fired: list[Record] = []
         try:
-            self.timekeeper.tick()
+            fired = self.timekeeper.tick()
         except Exception:  # a job must not die with one bad tick: log it, try again next time
             log.exception("timer tick failed")
         self.plan()
+        return fired
 
     def plan(self) -> None:
         """The date job at the earliest pending deadline (none when nothing is pending)."""
@@ -100,6 +153,8 @@ class TimerService:
         self._stopping.set()
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
+        if self._loader is not None and self._loader is not threading.current_thread():
+            self._loader.join(timeout=30)  # it stops after the fold in progress
         self.timekeeper.wait_idle()
         release = getattr(self.timekeeper.lease, "release", None)
         if release is not None:

@@ -4,7 +4,11 @@ when it passes (issue 8).
 The :class:`Timekeeper` holds nothing the log does not say. It rebuilds its deadlines from the
 log at start-up (:meth:`start`), follows the log for appends by any process (:meth:`catch_up`),
 and fires what is due (:meth:`fire_due`) through the same append path as a client: the rules
-judge the timer's event, and apply its consequence, as for a referee's. A deadline that passed
+judge the timer's event, and apply its consequence, as for a referee's. A start has two halves
+(issue 35): :meth:`begin` finds, by one query, the matches that may be running (started, and not
+marked over or paused since: projections/quiet_marks.py), and :meth:`load_next` folds them one
+at a time, which ``paiju serve`` does in the background while it already answers
+(service/scheduler.py). A deadline that passed
 while the service was down fires at start-up, recorded then, with the original deadline in its
 meta. Time comes from ``now``, so tests run on a fake clock and never sleep; APScheduler only
 calls :meth:`tick` at the right moments (service/scheduler.py).
@@ -20,6 +24,7 @@ from events.catalogue import Catalogue
 from events.envelope import Record
 from events.store import EventStore, IdempotencyConflict, WrongExpectedVersion
 from projections.deadlines import PendingDeadline, pending_deadlines
+from projections.quiet_marks import FileQuietMarks, NoQuietMarks, QuietMarks, quiet
 from projections.streams import StreamCache, load_stream
 
 from .appending import EventRuleViolation, append_events
@@ -34,44 +39,74 @@ MAX_FIRINGS_PER_TICK = 10_000
 
 class Timekeeper:
     def __init__(self, store: EventStore, catalogue: Catalogue, now: Callable[[], datetime],
-                 cache: StreamCache | None = None, lease: Lease | None = None):
+                 cache: StreamCache | None = None, lease: Lease | None = None,
+                 marks: QuietMarks | None = None, scan=None):
         self.store, self.catalogue, self.now = store, catalogue, now
+        # what the start-up folds read the log through (service/deployment.py:
+        # UnmappedSQLiteLog); the store itself by default
+        self.scan = scan if scan is not None else store
         self.cache = cache if cache is not None else StreamCache()
         self.lease = lease or SoleLease()
+        if marks is None:  # an app given a store of its own: the checkpoint file's, if any
+            persisted = self.cache.persisted
+            marks = FileQuietMarks(persisted) if persisted is not None else NoQuietMarks()
+        self.marks = marks
         self._pending: dict[str, tuple[PendingDeadline, ...]] = {}   # match stream -> deadlines
         self._refused: dict[str, set[str]] = {}  # stream -> timer event ids the rules refused
         # timer event ids already in the log: a deadline that comes back with the same id (its
         # event voided by a ruling, say) has had its firing, and a retry would change nothing
         self._settled: set[str] = set()
+        # the match streams found at start-up (begin) and not folded yet, in the order found
+        self._unknown: dict[str, None] = {}
         self.leading = False                     # whether the last firing held the lease
+        self.fired = 0                           # the deadlines this process has fired
         self._position = 0                       # the log position followed so far
         self._lock = threading.RLock()
 
     # --- following the log --------------------------------------------------------------------
     def start(self) -> None:
-        """Rebuild the deadlines of every match still running from the log (start-up). A match
-        marked quiet (no pending deadline: over, or paused) whose stream has not moved since is
-        not folded: start-up costs what is live, not every match ever started."""
-        with self._lock:
-            self._position = self.store.last_position()
-            self._pending.clear()
-            self._refused.clear()
-            for started in self.store.read_type("MatchStarted"):
-                if not self._still_quiet(started.stream):
-                    self._refresh(started.stream)
+        """Rebuild the deadlines of every match still running from the log (start-up): both
+        halves, :meth:`begin` and :meth:`load`, at once."""
+        self.begin()
+        self.load()
 
-    def _still_quiet(self, stream: str) -> bool:
-        """Whether the stream's quiet mark holds: its last event is still the one marked."""
-        persisted = self.cache.persisted
-        mark = persisted.quiet(stream) if persisted is not None else None
-        if mark is None:
-            return False
-        version, hash_ = mark
-        head = self.store.stream_head(stream)
-        if head is None or head[1] != version:
-            return False
-        last = next(self.store.read_stream(stream, from_version=version, limit=1), None)
-        return last is not None and last.hash == hash_
+    def begin(self) -> int:
+        """The quick half of a start: where the log ends, and which match streams may have
+        deadlines — every match started but those marked over or paused and unchanged since
+        (projections/quiet_marks.py) — without folding any. Returns how many are to fold;
+        :meth:`load_next` folds them, while :meth:`catch_up` and :meth:`fire_due` already serve
+        what is known (a stream an append touches meanwhile is folded then)."""
+        with self._lock:
+            self._position = self.store.last_position()  # first: what is appended after it
+            self._pending.clear()                        # is followed by catch_up
+            self._refused.clear()
+            self._unknown = dict.fromkeys(self.marks.unsettled(self.store))
+            return len(self._unknown)
+
+    def load_next(self) -> str | None:
+        """Fold the next stream :meth:`begin` found (its deadlines become known); returns it,
+        or None once every one is known."""
+        with self._lock:
+            if not self._unknown:
+                self.marks.flush()
+                if self.scan is not self.store and hasattr(self.scan, "close"):
+                    self.scan.close()  # opened again by the next start, if any
+                return None
+            stream = next(iter(self._unknown))
+            del self._unknown[stream]
+            self._refresh(stream, starting=True)
+            return stream
+
+    def load(self) -> None:
+        """Fold every stream :meth:`begin` found."""
+        while self.load_next() is not None:
+            pass
+
+    @property
+    def known(self) -> bool:
+        """Whether every running match's deadlines are known (every stream begin found has
+        been folded)."""
+        return not self._unknown
 
     def catch_up(self) -> set[str]:
         """Read what was appended since last time (by this process or another) and recompute
@@ -87,18 +122,32 @@ class Timekeeper:
                     touched.add(record.stream)
             for stream in touched:
                 self._refused.pop(stream, None)  # a new history: judge its deadlines afresh
+                self._unknown.pop(stream, None)  # folded now, with what was appended
                 self._refresh(stream)
+            self.marks.flush()
             return touched
 
-    def _refresh(self, stream: str) -> None:
-        folded = load_stream(self.store, self.catalogue, stream, cache=self.cache)
+    def _refresh(self, stream: str, starting: bool = False) -> None:
+        """Fold ``stream`` and keep its deadlines. ``starting`` (a stream found at start-up,
+        most of them over): the fold starts from the checkpoint file's newest checkpoint but
+        writes none and keeps nothing in memory — a finished match is folded, and its
+        checkpoints written, when it is first read — and only a running match's state is
+        kept, as the head its next move folds from, and written for the next start."""
+        if starting:
+            own = StreamCache(budget=0, persisted=self.cache.persisted, writes=False)
+            folded = load_stream(self.scan, self.catalogue, stream, cache=own)
+            if folded.version and not quiet(folded):
+                self.cache.put(folded)
+                self.cache.checkpoint(folded, persist=True)
+        else:
+            folded = load_stream(self.store, self.catalogue, stream, cache=self.cache)
         found = pending_deadlines(folded)
         if found:
             self._pending[stream] = found
         else:
             self._pending.pop(stream, None)
-            if self.cache.persisted is not None and folded.version:
-                self.cache.persisted.mark_quiet(stream, folded.version, folded.hash)
+        if quiet(folded):  # over or paused: not folded at the next start until it moves
+            self.marks.mark(stream, folded.version, folded.hash)
 
     # --- reading ------------------------------------------------------------------------------
     def pending(self) -> list[PendingDeadline]:
@@ -112,6 +161,14 @@ class Timekeeper:
     def next_due(self) -> datetime | None:
         upcoming = self.pending()
         return upcoming[0].due if upcoming else None
+
+    def next_due_of(self, stream: str) -> datetime | None:
+        """The earliest deadline of ``stream`` that will fire (None: none)."""
+        with self._lock:
+            found = [p.due for p in self._pending.get(stream, ())
+                     if p.event_id not in self._refused.get(stream, ())
+                     and p.event_id not in self._settled]
+        return min(found) if found else None
 
     def wait_idle(self) -> None:
         """Return once no other thread is following the log or firing."""
@@ -145,6 +202,8 @@ class Timekeeper:
             else:
                 log.error("more than %d deadlines due at once; the rest wait for the next tick",
                           MAX_FIRINGS_PER_TICK)
+            if fired:
+                self.marks.flush()
             return fired
 
     def _fire(self, deadline: PendingDeadline) -> list[Record]:
@@ -167,6 +226,7 @@ class Timekeeper:
         self._refresh(deadline.stream)
         self._settled.add(deadline.event_id)
         if result.created:
+            self.fired += 1
             log.info("deadline %s of %s fired: %s at %s", deadline.deadline.key, deadline.stream,
                      deadline.deadline.event_type, result.records[0].recorded_at)
             return list(result.records)

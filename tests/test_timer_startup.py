@@ -4,6 +4,7 @@ are in the checkpoint file — and their deadlines still fire with their origina
 from __future__ import annotations
 
 import json
+import sqlite3
 
 import pytest
 from clients import admin_client
@@ -33,6 +34,11 @@ def deployment():
         for table in tables:
             table.deal()
         app.extensions["paiju"].store.close()
+        # a database of a paiju from before the quiet marks were kept beside the log (the
+        # simulation's timer left its own): the upgrade's first start finds none
+        conn = sqlite3.connect(server.database, isolation_level=None)
+        conn.execute("DROP TABLE quiet_matches")
+        conn.close()
         yield server.database, clock, sorted(t.stream for t in tables), finished
 
 

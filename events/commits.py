@@ -28,6 +28,7 @@ class CommitFeed:
 
     def __init__(self, on_first_listener: Callable[[], None] | None = None):
         self._listeners: list[Listener] = []
+        self._own: list[Listener] = []  # of this process's commits only (listen_own)
         self._lock = threading.Lock()
         self._on_first_listener = on_first_listener
 
@@ -38,18 +39,42 @@ class CommitFeed:
         if first and self._on_first_listener is not None:
             self._on_first_listener()  # e.g. PostgreSQL's LISTEN connection
 
+    def listen_own(self, listener: Listener) -> None:
+        """Hear this process's own commits only, each with its records (the metrics count
+        them): no word of other nodes' commits, so no LISTEN connection is started for it."""
+        with self._lock:
+            self._own.append(listener)
+
     def unlisten(self, listener: Listener) -> None:
         with self._lock:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
+            for listeners in (self._listeners, self._own):
+                if listener in listeners:
+                    listeners.remove(listener)
 
     @property
     def listened(self) -> bool:
         return bool(self._listeners)
 
     def announce(self, last_position: int, records: Sequence[Record] = ()) -> None:
-        for listener in list(self._listeners):
+        for listener in list(self._listeners) + (list(self._own) if records else []):
             try:
                 listener(last_position, records)
             except Exception:  # a listener's fault must never fail an append that committed
                 log.exception("a commit listener failed")
+
+
+class GroupSizes:
+    """How many appends each commit of a store carried (group commit): counts per bucket of
+    sizes, kept by the one thread that commits (SQLite's writer) or under the lock that forms
+    the groups (PostgreSQL), read at scrape time by service/metrics.py. They only grow."""
+
+    BOUNDS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)  # the buckets' upper bounds (then: more)
+
+    def __init__(self) -> None:
+        self.counts = [0] * (len(self.BOUNDS) + 1)
+        self.appends = 0  # the sum of the sizes
+
+    def record(self, size: int) -> None:
+        """One commit of ``size`` appends (1 and up)."""
+        self.counts[min(max(size - 1, 0).bit_length(), len(self.BOUNDS))] += 1
+        self.appends += size

@@ -75,7 +75,7 @@ from .store import (
 
 log = logging.getLogger("paiju.postgres")
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 CONNECT_SECONDS = 5       # to reach the server at start and for each new connection
 # A node that stops mid-transaction (paused, cut off) must not hold a lock for ever: its
 # session is ended after 30 s idle in a transaction, and no statement waits more than 10 s for a
@@ -142,6 +142,12 @@ MIGRATIONS = (
         error text, next_attempt_at text, seq integer NOT NULL
     );
     CREATE INDEX webhook_deliveries_seq ON webhook_deliveries (webhook_id, seq);
+    """,
+    # 3: the timer's quiet marks (projections/quiet_marks.py): derived from the log, a hint
+    # for the start-up of every node, never exported; dropping every row loses only time
+    """
+    CREATE TABLE quiet_matches (stream text PRIMARY KEY, version bigint NOT NULL,
+                                hash text NOT NULL);
     """,
 )
 
@@ -277,6 +283,7 @@ class PostgresEventStore(EventStore):
         self.url = url
         self.pool = Pool(url, pool_size)  # the node's connections (tokens and lease share it)
         self._groups = TournamentGroups(self._commit)
+        self.group_sizes = self._groups.sizes
         self._closed = False
         self._closing = threading.Lock()
         self._listening: threading.Thread | None = None  # the LISTEN thread, once someone listens
@@ -356,6 +363,13 @@ class PostgresEventStore(EventStore):
 
     def tournament_ids(self) -> list[str]:
         return first_positions(self.pool.query)
+
+    def schema_versions(self) -> tuple[int, int]:
+        try:
+            found = self.pool.query("SELECT version FROM paiju_schema")
+        except errors.UndefinedTable:  # dropped from under the node
+            found = []
+        return (found[0][0] if found else 0), SCHEMA_VERSION
 
     # --- word of commits, every node's (events/commits.py) --------------------------------
     def _new_commit_feed(self) -> CommitFeed:

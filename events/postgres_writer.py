@@ -34,6 +34,7 @@ import psycopg
 
 from rules.messages import Message
 
+from .commits import GroupSizes
 from .envelope import NewEvent, Record, record_hash
 from .sql_reads import (
     COLUMNS,
@@ -79,6 +80,7 @@ class TournamentGroups:
         self._commit, self.max_group = commit, max_group
         self._lock = threading.Lock()
         self._queued: dict[str, list[Job]] = {}  # tournament -> jobs waiting; key: a leader runs
+        self.sizes = GroupSizes()  # appends per group (recorded under the lock)
 
     def submit(self, job: Job) -> AppendResult:
         with self._lock:
@@ -115,6 +117,7 @@ class TournamentGroups:
             queue = self._queued[job.tournament_id]
             group = [job, *queue[:self.max_group - 1]]
             del queue[:self.max_group - 1]
+            self.sizes.record(len(group))
         done = False
         try:
             self._commit(group)

@@ -26,6 +26,7 @@ import sqlite_utils
 
 from rules.messages import Message
 
+from .commits import GroupSizes
 from .envelope import NewEvent, Record
 from .sql_reads import (
     COLUMNS,
@@ -73,6 +74,7 @@ class SQLiteEventStore(EventStore):
         create_schema(writer_connection)
         self._writer = _GroupCommitWriter(writer_connection, self.clock, max_group,
                                           self._announce_records)
+        self.group_sizes = self._writer.sizes
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
@@ -159,6 +161,9 @@ class SQLiteEventStore(EventStore):
     def tournament_ids(self) -> list[str]:
         return first_positions(self._query)
 
+    def schema_versions(self) -> tuple[int, int]:
+        return self._query("PRAGMA user_version")[0][0], SCHEMA_VERSION
+
     def close(self) -> None:
         self._writer.stop()
         with self._opened_lock:
@@ -235,6 +240,7 @@ class _GroupCommitWriter:
                  committed: Callable[[list[Record]], None] = lambda records: None):
         self.conn, self.clock, self.max_group = conn, clock, max_group
         self.committed = committed  # told of each group's records, in position order
+        self.sizes = GroupSizes()  # appends per commit (only this thread records them)
         self.tail = _TransactionTail(conn)
         self.queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self.closed = False
@@ -289,6 +295,7 @@ class _GroupCommitWriter:
 
     def _commit(self, jobs: list[_Job]) -> None:
         conn = self.conn
+        self.sizes.record(len(jobs))
         try:
             conn.execute("BEGIN IMMEDIATE")
             recorded_at = self.clock()

@@ -13,7 +13,7 @@ from typing import Callable, Iterable, Iterator, Protocol, Sequence
 
 from rules.messages import Message
 
-from .commits import CommitFeed
+from .commits import CommitFeed, GroupSizes
 from .envelope import (
     ANY,
     GENESIS_HASH,
@@ -257,6 +257,8 @@ class EventStore(ABC):
     # The server's time of each append (``recorded_at``, what the rules measure limits with).
     # A store may be given another clock: a simulation that runs faster than the table would.
     clock: Callable[[], str] = staticmethod(utc_timestamp)
+    # how many appends each commit carried, for a store that groups them (service/metrics.py)
+    group_sizes: GroupSizes | None = None
 
     @abstractmethod
     def append(self, tournament_id: str, events: Sequence[NewEvent],
@@ -306,6 +308,13 @@ class EventStore(ABC):
         returns how many were written. Positions may then have gaps (those of the tournaments
         the export left out); the chain covers every event of its tournament."""
         raise NotImplementedError(f"{type(self).__name__} cannot restore an export")
+
+    def schema_versions(self) -> tuple[int, int] | None:
+        """(the store schema the database holds, the one this code writes), read with one
+        cheap query: what readiness asks (service/api/health.py). None for a store without a
+        schema (in memory). Raises :class:`StoreUnavailable` when the database cannot be
+        reached."""
+        return None
 
     def verify(self, tournament_id: str) -> ChainReport:
         return verify_records(tournament_id, self.read_tournament(tournament_id))

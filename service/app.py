@@ -8,12 +8,11 @@ from flask import Flask, request
 
 from events import default_catalogue
 from events.catalogue import Catalogue
-from events.envelope import new_event_id
 from events.store import EventStore
 from projections.checkpoints import CheckpointFile
 from projections.stream_cache import DEFAULT_BUDGET, StreamCache
 
-from . import conditional, cors, i18n, problems
+from . import conditional, cors, i18n, metrics, problems, request_log
 from .api import (
     events,
     groups,
@@ -64,6 +63,7 @@ DEFAULTS = {
     "WEBHOOK_DISABLE_AFTER_SECONDS": 3 * 3600,  # a webhook failing this long is disabled
     "WEBHOOK_TIMEOUT_SECONDS": 5.0,   # a receiver's answer is awaited this long
     "LANGUAGE": i18n.DEFAULT_LANGUAGE,  # for a reader who asks for none: zh or en (i18n.py)
+    "METRICS_TOKEN": None,            # a bearer token for /metrics besides admin tokens (metrics.py)
 }
 
 
@@ -82,17 +82,20 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
     lease: Lease = SoleLease()
     webhook_lease: Lease = SoleLease()
     webhooks: WebhookRegistry | None = None
+    marks = scan = None  # the timer's quiet marks and start-up reader: the deployment's
     if owns_store:
         deployment = open_deployment(app.config["DATABASE"], app.config, clock)
         store, lease = deployment.store, deployment.lease
         webhooks, webhook_lease = deployment.webhooks, deployment.webhook_lease
+        marks, scan = deployment.marks, deployment.scan
         tokens = tokens or deployment.tokens
     # Tokens expire by the real clock: CLOCK is the time the log records (a simulation's may
     # run faster than the table, and moves on with every reading).
     checkpoints = _checkpoint_file(app.config) if owns_store else None
     catalogue = catalogue or default_catalogue()
     cache = StreamCache(app.config["CACHE_BUDGET"], checkpoints)
-    timekeeper = Timekeeper(store, catalogue, app.config.get("NOW") or _utc_now, cache, lease)
+    timekeeper = Timekeeper(store, catalogue, app.config.get("NOW") or _utc_now, cache, lease,
+                            marks, scan)
     visibility = Visibility(store, catalogue, cache)
     webhooks = webhooks or SQLiteWebhookRegistry(":memory:")  # a store of its own: in memory
     app.extensions["paiju"] = Services(
@@ -105,13 +108,11 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
             app.config["WEBHOOKS_ALLOW_PRIVATE"], app.config["WEBHOOK_DISABLE_AFTER_SECONDS"],
             app.config["WEBHOOK_TIMEOUT_SECONDS"]))
 
-    @app.before_request
-    def _request_id():
-        request.environ["paiju.request_id"] = new_event_id()
+    request_log.register(app)  # each request's id, log line and metrics (the last after_request)
+    metrics.register(app)  # /metrics, and the count of what the store commits (issue 35)
 
     @app.after_request
-    def _echo_request_id(response):
-        response.headers["X-Request-Id"] = request.environ.get("paiju.request_id", "")
+    def _options_answer(response):
         if request.method == "OPTIONS" and response.status_code == 200:
             response.status_code = 204  # Flask's automatic answer: the Allow header, no body
             response.set_data(b"")

@@ -22,6 +22,12 @@ DB_HELP = ("the deployment's database: a SQLite file (created if new; default va
            "postgresql:// URL (after `paiju db upgrade`); default: DATABASE_URL if it is set")
 
 
+LOG_FORMAT_HELP = ("the lines on standard error: text (the default), or json: one JSON object a "
+                   "line (time, level, logger, node, request_id, tournament, route, message), "
+                   "and a line per request with its method, path, status and duration_ms. The "
+                   "node is PAIJU_NODE if set, else host:port")
+
+
 LANGUAGE_HELP = ("the language paiju speaks here: zh (简体中文) or en (English); default: "
                  "LC_ALL, LC_MESSAGES or LANG (C or POSIX: English), else zh. Before the command: "
                  "paiju --language en verify …")
@@ -85,12 +91,21 @@ def main(argv: list[str] | None = None) -> int:
                             "none (?lang=, Accept-Language); default zh (简体中文). It is also "
                             "the language of serve's own lines, unless paiju --language (before "
                             "serve) names another")
+    serve.add_argument("--log-format", choices=["text", "json"], default="text",
+                       help=LOG_FORMAT_HELP)
+    serve.add_argument("--metrics-token", type=_metrics_token,
+                       default=os.environ.get("PAIJU_METRICS_TOKEN"), metavar="TOKEN",
+                       help="a bearer token (16 characters or more) that may read /metrics "
+                            "besides admin tokens, for the Prometheus that scrapes it; default: "
+                            "PAIJU_METRICS_TOKEN, which keeps it out of the process list")
     serve.set_defaults(run=_serve)
 
     timer = commands.add_parser("timer", help="run only the timer: fire every deadline of the "
                                 "deployment (for WSGI workers started with paiju serve --no-timer "
                                 "or another server)")
     timer.add_argument("--db", default=default_db(), help=DB_HELP)
+    timer.add_argument("--log-format", choices=["text", "json"], default="text",
+                       help=LOG_FORMAT_HELP)
     timer.set_defaults(run=_timer)
 
     verify = commands.add_parser("verify", help="walk the hash chain of every tournament, or one")
@@ -475,43 +490,60 @@ def _simulate_sj3_swiss(args) -> int:
                            clock, timer=False)
 
 
-def _log_to_stderr() -> None:
+def _log_to_stderr(log_format: str = "text", node: str | None = None) -> None:
     """What a serving process tells its operator: the timer's firings, checkpoints ignored and
-    rebuilt, failures (INFO and above, on standard error)."""
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    rebuilt, failures (INFO and above, on standard error), as text or JSON lines, each written
+    during a request with the request's id (service/request_log.py)."""
+    from .request_log import configure
+
+    configure(log_format, os.environ.get("PAIJU_NODE") or node)
     # their own chatter (waitress's queue depth, APScheduler's every run of a job) is noise
     logging.getLogger("waitress").setLevel(logging.ERROR)
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
 
 def _serve(args) -> int:
+    import socket
+
     from .app import create_app
     from .i18n import DEFAULT_LANGUAGE
+    from .metrics import metrics_of, multiprocess_dir, since_start
     from .serving import serve
 
-    _log_to_stderr()
+    _log_to_stderr(args.log_format, f"{socket.gethostname()}:{args.port}")
     say = args.say
+    if multiprocess_dir() is not None and not Path(multiprocess_dir()).is_dir():
+        refused = say(Message("PROMETHEUS_MULTIPROC_DIR={path} is not a directory: make it "
+                              "(empty) before paiju serve starts", path=multiprocess_dir()))
+        print(f"paiju: {refused}", file=sys.stderr)
+        return 2
     app = _opened(say, lambda: create_app({
         "DATABASE": args.db, "SQLITE_MAX_GROUP": args.max_group,
         "SQLITE_SYNCHRONOUS": args.synchronous, "TIMER": not args.no_timer,
         "PG_POOL_SIZE": args.threads + 4, "SIGNING_KEY": args.key,
         "WEBHOOKS_ALLOW_PRIVATE": args.webhooks_allow_private,
         "CORS_ORIGINS": tuple(args.cors_origin), "FRAME_ANCESTORS": tuple(args.frame_ancestor),
-        "LIVE_POLL_SECONDS": args.live_poll_seconds,
+        "LIVE_POLL_SECONDS": args.live_poll_seconds, "METRICS_TOKEN": args.metrics_token,
         "LANGUAGE": args.language or DEFAULT_LANGUAGE}))
     if app is None:
         return 2
+    metrics = metrics_of(app)  # the start's phases: seconds from the process's start
+    metrics.record_phase("opened", since_start())  # the store, the checkpoints, the app
     services = app.extensions["paiju"]
     _first_admin_token(services.tokens, say)
     if services.timer is not None:
         services.timer.start()  # fires what passed while the service was down, then plans
+        metrics.record_phase("timer-started", since_start())
+        _record_when_caught_up(services.timer, metrics, since_start)
     services.webhook_delivery.start()  # from each webhook's stored cursor (the lease's holder)
+
+    def listening():
+        metrics.record_phase("listening", since_start())
+        print(say(Message("paiju serving on {url} (database {db})",
+                          url=f"http://{args.host}:{args.port}", db=_shown(args.db))),
+              flush=True)
     try:
-        serve(app, args.host, args.port, args.threads, lambda: print(
-            say(Message("paiju serving on {url} (database {db})",
-                        url=f"http://{args.host}:{args.port}", db=_shown(args.db))),
-            flush=True))
+        serve(app, args.host, args.port, args.threads, listening)
     except OSError as error:  # the port is taken, or the address is not this machine's
         refused = say(Message("cannot listen on {address}: {error}",
                               address=f"{args.host}:{args.port}",
@@ -528,12 +560,32 @@ def _serve(args) -> int:
     return 0
 
 
+def _record_when_caught_up(timer, metrics, since_start) -> None:
+    """The phase ``timer-caught-up``, once the timer says so (service/scheduler.py)."""
+    caught_up = getattr(timer, "caught_up", None)
+    if caught_up is None:
+        return
+
+    def record():
+        caught_up.wait()
+        metrics.record_phase("timer-caught-up", since_start())
+    threading.Thread(target=record, name="paiju-startup-phase", daemon=True).start()
+
+
+def _metrics_token(text: str) -> str:
+    if len(text) < 16 or not text.isascii() or not text.isprintable() or " " in text:
+        raise argparse.ArgumentTypeError("16 or more visible ASCII characters, no spaces")
+    return text
+
+
 def _timer(args) -> int:
     """The timer alone, until stopped: the same leader lease as a serving process's timer, so
     any number of timers and servers may run on one database."""
+    import socket
+
     from .app import create_app
 
-    _log_to_stderr()
+    _log_to_stderr(args.log_format, f"{socket.gethostname()}:timer")
     app = _opened(args.say, lambda: create_app({"DATABASE": args.db, "TIMER": True}))
     if app is None:
         return 2

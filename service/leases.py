@@ -26,6 +26,11 @@ class Lease(ABC):
     def hold(self, now: datetime) -> bool:
         """Take or renew the lease at ``now``; whether this process holds it."""
 
+    def held(self, now: datetime) -> bool:
+        """Whether this process holds the lease at ``now`` by its last take, read without
+        taking it (service/metrics.py)."""
+        return False
+
 
 class RenewedLease(Lease):
     """A lease kept in a database, written only when it is half spent: the timer asks at every
@@ -43,6 +48,10 @@ class RenewedLease(Lease):
         self._held_until = now + timedelta(seconds=self.seconds) if mine else None
         return mine
 
+    def held(self, now: datetime) -> bool:
+        held_until = self._held_until
+        return held_until is not None and now < held_until
+
     @abstractmethod
     def _take(self, now: datetime, until: datetime) -> bool:
         """Take or renew the lease until ``until`` in one write transaction."""
@@ -55,6 +64,9 @@ class SoleLease(Lease):
     """A deployment with one process (an in-memory store): always the leader."""
 
     def hold(self, now: datetime) -> bool:
+        return True
+
+    def held(self, now: datetime) -> bool:
         return True
 
 

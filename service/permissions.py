@@ -141,6 +141,8 @@ ACTIONS: Mapping[str, frozenset[str] | None] = MappingProxyType({
     "pair": FAMILY_ROLES["pairing"],
     "rule": FAMILY_ROLES["ruling"],  # preview a ruling (what recording it would make)
     "webhooks": FAMILY_ROLES["organisation"],  # register, read and redeliver webhooks
+    # the deployment's metrics (/metrics), every tournament's counts: or the metrics token
+    "metrics": frozenset({"admin"}),
 })
 
 # The rule that says who posts an event, named when another role tries to
@@ -200,6 +202,7 @@ _ACTION_WORDS = {
     "pair": N_("pair a round"),
     "rule": N_("rule (the committee's preview of a ruling)"),
     "webhooks": N_("manage the tournament's webhooks"),
+    "metrics": N_("read the deployment's metrics"),
 }
 
 

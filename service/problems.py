@@ -43,6 +43,7 @@ TITLES = {
     "forbidden": N_("The token does not allow this"),
     "no-signing-key": N_("The deployment has no key to sign exports with"),
     "store-unavailable": N_("The database is unavailable; retry later"),
+    "not-ready": N_("This node is not ready to serve; retry later or on another node"),
 }
 
 # ``accept`` of a 415: the media types a route takes (Content-Type values)

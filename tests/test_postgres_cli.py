@@ -32,7 +32,7 @@ def test_db_upgrade_makes_the_schema_and_the_first_admin_token_once(postgres_tem
     try:
         assert main(["db", "upgrade", "--db", url]) == 0
         first = capsys.readouterr().out
-        assert "store schema 2 (upgraded from 0)" in first
+        assert "store schema 3 (upgraded from 0)" in first
         assert "Authorization: Bearer pj_" in first
         assert main(["db", "upgrade", "--db", url]) == 0
         again = capsys.readouterr().out

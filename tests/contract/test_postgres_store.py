@@ -48,8 +48,8 @@ def test_a_database_without_the_schema_is_refused_until_db_upgrade(postgres_temp
     try:
         with pytest.raises(SchemaNotCurrent, match="paiju db upgrade"):
             PostgresEventStore(url)
-        assert upgrade_schema(url) == (0, 2)
-        assert upgrade_schema(url) == (2, 2)  # a second run changes nothing
+        assert upgrade_schema(url) == (0, 3)
+        assert upgrade_schema(url) == (3, 3)  # a second run changes nothing
         PostgresEventStore(url).close()
     finally:
         postgres.drop(url)

@@ -6,7 +6,7 @@ DB     ?= var/paiju.db
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test bench install install-test clean i18n
+.PHONY: run test bench install install-test clean i18n docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,10 @@ $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
 
 $(VENV)/.installed-bench: pyproject.toml $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	touch $@
+
+$(VENV)/.installed-docs: pyproject.toml $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
 	touch $@
 
 install: $(VENV)/.installed
@@ -41,9 +45,17 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python bench/fold.py
 	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/timer.py
+	$(BIN)/python bench/startup.py
 	$(BIN)/python bench/pairing.py
 	$(BIN)/python bench/reads.py
 	$(BIN)/python bench/live.py
+
+# The documentation site (mkdocs.yml): docs/ in English and 简体中文, the reference pages
+# generated from the code and api_spec.yaml, built strictly (a broken link or a missing page
+# fails) into build/site. tests/test_docs.py runs the same build in `make test`. (The two
+# variables silence the banners Material and ProperDocs print about MkDocs' future.)
+docs: $(VENV)/.installed-docs
+	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(BIN)/mkdocs build --strict --clean
 
 # The catalogues (service/i18n.py): the words extracted from the code, each language's catalogue
 # brought up to date with them (a new sentence arrives untranslated: tests/test_catalogues.py

@@ -302,15 +302,23 @@ def fold_ruled(items: Iterable[Item], step: Step, apply_effect: "EffectStep", pl
     return Ruled(state, tuple(flags), tuple(edits))
 
 
+def _as_folded(item: Item, plan: Plan, check_data: CheckData | None):
+    """The event a fold takes at ``item``: its own, or the one a ruling substituted for it
+    (checked against its schema); with the substitution, or None."""
+    substitute = plan.replace.get(item.position)
+    if substitute is None:
+        return item.type, item.data, None
+    event_type = substitute.effect.get("type", item.type)
+    data = substitute.effect["data"]
+    if check_data is not None:
+        data = check_data(event_type, data)
+    return event_type, data, substitute
+
+
 def _event(state, item: Item, plan: Plan, step: Step, apply_effect: "EffectStep",
            flags: list, edits: list, strict: int | None, check_data: CheckData | None):
-    event_type, data = item.type, item.data
-    substitute = plan.replace.get(item.position)
+    event_type, data, substitute = _as_folded(item, plan, check_data)
     if substitute is not None:
-        event_type = substitute.effect.get("type", item.type)
-        data = substitute.effect["data"]
-        if check_data is not None:
-            data = check_data(event_type, data)
         edits.append({"position": item.position, "edit": "substituted", **substitute.label()})
     targeted = substitute is not None and substitute.ruling == strict
     try:
@@ -354,13 +362,7 @@ def _into(state, item: Item, placed: Sequence[Edit], plan: Plan, step: Step,
     if not apply_effect.ended(after, placed[0].effect["hand"]):
         _at_ruling(plan, placed)
         return after
-    event_type, data = item.type, item.data
-    substitute = plan.replace.get(item.position)
-    if substitute is not None:
-        event_type = substitute.effect.get("type", item.type)
-        data = substitute.effect["data"]
-        if check_data is not None:
-            data = check_data(event_type, data)
+    event_type, data, _ = _as_folded(item, plan, check_data)
     inside, used = state, []
     for edit in placed:
         try:

@@ -128,9 +128,14 @@ def describe_words(type_: str, rank: str, size: int, level: str) -> Message:
         if type_ == PAIR_RUN:
             return Message("three consecutive pairs {run}", run=run)
         return Message("two consecutive triples {run}", run=run)
-    ranks = plural_words(rank)
-    if rank == level:
-        return _of_level_words(type_, size, ranks)
+    if rank == level:  # "a pair of 9s (level cards)"
+        return Message("{combination} (level cards)",
+                       combination=_of_ranks_words(type_, size, plural_words(rank)))
+    return _of_ranks_words(type_, size, plural_words(rank))
+
+
+def _of_ranks_words(type_: str, size: int, ranks: Message) -> Message:
+    """:func:`describe_words` of a pair, triple, full house or bomb."""
     if type_ == PAIR:
         return Message("a pair of {ranks}", ranks=ranks)
     if type_ == TRIPLE:
@@ -140,19 +145,6 @@ def describe_words(type_: str, rank: str, size: int, level: str) -> Message:
     if size == 8:  # the article: "an 8-card bomb", "a 5-card bomb"
         return Message("an 8-card bomb of {ranks}", ranks=ranks)
     return Message("a {size}-card bomb of {ranks}", size=size, ranks=ranks)
-
-
-def _of_level_words(type_: str, size: int, ranks: Message) -> Message:
-    """:func:`describe_words` of a pair, triple, full house or bomb of level cards."""
-    if type_ == PAIR:
-        return Message("a pair of {ranks} (level cards)", ranks=ranks)
-    if type_ == TRIPLE:
-        return Message("three {ranks} (level cards)", ranks=ranks)
-    if type_ == FULL_HOUSE:
-        return Message("a full house of three {ranks} (level cards)", ranks=ranks)
-    if size == 8:
-        return Message("an 8-card bomb of {ranks} (level cards)", ranks=ranks)
-    return Message("a {size}-card bomb of {ranks} (level cards)", size=size, ranks=ranks)
 
 
 def run_ranks(top: str, length: int) -> tuple[str, ...]:

@@ -13,21 +13,7 @@ from projections.checkpoints import CheckpointFile
 from projections.stream_cache import DEFAULT_BUDGET, StreamCache
 
 from . import conditional, cors, i18n, metrics, problems, request_log
-from .api import (
-    events,
-    groups,
-    health,
-    live,
-    matches,
-    rulings,
-    team_event,
-    tournaments,
-    well_known,
-)
-from .api import webhooks as webhooks_api
-from .api import pages as pages_api
-from .api import replays as replays_api
-from .api import entrants as entrants_api
+from .api import register_blueprints
 from .api.common import Services
 from .deployment import checkpoint_file_path, node_file, open_deployment
 from .leases import Lease, SoleLease
@@ -130,14 +116,7 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
     problems.register(app)
     conditional.register(app)
     cors.register(app)
-    for blueprint in (tournaments.bp, events.bp, matches.bp, groups.bp, health.bp, well_known.bp,
-                      team_event.bp, rulings.bp, live.bp):
-        app.register_blueprint(blueprint)
-    app.register_blueprint(entrants_api.bp)  # entrants from a CSV file (issue 19)
-    app.register_blueprint(webhooks_api.bp)  # webhooks (issue 18)
-    app.register_blueprint(pages_api.bp)  # read-only pages for the browser (issue 9)
-    app.register_blueprint(pages_api.home)  # the home page at / (issue 19)
-    app.register_blueprint(replays_api.bp)  # a hand's replay in one read (issue 19)
+    register_blueprints(app)
     return app
 
 

@@ -1,86 +1,76 @@
 """Checkpoints of folded streams kept on disk beside the log, so that a restart, an evicted
 stream or a read ``?at=`` late in a match folds from the nearest one instead of from version 1.
 
-A checkpoint is derived, never the truth: a pickled :class:`projections.streams.StreamState`,
-keyed by (stream, version, hash of the event it follows). It is used only when the stored event
-at its version still has that hash — and since every hash chains every event of its tournament
-before it, an equal hash means the same history, so the same folded state. A checkpoint of
-another history (a rolled-back group commit, another database) never matches and is dropped.
-Each is also stamped with the fold's code (:func:`fold_code`): after an upgrade of the rules the
-old ones are ignored, not misread.
+A checkpoint is derived, never the truth: a :class:`projections.streams.StreamState` written as
+data (projections/state_codec.py: JSON of the states' own fields, compressed), keyed by
+(stream, version, hash of the event it follows). It is used only when the stored event at its
+version still has that hash — and since every hash chains every event of its tournament before
+it, an equal hash means the same history, so the same folded state. A checkpoint of another
+history (a rolled-back group commit, another database) never matches and is dropped. Each is
+also stamped with the version of the folds' output (:func:`fold_code`,
+projections/fold_version.py): after an upgrade that changes what a fold makes, the old ones are
+ignored, not misread; an upgrade that does not (a comment, a faster function) keeps them all.
+
+Reading a checkpoint never runs code: its text can only make plain values and the rules' own
+state objects, so whoever can write the file can at worst make a checkpoint that is refused (or
+of another history, and dropped).
 
 The file is a SQLite database of its own (``<database>-checkpoints``), never part of the log, the
 hash chain or an export; deleting it loses nothing but time. Writes go through one background
 thread (best effort, ``synchronous=OFF``), so no request waits for them and they never contend
-with the log's writer. A missing, truncated or foreign file, or a row that does not unpickle, is
-ignored with a log line and rebuilt as streams are folded again. The checkpoints of other rules
-are dropped by the writer thread in batches, after the node has started (issue 35).
+with the log's writer. A missing, truncated or foreign file, or a row that does not read as a
+state, is ignored with a log line and rebuilt as streams are folded again. The checkpoints of
+another fold version are dropped by the writer thread in batches, after the node has started,
+so that no start waits for a file full of them.
 
 The file also has a table of *quiet marks* ("as of (version, hash) this match is over or
 paused"), which the timer reads at start-up to skip those matches (projections/quiet_marks.py)
 when the app has no deployment database of its own; a deployment keeps them in its database,
 beside the log, where they outlive this file.
-
-Pickle is safe here because only paiju writes the file, beside a log it trusts as much.
 """
 from __future__ import annotations
 
-import copyreg
-import functools
-import hashlib
 import logging
-import pickle
 import queue
 import sqlite3
-import sys
 import threading
-import types
 import zlib
 from pathlib import Path
 from typing import Any
 
+from . import state_codec
+from .fold_version import FOLD_VERSION
+from .streams import StreamState
+
 log = logging.getLogger("paiju.checkpoints")
 
-# The sources whose change can change a folded state: the rules, the catalogue's upcasting
-# and the fold itself.
-_FOLD_SOURCES = ("rules", "events", "projections/streams.py")
 QUEUE_LIMIT = 256       # jobs waiting to be written; beyond it a fold waits for the writer
 WRITER_PATIENCE = 30.0  # seconds a fold waits for room before it skips a job
-PURGE_BATCH = 256       # checkpoints of other rules dropped in one statement
+PURGE_BATCH = 256       # checkpoints of another fold version dropped in one statement
+# the longest text a checkpoint may expand to, far above any state's (a long match's is well
+# under a MiB): a forged row cannot make a read fill the memory
+TEXT_LIMIT = 64 * 2**20
 
 
-def _mapping_proxy(items: dict) -> types.MappingProxyType:
-    return types.MappingProxyType(items)
-
-
-def _reduce_mapping_proxy(proxy: types.MappingProxyType):
-    return _mapping_proxy, (dict(proxy),)
-
-
-# The rules keep read-only mappings (MappingProxyType) in their states, which pickle refuses.
-copyreg.pickle(types.MappingProxyType, _reduce_mapping_proxy)
-
-
-@functools.cache
 def fold_code() -> str:
-    """A fingerprint of the code that folds: the sources of the rules, the catalogue and the
-    fold, and the Python version (pickles of one may not load in another)."""
-    root = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256(sys.version.encode())
-    for name in _FOLD_SOURCES:
-        place = root / name
-        for path in sorted(place.rglob("*.py")) if place.is_dir() else [place]:
-            digest.update(str(path.relative_to(root)).encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:32]
+    """The stamp of the checkpoints this code reads and writes: the folds' output version."""
+    return f"fold-{FOLD_VERSION}"
 
 
 def dumps(state: Any) -> bytes:
-    return zlib.compress(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL), 1)
+    return zlib.compress(state_codec.encode(state), 1)
 
 
 def loads(blob: bytes) -> Any:
-    return pickle.loads(zlib.decompress(blob))
+    """The state in ``blob``; raises :class:`state_codec.NotAState` for anything else."""
+    expander = zlib.decompressobj()
+    try:
+        text = expander.decompress(blob, TEXT_LIMIT)
+    except (zlib.error, TypeError) as error:
+        raise state_codec.NotAState(f"not compressed text ({error})") from None
+    if expander.unconsumed_tail or not expander.eof:
+        raise state_codec.NotAState("cut short, or longer than a state")
+    return state_codec.decode(text)
 
 
 SCHEMA = (
@@ -163,12 +153,13 @@ class CheckpointFile:
             return None
         try:
             state = loads(rows[0][0])
-        except Exception as error:  # truncated or damaged: refolded, and written again later
-            log.warning("checkpoint %s@%d is damaged (%s): ignored and dropped", stream, version,
-                        error)
+        except Exception as error:  # truncated, damaged or forged: refolded, written again later
+            log.warning("checkpoint %s@%d is damaged: not a state this code reads (%s); ignored "
+                        "and dropped", stream, version, error)
             self.discard(stream, version)
             return None
-        if getattr(state, "stream", None) != stream or getattr(state, "version", None) != version:
+        if not (isinstance(state, StreamState) and state.stream == stream
+                and state.version == version):
             log.warning("checkpoint %s@%d holds another stream's state: dropped", stream, version)
             self.discard(stream, version)
             return None
@@ -180,7 +171,7 @@ class CheckpointFile:
 
     # --- writing (in the background) ----------------------------------------------------------
     def save(self, state) -> None:
-        """Queue ``state`` (a StreamState, an immutable value) to be pickled and written."""
+        """Queue ``state`` (a StreamState, an immutable value) to be encoded and written."""
         self._offer(("save", state))
 
     def discard(self, stream: str, version: int, hash_: str | None = None) -> None:

@@ -4,18 +4,26 @@ another database is ignored with a log line and rebuilt — never a wrong read, 
 from __future__ import annotations
 
 import logging
+import os
+import pickle
+import shutil
 import sqlite3
+import subprocess
+import sys
+import zlib
+from pathlib import Path
 
 import pytest
 
 from events import default_catalogue
 from events.envelope import NewEvent
 from events.sqlite_store import SQLiteEventStore
-from projections.checkpoints import CheckpointFile, dumps
+from projections.checkpoints import CheckpointFile, dumps, fold_code, loads
 from projections.stream_cache import PERSIST_EVERY, StreamCache
 from projections.streams import StreamState, load_stream
 
 CATALOGUE = default_catalogue()
+ROOT = Path(__file__).resolve().parents[2]
 STREAM = "tournament-t"
 REGISTRATIONS = PERSIST_EVERY + 40  # one checkpoint written to the file, at PERSIST_EVERY
 
@@ -167,7 +175,65 @@ def test_checkpoints_of_another_version_of_the_rules_are_dropped(store, tmp_path
     assert store.folded_by_read == REGISTRATIONS + 1
 
 
-def test_a_checkpoint_round_trips_through_pickle_with_the_rules_read_only_mappings(store):
+def test_a_checkpoint_reads_back_as_the_state_it_was(store):
+    """(Every state of the five games: tests/unit/test_fold_version.py.)"""
     folded = load_stream(store, CATALOGUE, STREAM)
-    from projections.checkpoints import loads
-    assert loads(dumps(folded)) == folded
+    back = loads(dumps(folded))
+    assert back == folded and type(back.state) is type(folded.state)
+    assert back.state.team("a7").players == ("甲7", "乙7")
+
+
+class Planted:
+    """A pickle that makes a folder when it is unpickled: what a forged row would run."""
+
+    def __init__(self, folder):
+        self.folder = str(folder)
+
+    def __reduce__(self):
+        return os.mkdir, (self.folder,)
+
+
+@pytest.mark.parametrize("packing", ["pickle", "compressed pickle"])
+def test_a_checkpoint_holding_a_pickle_runs_nothing_and_is_dropped(store, tmp_path, caplog,
+                                                                   packing):
+    path = tmp_path / "log.db-checkpoints"
+    written_checkpoints(store, path)
+    planted = tmp_path / "planted"
+    payload = pickle.dumps(Planted(planted))
+    with sqlite3.connect(path) as conn:  # in the place of the true checkpoint, of today's code
+        conn.execute("UPDATE checkpoints SET state = ?",
+                     (payload if packing == "pickle" else zlib.compress(payload),))
+    with caplog.at_level(logging.WARNING, logger="paiju.checkpoints"):
+        read = read_by_a_new_process(store, path)
+    assert not planted.exists()
+    assert read == load_stream(store, CATALOGUE, STREAM)
+    assert f"checkpoint {STREAM}@{PERSIST_EVERY} is damaged: not a state this code reads" in \
+        caplog.text
+    assert store.folded_by_read == REGISTRATIONS + 1  # folded from version 1
+    assert rows(path) == [(STREAM, PERSIST_EVERY)]  # and the true one written again
+
+
+RULES_READER = """
+import sys
+from projections.checkpoints import CheckpointFile, fold_code
+file = CheckpointFile(sys.argv[1])
+state = file.load(sys.argv[2], int(sys.argv[3]))
+print(fold_code(), state.state.name if state else None, len(state.state.teams) if state else 0)
+"""
+
+
+def test_a_comment_edited_in_the_rules_keeps_every_checkpoint(store, tmp_path):
+    """The code of another release whose only change is a comment in rules/: it reads the
+    checkpoints this one wrote (their validity is the folds' version, not the source text)."""
+    path = tmp_path / "log.db-checkpoints"
+    written_checkpoints(store, path)
+    release = tmp_path / "release"
+    for package in ("rules", "events", "projections"):
+        shutil.copytree(ROOT / package, release / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    edited = release / "rules" / "tournament.py"
+    edited.write_text(edited.read_text() + "\n# a comment of the next release\n")
+    found = subprocess.run([sys.executable, "-c", RULES_READER, str(path), STREAM,
+                            str(PERSIST_EVERY)], cwd=release, capture_output=True, text=True,
+                           env={**os.environ, "PYTHONPATH": str(release)}, check=True)
+    assert found.stdout.split() == [fold_code(), "t", str(PERSIST_EVERY - 1)]

@@ -18,6 +18,7 @@ from rules.guandan.outcome import REASONS, SIDES
 from rules.guandan.play import ANNOUNCE_AT
 from rules.guandan.procedure import first_drawer
 from rules.guandan.seats import team_of
+from rules.match_clock import maybe_timestamp
 
 from .viewers import Viewer
 
@@ -63,7 +64,7 @@ def _clock(m: GDMatch) -> dict:
     due_at = limit_due_at(m, due) if due is not None else None
     return {"stage": m.clock, "limits_reached": [dict(limit) for limit in m.limits],
             "next_limit": due,
-            "next_limit_at": due_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ") if due_at else None,
+            "next_limit_at": maybe_timestamp(due_at),
             "started_at": m.started_at, "last_event_at": m.last_event_at,
             "matchMinutes": m.settings.match_minutes,
             "overtimeMinutes": m.settings.overtime_minutes}

@@ -12,6 +12,7 @@ breaches.
 """
 from __future__ import annotations
 
+from rules.match_clock import maybe_timestamp
 from rules.shengji import scoring
 from rules.shengji.cards import points
 from rules.shengji.hand import Hand, Trick
@@ -73,15 +74,11 @@ def hand_view(m: Match, h: Hand, viewer: Viewer) -> dict:
             first_drawer=h.first_drawer, point_cards_won=_point_cards_won(h),
             waiting_for=None if waiting is None else
             {"kind": waiting[0], "seat": waiting[1], "seconds": waiting[2],
-             "since": _iso(h.clock)})
+             "since": maybe_timestamp(h.clock)})
     else:
         view.update(pending_correction=_error(h.pending[-1], viewer, public) if h.pending else None,
                     kitty_error=h.kitty_error)
     return view
-
-
-def _iso(moment) -> str | None:
-    return None if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def _trump(h: Hand) -> dict | None:

@@ -36,8 +36,16 @@ def maybe_moment(at: str | None) -> datetime | None:
 
 
 def timestamp(when: datetime) -> str:
-    """The recorded-time form of ``when`` (UTC, microseconds, ``Z``)."""
-    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """The recorded-time form of ``when`` (UTC, microseconds, ``Z``), the one form every rule,
+    message and view writes a time in; a naive time is read as UTC (never the machine's zone)."""
+    utc = when.replace(tzinfo=timezone.utc) if when.tzinfo is None else \
+        when.astimezone(timezone.utc)
+    return utc.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def maybe_timestamp(when: datetime | None) -> str | None:
+    """``timestamp``, or None for no time."""
+    return None if when is None else timestamp(when)
 
 
 @dataclass(frozen=True)

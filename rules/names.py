@@ -1,4 +1,4 @@
-"""Names that display as what they are (T-1.2, interpretation; issue 41).
+"""Names that display as what they are (T-1.2, interpretation).
 
 A name is read by people — on the pages, on a score sheet, in a ruling — and two names that look
 the same must be the same name (T-1.6 tells entered players apart by their names). So a name

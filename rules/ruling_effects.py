@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import fields
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .frozen import evolve
 from .guandan import match as guandan
@@ -28,11 +28,9 @@ from .shengji import match as shengji
 from .shengji import scoring as sj_scoring
 from .shengji import sheet as sj_sheet
 from .shengji.settings import parse_settings as sj_parse_settings
+from .stream_item import Item
 from .tournament import withdraw_team
 from .violations import RuleViolation
-
-if TYPE_CHECKING:
-    from .rulings import Item
 
 RULE = "T-1.5"            # the committee decides (every ruling's own checks cite it)
 DISCRETION = "discretion"

@@ -26,6 +26,7 @@ from typing import Any
 
 from .messages import N_
 from .ruling_effects import DISCRETION, RULE, EffectStep  # noqa: F401
+from .stream_item import Item as Item
 from .violations import RuleViolation
 
 # effects that edit what happened before the ruling (the stream is folded again)
@@ -76,22 +77,7 @@ def _in_hand(effect: Mapping) -> bool:
     return effect["kind"] == "penalty" and "hand" in effect and "after" not in effect
 
 
-# --- what the fold sees -------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Item:
-    """One event of a stream as the ruled fold reads it: its global position (known before it
-    is stored: the store gives the next positions in order), type, data and recorded time."""
-    position: int
-    type: str
-    data: Mapping
-    at: str | None = None
-
-    @property
-    def hand(self) -> int | None:
-        value = self.data.get("hand")
-        return value if type(value) is int else None
-
+# --- what the fold sees (each event an Item: rules/stream_item.py) ------------------------------
 
 @dataclass(frozen=True)
 class Edit:

@@ -58,10 +58,6 @@ def differences(pairing: Pairing, scores: Mapping[str, int]) -> list[int]:
     return [abs(scores[a] - scores[b]) for a, b in pairing.pairs]
 
 
-def rematches(pairing: Pairing, met: Mapping[str, Collection[str]]) -> list[tuple[str, str]]:
-    return [(a, b) for a, b in pairing.pairs if b in met.get(a, ()) or a in met.get(b, ())]
-
-
 def score_groups(teams: Sequence[str], scores: Mapping[str, int]) -> dict[str, int]:
     """Each team's score group: 0 for the highest score among ``teams``, 1 for the next, …"""
     distinct = sorted({scores[t] for t in teams}, reverse=True)

@@ -1,15 +1,19 @@
-"""The Flask application factory."""
+"""The Flask application factory: a deployment is its storage (the log, tokens, webhooks,
+leases, checkpoints, the export key), the event catalogue, the stream cache, the timer, the
+fan-out to subscribers, webhook delivery, and the blueprints of its routes."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 
 from events import default_catalogue
 from events.catalogue import Catalogue
 from events.store import EventStore
 from projections.checkpoints import CheckpointFile
+from projections.quiet_marks import QuietMarks
 from projections.stream_cache import DEFAULT_BUDGET, StreamCache
 
 from . import conditional, cors, i18n, metrics, problems, request_log
@@ -60,64 +64,111 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
     in the same file by default, in memory for an app given a store of its own (tests), unless
     ``tokens`` is given. Exports are signed by ``signer``, else the key file ``SIGNING_KEY``
     (default ``paiju-signing.key`` beside the database) if it exists."""
+    app = _flask(config)
+    storage = _storage(app.config, store, tokens, signer)
+    catalogue = catalogue or default_catalogue()
+    cache = StreamCache(app.config["CACHE_BUDGET"], storage.checkpoints)
+    timekeeper = _timekeeper(app.config, storage, catalogue, cache)
+    visibility = Visibility(storage.store, catalogue, cache)
+    app.extensions["paiju"] = Services(
+        store=storage.store, catalogue=catalogue, cache=cache, tokens=storage.tokens,
+        signer=storage.signer, timekeeper=timekeeper, timer=_timer(app.config, timekeeper),
+        hub=_fan_out(app.config, storage.store), visibility=visibility,
+        webhooks=storage.webhooks,
+        webhook_delivery=_webhook_delivery(app.config, storage, visibility))
+    _answers(app)
+    register_blueprints(app)
+    return app
+
+
+def _flask(config: dict | None) -> Flask:
     app = Flask("paiju")
     app.config.update(DEFAULTS)
     app.config.update(config or {})
-    clock = app.config.get("CLOCK")  # the time recorded_at takes (default: the system clock)
-    owns_store = store is None  # an app given a store (tests) reads no key files either
-    lease: Lease = SoleLease()
-    webhook_lease: Lease = SoleLease()
-    webhooks: WebhookRegistry | None = None
-    marks = scan = None  # the timer's quiet marks and start-up reader: the deployment's
-    if owns_store:
-        deployment = open_deployment(app.config["DATABASE"], app.config, clock)
-        store, lease = deployment.store, deployment.lease
-        webhooks, webhook_lease = deployment.webhooks, deployment.webhook_lease
-        marks, scan = deployment.marks, deployment.scan
-        tokens = tokens or deployment.tokens
-    # Tokens expire by the real clock: CLOCK is the time the log records (a simulation's may
-    # run faster than the table, and moves on with every reading).
-    checkpoints = _checkpoint_file(app.config) if owns_store else None
-    catalogue = catalogue or default_catalogue()
-    cache = StreamCache(app.config["CACHE_BUDGET"], checkpoints)
-    timekeeper = Timekeeper(store, catalogue, app.config.get("NOW") or _utc_now, cache, lease,
-                            marks, scan)
-    visibility = Visibility(store, catalogue, cache)
-    webhooks = webhooks or SQLiteWebhookRegistry(":memory:")  # a store of its own: in memory
-    app.extensions["paiju"] = Services(
-        store=store, catalogue=catalogue, cache=cache, tokens=tokens or InMemoryTokenRegistry(),
-        signer=signer or (_signer(app.config) if owns_store else None), timekeeper=timekeeper,
-        timer=TimerService(timekeeper) if app.config["TIMER"] else None,
-        hub=Hub(store, app.config["LIVE_POLL_SECONDS"], app.config["LIVE_BUFFER"]),
-        visibility=visibility, webhooks=webhooks, webhook_delivery=WebhookDelivery(
-            webhooks, store, visibility, webhook_lease, app.config.get("NOW") or _utc_now,
-            app.config["WEBHOOKS_ALLOW_PRIVATE"], app.config["WEBHOOK_DISABLE_AFTER_SECONDS"],
-            app.config["WEBHOOK_TIMEOUT_SECONDS"]))
+    return app
 
-    request_log.register(app)  # each request's id, log line and metrics (the last after_request)
-    metrics.register(app)  # /metrics, and the count of what the store commits (issue 35)
 
-    @app.after_request
-    def _options_answer(response):
-        if request.method == "OPTIONS" and response.status_code == 200:
-            response.status_code = 204  # Flask's automatic answer: the Allow header, no body
-            response.set_data(b"")
-            del response.headers["Content-Type"]
-        return response
+@dataclass
+class Storage:
+    """What the app keeps, and where: the deployment's database (the log, tokens, webhooks,
+    the leases, the timer's quiet marks) and the node's files (checkpoints, the export key) —
+    or, for an app given a store of its own (tests), that store and the rest in memory."""
+    store: EventStore
+    tokens: TokenRegistry
+    webhooks: WebhookRegistry
+    lease: Lease = field(default_factory=SoleLease)  # the timer's
+    webhook_lease: Lease = field(default_factory=SoleLease)  # the webhook deliverer's
+    marks: QuietMarks | None = None  # the timer's quiet marks (None: in the checkpoint file)
+    scan: object = None  # the log as the timer's start-up reads it (None: the store)
+    checkpoints: CheckpointFile | None = None
+    signer: Signer | None = None
 
-    @app.after_request
-    def _nudge_the_timer(response):
-        timer = app.extensions["paiju"].timer
-        if timer is not None and request.method == "POST" and response.status_code < 300:
-            timer.nudge()  # an append may have started, moved or ended a deadline
-        return response
 
+def _storage(config: dict, store: EventStore | None, tokens: TokenRegistry | None,
+             signer: Signer | None) -> Storage:
+    """The deployment at ``DATABASE``, recording times by ``CLOCK`` (default: the system's).
+    Tokens expire by the real clock all the same: CLOCK is the time the log records, and a
+    simulation's may run faster than the table."""
+    if store is not None:  # an app given a store reads no files either
+        return Storage(store, tokens or InMemoryTokenRegistry(),
+                       SQLiteWebhookRegistry(":memory:"), signer=signer)
+    deployment = open_deployment(config["DATABASE"], config, config.get("CLOCK"))
+    return Storage(deployment.store, tokens or deployment.tokens, deployment.webhooks,
+                   deployment.lease, deployment.webhook_lease, deployment.marks,
+                   deployment.scan, _checkpoint_file(config), signer or _signer(config))
+
+
+def _timekeeper(config: dict, storage: Storage, catalogue: Catalogue,
+                cache: StreamCache) -> Timekeeper:
+    """The deadlines of every live match, on the clock ``NOW`` (default: the system's)."""
+    return Timekeeper(storage.store, catalogue, config.get("NOW") or _utc_now, cache,
+                      storage.lease, storage.marks, storage.scan)
+
+
+def _timer(config: dict, timekeeper: Timekeeper) -> TimerService | None:
+    """The scheduler that fires the deadlines, in a process that runs one (``TIMER``)."""
+    return TimerService(timekeeper) if config["TIMER"] else None
+
+
+def _fan_out(config: dict, store: EventStore) -> Hub:
+    """The node's subscriptions: each new event to every subscriber who may see it."""
+    return Hub(store, config["LIVE_POLL_SECONDS"], config["LIVE_BUFFER"])
+
+
+def _webhook_delivery(config: dict, storage: Storage, visibility: Visibility) -> WebhookDelivery:
+    return WebhookDelivery(storage.webhooks, storage.store, visibility, storage.webhook_lease,
+                           config.get("NOW") or _utc_now, config["WEBHOOKS_ALLOW_PRIVATE"],
+                           config["WEBHOOK_DISABLE_AFTER_SECONDS"],
+                           config["WEBHOOK_TIMEOUT_SECONDS"])
+
+
+def _answers(app: Flask) -> None:
+    """What every answer goes through, in this order: its request id, log line and metrics
+    (the last after_request), the answer to OPTIONS, the timer's nudge, the reader's language,
+    problem+json for errors, ETags, CORS."""
+    request_log.register(app)
+    metrics.register(app)  # /metrics, and the count of what the store commits
+    app.after_request(_options_answer)
+    app.after_request(_nudge_the_timer)
     i18n.init_app(app)
     problems.register(app)
     conditional.register(app)
     cors.register(app)
-    register_blueprints(app)
-    return app
+
+
+def _options_answer(response):
+    if request.method == "OPTIONS" and response.status_code == 200:
+        response.status_code = 204  # Flask's automatic answer: the Allow header, no body
+        response.set_data(b"")
+        del response.headers["Content-Type"]
+    return response
+
+
+def _nudge_the_timer(response):
+    timer = current_app.extensions["paiju"].timer
+    if timer is not None and request.method == "POST" and response.status_code < 300:
+        timer.nudge()  # an append may have started, moved or ended a deadline
+    return response
 
 
 def signing_key_path(config: dict) -> Path:

@@ -221,88 +221,125 @@ def _types(value) -> set[str]:
     return set(value) if isinstance(value, list) else {value} if value else set()
 
 
-def _compare(code: dict, doc: dict, where: str, components: dict, nested: dict,
-             found: list[str], seen: set[str]) -> None:
-    if "$ref" in code:
-        code = nested.get(code["$ref"][len(REF):], {})
-    code, code_null = _without_null(code, nested)  # a Nested(allow_none): anyOf [X, null]
-    if code_null and "type" in code:
-        code = {**code, "type": sorted(_types(code["type"]) | {"null"})}
-    if _anything(doc):
-        return  # the document admits anything here and leaves the rest to the code
-    doc = _deref(doc, components)
-    doc, doc_null = _without_null(doc, components)
-    if doc_null and "type" in doc:
-        doc = {**doc, "type": sorted(_types(doc["type"]) | {"null"})}
-    key = (where, id(code))
-    if key in seen:
-        return
-    seen.add(key)
-    is_object = "object" in _types(code.get("type"))
-    branches = [_deref(b, components) for key in ("oneOf", "anyOf") for b in doc.get(key, [])]
-    union = {}  # a union the converter cannot write (one shape per kind): its fields together
+def _nullable(schema: dict, definitions: dict[str, dict]) -> tuple[dict, bool]:
+    """``_without_null``, with ``null`` among the types where the schema names its types."""
+    schema, null = _without_null(schema, definitions)
+    if null and "type" in schema:
+        schema = {**schema, "type": sorted(_types(schema["type"]) | {"null"})}
+    return schema, null
+
+
+def _union(branches: list[dict]) -> dict:
+    """A union the converter cannot write (one shape per kind): its branches' fields together,
+    a field said in full winning over one that admits anything."""
+    union = {}
     for branch in branches:
         for field, sub in branch.get("properties", {}).items():
             if not _anything(sub) or field not in union:
                 union[field] = sub
-    for keyword, value in code.items():
-        if keyword in _IGNORED:
-            continue
-        if branches and keyword not in ("properties", "required") and keyword not in doc:
-            continue  # said branch by branch
-        if is_object and keyword in ("minLength", "maxLength"):
-            keyword = keyword.replace("Length", "Properties")  # apispec's word for a Dict's bounds
-        if keyword in ("minItems", "minLength", "minProperties") and value == 0:
-            continue  # says nothing
+    return union
+
+
+def _compare(code: dict, doc: dict, where: str, components: dict, nested: dict,
+             found: list[str], seen: set[str]) -> None:
+    """Where the code's JSON schema ``code`` (its definitions: ``nested``) and api_spec.yaml's
+    ``doc`` (its ``components``) differ, a sentence each added to ``found``."""
+    _Drift(components, nested, found, seen).compare(code, doc, where)
+
+
+class _Drift:
+    """One comparison of the code's schemas with the document's, each pair looked at once."""
+
+    def __init__(self, components: dict, nested: dict, found: list[str], seen: set):
+        self.components, self.nested, self.found, self.seen = components, nested, found, seen
+
+    def compare(self, code: dict, doc: dict, where: str) -> None:
+        if "$ref" in code:
+            code = self.nested.get(code["$ref"][len(REF):], {})
+        code, _ = _nullable(code, self.nested)  # a Nested(allow_none): anyOf [X, null]
+        if _anything(doc):
+            return  # the document admits anything here and leaves the rest to the code
+        doc, doc_null = _nullable(_deref(doc, self.components), self.components)
+        if (where, id(code)) in self.seen:
+            return
+        self.seen.add((where, id(code)))
+        branches = [_deref(b, self.components) for key in ("oneOf", "anyOf")
+                    for b in doc.get(key, [])]
+        is_object = "object" in _types(code.get("type"))
+        for keyword, value in code.items():
+            if keyword in _IGNORED:
+                continue
+            if branches and keyword not in ("properties", "required") and keyword not in doc:
+                continue  # said branch by branch
+            if is_object and keyword in ("minLength", "maxLength"):
+                keyword = keyword.replace("Length", "Properties")  # apispec's word: a Dict's bounds
+            if keyword in ("minItems", "minLength", "minProperties") and value == 0:
+                continue  # says nothing
+            self._keyword(keyword, value, doc, doc_null, branches, where)
+        if "required" not in code and doc.get("required"):
+            self.found.append(f"{where}: api_spec.yaml requires {doc['required']}, the code "
+                              "nothing")
+
+    def _keyword(self, keyword: str, value, doc: dict, doc_null: bool, branches: list[dict],
+                 where: str) -> None:
         if keyword == "properties":
-            documented = {**union, **{k: v for k, v in doc.get("properties", {}).items()
-                                      if not _anything(v) or k not in union}}
-            for field, sub in value.items():
-                if field not in documented:
-                    found.append(f"{where}/{field}: a field of the code, not in api_spec.yaml")
-                else:
-                    _compare(sub, documented[field], f"{where}/{field}", components, nested,
-                             found, seen)
-            for field in documented:
-                if field not in value:
-                    found.append(f"{where}/{field}: in api_spec.yaml, not a field of the code")
+            self._properties(value, doc, _union(branches), where)
         elif keyword in ("items", "additionalProperties") and isinstance(value, dict):
-            if not value:
-                continue  # anything
-            if not isinstance(doc.get(keyword), dict):
-                found.append(f"{where}: {keyword} is {value} in the code, "
-                             f"{doc.get(keyword)!r} in api_spec.yaml")
-            else:
-                _compare(value, doc[keyword], f"{where}/{keyword}", components, nested, found,
-                         seen)
+            self._inner(keyword, value, doc, where)
         elif keyword == "required":
             if set(value) != set(doc.get("required", [])):
-                found.append(f"{where}: required {sorted(value)} in the code, "
-                             f"{sorted(doc.get('required', []))} in api_spec.yaml")
+                self.found.append(f"{where}: required {sorted(value)} in the code, "
+                                  f"{sorted(doc.get('required', []))} in api_spec.yaml")
         elif keyword == "type":
             if _types(value) != _types(doc.get("type")):
-                found.append(f"{where}: type {sorted(_types(value))} in the code, "
-                             f"{sorted(_types(doc.get('type')))} in api_spec.yaml")
+                self.found.append(f"{where}: type {sorted(_types(value))} in the code, "
+                                  f"{sorted(_types(doc.get('type')))} in api_spec.yaml")
         elif keyword in _LOWER or keyword in _UPPER:
-            # the document may narrow what a custom validator narrows (a penalty's points > 0)
-            documented = doc.get(keyword)
-            if documented is None or (documented < value if keyword in _LOWER else documented > value):
-                found.append(f"{where}: {keyword} {value!r} in the code, {documented!r} in "
-                             "api_spec.yaml")
+            self._bound(keyword, value, doc.get(keyword), where)
         else:
-            wanted = f"^{value}$" if keyword == "pattern" else value
-            if keyword == "enum" and None in wanted and doc_null and doc.get("enum"):
-                wanted = [v for v in wanted if v is not None]
-                documented_enum = [v for v in doc["enum"] if v is not None]
-                if documented_enum != wanted:
-                    found.append(f"{where}: enum {wanted!r} in the code, {documented_enum!r} "
-                                 "in api_spec.yaml")
-                continue
-            if doc.get(keyword) != wanted:
-                found.append(f"{where}: {keyword} {wanted!r} in the code, "
-                             f"{doc.get(keyword)!r} in api_spec.yaml")
-    if "required" not in code and doc.get("required"):
-        found.append(f"{where}: api_spec.yaml requires {doc['required']}, the code nothing")
+            self._value(keyword, value, doc, doc_null, where)
+
+    def _properties(self, fields: dict, doc: dict, union: dict, where: str) -> None:
+        documented = {**union, **{k: v for k, v in doc.get("properties", {}).items()
+                                  if not _anything(v) or k not in union}}
+        for field, sub in fields.items():
+            if field not in documented:
+                self.found.append(f"{where}/{field}: a field of the code, not in api_spec.yaml")
+            else:
+                self.compare(sub, documented[field], f"{where}/{field}")
+        for field in documented:
+            if field not in fields:
+                self.found.append(f"{where}/{field}: in api_spec.yaml, not a field of the code")
+
+    def _inner(self, keyword: str, value: dict, doc: dict, where: str) -> None:
+        """``items`` or ``additionalProperties``: the schema of each member."""
+        if not value:
+            return  # anything
+        if not isinstance(doc.get(keyword), dict):
+            self.found.append(f"{where}: {keyword} is {value} in the code, "
+                              f"{doc.get(keyword)!r} in api_spec.yaml")
+        else:
+            self.compare(value, doc[keyword], f"{where}/{keyword}")
+
+    def _bound(self, keyword: str, value, documented, where: str) -> None:
+        # the document may narrow what a custom validator narrows (a penalty's points > 0)
+        if documented is None or (documented < value if keyword in _LOWER
+                                  else documented > value):
+            self.found.append(f"{where}: {keyword} {value!r} in the code, {documented!r} in "
+                              "api_spec.yaml")
+
+    def _value(self, keyword: str, value, doc: dict, doc_null: bool, where: str) -> None:
+        """Any other keyword (enum, pattern, format, const …): the same value on both sides."""
+        wanted = f"^{value}$" if keyword == "pattern" else value
+        if keyword == "enum" and None in wanted and doc_null and doc.get("enum"):
+            wanted = [v for v in wanted if v is not None]
+            documented_enum = [v for v in doc["enum"] if v is not None]
+            if documented_enum != wanted:
+                self.found.append(f"{where}: enum {wanted!r} in the code, {documented_enum!r} "
+                                  "in api_spec.yaml")
+        elif doc.get(keyword) != wanted:
+            self.found.append(f"{where}: {keyword} {wanted!r} in the code, "
+                              f"{doc.get(keyword)!r} in api_spec.yaml")
 
 
 # --- the request bodies the routes load against their components -----------------------------

@@ -116,11 +116,6 @@ def rank_name(rank: str) -> str:
     return _RANK_NAMES.get(rank, rank)
 
 
-def plural(rank: str) -> str:
-    """"10s", "Qs", "big jokers" — for messages."""
-    return rank_name(rank) + "s"
-
-
 def rank_words(rank: str) -> str | Message:
     """:func:`rank_name` for a message: a joker's name is words to translate ("big joker"), any
     other rank its own code ("10", "Q")."""
@@ -132,7 +127,8 @@ def rank_words(rank: str) -> str | Message:
 
 
 def plural_words(rank: str) -> Message:
-    """:func:`plural` for a message: ``str()`` is the same English ("10s", "big jokers")."""
+    """A rank in the plural, for a message: "10s", "Qs", "big jokers" (a joker's words
+    translated, any other rank its own code)."""
     if rank == BIG_JOKER:
         return Message("big jokers")
     if rank == SMALL_JOKER:

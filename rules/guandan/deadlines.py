@@ -28,7 +28,7 @@ at a lead, GD-5.2). An overrun wait without consequence goes on: the seat still 
 ``MatchStarted``, and after equal levels at ``matchMinutes + overtimeMinutes``
 (:func:`next_limit`, :func:`limit_due_at`); the engine (match.py) decides what it does.
 
-The match's state is read through its attributes only (this module is imported by match.py).
+The match's state is :mod:`.match_state`'s, which the fold step (match.py) moves.
 """
 from __future__ import annotations
 
@@ -36,17 +36,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from ..deadlines import Deadline
 from ..match_clock import moment, timestamp
 from ..messages import N_, Message
 from ..violations import RuleViolation
 from .hand import PLAY, RETURN, TRIBUTE, GDHand
+from .match_state import Deal, GDMatch
 from .procedure import TIME_LIMITS
-
-if TYPE_CHECKING:
-    from .match import Deal, GDMatch
 
 OVERRUN_EVENT = "GDTimeLimitExceeded"
 LIMIT_EVENT = "TimeLimitReached"

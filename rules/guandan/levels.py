@@ -37,14 +37,6 @@ class HandOutcome:
     failed_attempt: bool
     game_winner: int | None
 
-    def to_payload(self) -> dict:
-        """The ``HandCompleted`` payload of guandan.md section 12."""
-        return {"places": list(self.places), "winningTeam": TEAM_NAMES[self.winning_team],
-                "upgrade": self.upgrade,
-                "levels": {TEAM_NAMES[t]: self.levels[t] for t in (0, 1)},
-                "aFailures": {TEAM_NAMES[t]: self.a_failures[t] for t in (0, 1)},
-                "gameWinner": None if self.game_winner is None else TEAM_NAMES[self.game_winner]}
-
 
 def hand_level(game: GDGame) -> str:
     """GD-1.3: a hand is played at the level of the team that won the previous hand; hand 1 at 2."""

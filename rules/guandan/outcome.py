@@ -6,19 +6,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from ..frozen import evolve
 from ..match_clock import maybe_moment as _moment
+from ..match_clock import timestamp
 from ..messages import N_, Message
 from ..violations import RuleViolation
 from .cards import LEVELS
 from .deadlines import limit_due_at, next_limit
 from .levels import GDGame, complete_hand, extra_hand_winner, time_limit_result
+from .match_state import Deal, GDMatch
 from .seats import TEAM_NAMES, is_double_down
-
-if TYPE_CHECKING:
-    from .match import Deal, GDMatch
 
 SIDES = TEAM_NAMES                  # side "A" = team 0 (seats 0, 2), "B" = team 1 (seats 1, 3)
 
@@ -105,7 +103,7 @@ def time_limit(m: GDMatch, data: Mapping, at: str | None = None) -> GDMatch:
         raise RuleViolation("GD-11.2", "T-5.4: the {minutes} minutes from the match's start "
                                        "end at {strftime}, not before",
                                        minutes=minutes,
-                                       strftime=ends.strftime('%Y-%m-%dT%H:%M:%S.%fZ'))
+                                       strftime=timestamp(ends))
     in_play = m.hand is not None and m.hand.in_play
     m = evolve(m, limits=m.limits + (MappingProxyType({
         "limit_minutes": minutes, "at": at, "hand": m.hand.number if in_play else None}),))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import violation
-from .combos import Combination, check_beats
+from .combos import Combination
 from .seats import partner
 
 ANNOUNCE_AT = 10  # GD-5.7: counts of 10 or fewer are announced
@@ -47,13 +47,6 @@ def check_turn(trick: Trick, seat: int, rule: str = "GD-5.2") -> None:
                                   turn=trick.turn, seat=seat)
         raise violation(rule, "it is seat {turn}'s turn to play or pass, not seat {seat}'s",
                               turn=trick.turn, seat=seat)
-
-
-def check_play(trick: Trick, seat: int, combo: Combination, rule: str = "GD-5.2") -> None:
-    """GD-5.2/4.2/4.3: a leader plays any combination; anyone else must beat the top play."""
-    check_turn(trick, seat, rule)
-    if trick.top is not None:
-        check_beats(combo, trick.top, seat)
 
 
 def check_pass(trick: Trick, seat: int, rule: str = "GD-5.2") -> None:
@@ -108,9 +101,3 @@ def public_counts(counts: tuple[int, ...]) -> dict[int, int]:
     """GD-5.7: 报牌 — the exact card count of every player holding 10 or fewer cards is public
     (a player who is out shows 0)."""
     return {seat: n for seat, n in enumerate(counts) if n <= ANNOUNCE_AT}
-
-
-def announcement_due(before: int, after: int) -> bool:
-    """GD-5.7: a play that leaves a player with 10 or fewer cards (from more) starts his
-    announcements; every later count is public too."""
-    return after <= ANNOUNCE_AT < before

@@ -12,7 +12,6 @@ from collections.abc import Iterable, Mapping
 
 from ..messages import Message
 from .cards import JOKERS, RANKS, parse_cards, show, two_decks, value, violation
-from .seats import check_order, is_double_down, next_seat, prev_seat
 
 HAND_SIZE = 27
 # GD-1.1: the two decks as one sorted tuple, to compare a deal with at once (sorted, it is the
@@ -82,15 +81,6 @@ def check_first_leader(hands: tuple[tuple[str, ...], ...], marked_card: str | No
                                   "card {marked_card}",
                                   first_leader=first_leader, marked_card=marked_card)
     return first_leader
-
-
-def drawing_roles(previous_order: Iterable[int]) -> dict[str, int]:
-    """GD-8.3: in later hands ``prev(P1)`` shuffles, P1 cuts, the previous last player draws
-    first — after a double down ``next(P1)``."""
-    order = check_order(previous_order)
-    p1 = order[0]
-    first = next_seat(p1) if is_double_down(order) else order[3]
-    return {"shuffler": prev_seat(p1), "cutter": p1, "firstDrawer": first}
 
 
 def random_deal(rng: random.Random) -> tuple[tuple[str, ...], ...]:

@@ -20,11 +20,6 @@ def next_seat(seat: int) -> int:
     return (seat + 1) % 4
 
 
-def prev_seat(seat: int) -> int:
-    """README section 4: ``prev(s)``, the 上家."""
-    return (seat + 3) % 4
-
-
 def partner(seat: int) -> int:
     """README section 4: ``opp(s)``, the partner across the table (GD-1.1)."""
     return (seat + 2) % 4

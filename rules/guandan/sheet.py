@@ -1,4 +1,4 @@
-"""Score-sheet recording of a 掼蛋 match (match setting ``recording: "sheet"``, GD-14, issue 19):
+"""Score-sheet recording of a 掼蛋 match (match setting ``recording: "sheet"``, GD-14):
 a scorer posts one ``GDHandResultRecorded`` row per hand — the going-out order and whether
 anti-tribute freed the losers of the tribute — and the hand is completed by the same rules as a
 hand played card by card (``match.completed``: GD-6 upgrade, the A rules, the match's end), so

@@ -207,17 +207,3 @@ def meld_from_claim(claim: Claim, tile: str, discarder: int) -> Meld:
     """MJO-4.1 / 4.2, MJS-3.4: the exposed meld a pong, chow or direct kong makes."""
     tiles = sort_tiles((*claim.tiles, tile))
     return Meld(claim.kind, tiles, claimed=tile, from_seat=discarder)
-
-
-def window_outcome(window: ClaimWindow, settings: GameSettings) -> dict:
-    """The payload of the derived ``ClaimsResolved`` event (MJO section 10, row 7): the
-    winner(s) of the discard, or the seat that takes it and the meld made, or nothing."""
-    taken = successful_claims(window, settings)
-    if taken and taken[0].kind == "win":
-        return {"winners": [c.seat for c in taken], "claim": None}
-    if taken:
-        c = taken[0]
-        return {"winners": [], "claim": {"seat": c.seat, "kind": c.kind,
-                                         "meld": str(meld_from_claim(c, window.tile,
-                                                                     window.discarder))}}
-    return {"winners": [], "claim": None}

@@ -48,7 +48,7 @@ from ..messages import Message
 from ..violations import RuleViolation
 from .claims import ClaimWindow, turn_order_after
 from .settings import GameSettings
-from .tiles import Meld, TileError, add_tiles, format_tiles, kinds, meld_tiles, parse_tile
+from .tiles import Meld, TileError, add_tiles, kinds, meld_tiles, parse_tile
 from .wall import SEATS, next_seat
 PHASES = ("exchange", "void", "discard", "claims", "draw", "ruling", "over")
 
@@ -463,9 +463,3 @@ def tiles_in_play(state: Hand) -> Counter:
     """Every tile of the hand: concealed, melds, pools and (when recorded) the wall. With a
     recorded wall this is always exactly the set (MJO-1.1)."""
     return _in_play(state) + Counter(state.wall or ())
-
-
-def hand_of(state: Hand, seat: int) -> str:
-    """The seat's tiles in notation: concealed tiles then melds."""
-    h = state.seats[seat]
-    return " ".join([format_tiles(h.concealed), *map(str, h.melds)]).strip()

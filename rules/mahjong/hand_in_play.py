@@ -9,12 +9,13 @@ from datetime import datetime, timedelta
 
 from ..frozen import evolve
 from ..match_clock import maybe_moment as _moment
+from ..match_clock import timestamp
 from ..messages import Message
 from ..violations import RuleViolation
 from . import conduct, opening
 from .claiming import claim, pass_claim, resolve_claims
 from .settings import GameSettings
-from .table import HandRecord, Table, _iso, _must_be_open
+from .table import HandRecord, Table, _must_be_open
 from .turns import discard, draw
 from .wins_and_kongs import declare_kong, declare_win, exhaustive_draw
 
@@ -89,11 +90,11 @@ def _must_claim_in_time(rec: HandRecord, settings: GameSettings, at: str | None,
             raise RuleViolation(rule, "the claim window on seat {discarder}'s {tile} closed "
                                       "for a {kind} at {iso}, {seconds} s after the discard",
                                       discarder=w.discarder, tile=w.tile, kind=kind,
-                                      iso=_iso(closes), seconds=seconds)
+                                      iso=timestamp(closes), seconds=seconds)
         raise RuleViolation(rule, "the claim window on seat {discarder}'s {tile} closed for "
                                   "{a_claim} at {iso}, {seconds} s after the discard",
                                   discarder=w.discarder, tile=w.tile, a_claim=_A_CLAIM[kind],
-                                  iso=_iso(closes), seconds=seconds)
+                                  iso=timestamp(closes), seconds=seconds)
 
 
 def _closed_by_play(rec: HandRecord, settings: GameSettings) -> HandRecord:
@@ -142,7 +143,7 @@ def close_window(rec: HandRecord, t: Table, data: Mapping, at: str | None) -> Ha
         w = rec.state.window
         raise RuleViolation(rule, "the claim window on seat {discarder}'s {tile} stays open "
                                   "until {iso}",
-                                  discarder=w.discarder, tile=w.tile, iso=_iso(closes))
+                                  discarder=w.discarder, tile=w.tile, iso=timestamp(closes))
     return evolve(rec, state=resolve_claims(rec.state, {"timedOut": True}))
 
 
@@ -258,7 +259,7 @@ def report_time_limit(rec: HandRecord, t: Table, data: Mapping, at: str | None) 
         must_not_be_warned_for_this_discard(rec, t.settings, seat)
     if began is not None and now is not None and now < began + timedelta(seconds=seconds):
         rule = t.settings.rule("timeLimits")
-        until = _iso(began + timedelta(seconds=seconds))
+        until = timestamp(began + timedelta(seconds=seconds))
         if limit == "firstDiscard":
             raise RuleViolation(rule, "seat {seat}'s firstDiscard limit of {seconds} s runs "
                                       "until {iso}", seat=seat, seconds=seconds, iso=until)

@@ -190,9 +190,3 @@ def rank_by_coins(balances: Mapping[str, int], lots: Sequence[str] = (),
     keys = [key(p) for p in order]
     return tuple(Standing(place=keys.index(k) + 1, player=p, coins=balances[p],
                           tied=keys.count(k) > 1) for p, k in zip(order, keys, strict=True))
-
-
-def seat_ranking(session: Session, players: Sequence[str]) -> tuple[Standing, ...]:
-    """MJO-7.4: one table's ranking, ``players[s]`` sitting at seat ``s``."""
-    return rank_by_coins(dict(zip(players, session.balances, strict=True)))
-

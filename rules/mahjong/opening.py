@@ -119,8 +119,3 @@ def exchange_choices(state: Hand, seat: int) -> tuple[tuple[str, ...], ...]:
     held = state.seats[seat].concealed
     return tuple(tuple(t for t in held if suit(t) == s)[:3] for s in SUITS
                  if sum(suit(t) == s for t in held) >= 3)
-
-
-def awaiting_exchange_roll(state: Hand) -> bool:
-    """Whether every player has chosen and the dealer's roll is due (MJS-2.1)."""
-    return state.phase == "exchange" and (state.exchange or Exchange()).chosen

@@ -39,6 +39,7 @@ from datetime import timedelta
 from ..violations import RuleViolation
 from ..frozen import evolve
 from ..match_clock import maybe_moment as _moment
+from ..match_clock import timestamp
 from . import opening, sichuan
 from .actions import due_engine_event
 from .claiming import resolve_claims
@@ -55,7 +56,6 @@ from .table import (  # noqa: F401
     TEAM_KEYS,
     HandRecord,
     Table,
-    _iso,
     _must_be_open,
     check_settings,
     seat_players,
@@ -163,9 +163,10 @@ def time_limit(t: Table, data: Mapping, at: str | None) -> Table:
     if t.time_called is not None:
         raise RuleViolation(SESSION, "the session's time limit has already been reached")
     started, now = _moment(t.started_at), _moment(at)
-    if started is not None and now is not None and now < started + timedelta(minutes=limit):
+    ends = None if started is None else started + timedelta(minutes=limit)
+    if ends is not None and now is not None and now < ends:
         raise RuleViolation(SESSION, "the {limit} minutes end at {iso}, not before",
-                                     limit=limit, iso=_iso(started + timedelta(minutes=limit)))
+                                     limit=limit, iso=timestamp(ends))
     return maybe_completed(evolve(t, time_called=limit))
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from types import MappingProxyType
 
 from ..match_clock import MatchClock
@@ -144,10 +143,6 @@ def _must_be_open(t: Table) -> None:
     if t.status == "completed":
         raise RuleViolation(SESSION, "the session is over after {hands_played} hand(s)",
                                      hands_played=t.hands_played)
-
-
-def _iso(moment: datetime) -> str:
-    return moment.isoformat().replace("+00:00", "Z")
 
 
 def seat_players(players: Mapping[str, Sequence[str]]) -> list[str]:

@@ -150,10 +150,6 @@ class Meld:
     from_seat: int | None = None
     concealed: bool = False
 
-    @property
-    def is_kong(self) -> bool:
-        return self.kind == "kong"
-
     def __str__(self) -> str:
         return format_meld(self)
 

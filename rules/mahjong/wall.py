@@ -27,11 +27,6 @@ PLAYER_TILES = 13
 DEALT = DEALER_TILES + 3 * PLAYER_TILES   # 53
 
 
-def prev_seat(seat: int) -> int:
-    """README §4: ``prev(s) = (s+3) mod 4``, the 上家."""
-    return (seat + 3) % SEATS
-
-
 def next_seat(seat: int) -> int:
     """README §4: ``next(s) = (s+1) mod 4``, the 下家."""
     return (seat + 1) % SEATS

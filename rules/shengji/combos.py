@@ -280,16 +280,6 @@ def _decompose(cards: tuple[str, ...], trump: Trump) -> tuple[Component, ...]:
     return tuple(grouped + singles)
 
 
-def is_tractor(cards: Sequence[str], trump: Trump) -> bool:
-    """SJ2-7.2: the cards are exactly one tractor (k >= 2 pairs of one class at consecutive
-    positions, one pair per position)."""
-    cards = tuple(cards)
-    if not cards or len({trump.card_class(card) for card in cards}) != 1:
-        return False
-    components = decompose(cards, trump)
-    return len(components) == 1 and components[0].kind == TRACTOR
-
-
 def pair_count(cards: Sequence[str], trump: Trump) -> int:
     """SJ2-9.3 / SJ2-11.2: pairs in the canonical decomposition, a k-tractor counting k. Cards of
     several classes are decomposed class by class."""

@@ -32,14 +32,12 @@ Keys name the occurrence: ``h3`` (``h3.1`` for hand 3's second deal after a void
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator
 
 from ..deadlines import Deadline
 from . import declaring, lateness, tricks
-
-if TYPE_CHECKING:
-    from .hand import Hand
-    from .match import Match
+from .hand import Hand
+from .match_state import Match
 
 # the games whose seed times each move and counts lateness (seed 004: SJ3-11.8, 7.3; T-6.6)
 _MOVE_LIMITS_AND_LATENESS = frozenset({"SJ3"})

@@ -25,10 +25,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Mapping, Sequence
 
 from ..frozen import evolve
+from ..match_clock import maybe_timestamp
 from ..violations import RuleViolation
 
 SUITS = "SHDC"
@@ -66,14 +67,6 @@ def holds(hand: Sequence[str], cards: Sequence[str]) -> bool:
     return all(held[card] >= count for card, count in Counter(cards).items())
 
 
-def iso(moment: datetime | None) -> str | None:
-    """UTC ISO 8601 with a "Z" suffix, like the envelope's timestamps; naive times are read as UTC."""
-    if moment is None:
-        return None
-    moment = moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
 # ---------------------------------------------------------------- state
 
 @dataclass(frozen=True)
@@ -91,7 +84,7 @@ class Bid:
         return len(self.cards) == 1
 
     def to_dict(self) -> dict:
-        return {"seat": self.seat, "cards": list(self.cards), "suit": self.suit, "at": iso(self.at)}
+        return {"seat": self.seat, "cards": list(self.cards), "suit": self.suit, "at": maybe_timestamp(self.at)}
 
 
 @dataclass(frozen=True)
@@ -127,9 +120,9 @@ class Bidding:
             "history": [bid.to_dict() for bid in self.history],
             "first_declarer": self.first_declarer,
             "no_trump": self.no_trump,
-            "deal_completed_at": iso(self.deal_completed_at),
-            "last_accepted_at": iso(self.last_accepted_at),
-            "deadline": iso(deadline(self)),
+            "deal_completed_at": maybe_timestamp(self.deal_completed_at),
+            "last_accepted_at": maybe_timestamp(self.last_accepted_at),
+            "deadline": maybe_timestamp(deadline(self)),
             "closed": self.closed,
             "lots_pending": lots_pending(self),
             "settings": {
@@ -196,7 +189,7 @@ def must_be_open(b: Bidding, at: datetime) -> None:
     if limit is not None and at > limit:
         raise RuleViolation("SJ2-4.7", "the declaration window closed at {iso}; this came at "
                                        "{iso2}",
-                                       iso=iso(limit), iso2=iso(at))
+                                       iso=maybe_timestamp(limit), iso2=maybe_timestamp(at))
 
 
 def must_be_before_the_kitty(b: Bidding, rule: str = "SJ2-4.8") -> None:
@@ -378,7 +371,7 @@ def deal_completed(b: Bidding, at: datetime) -> Bidding:
     """SJ2-4.7: DealCompleted starts the window's clock; it happens once per hand."""
     if b.deal_completed_at is not None:
         raise RuleViolation("SJ2-4.7", "the deal was already completed at {iso}",
-                                       iso=iso(b.deal_completed_at))
+                                       iso=maybe_timestamp(b.deal_completed_at))
     return evolve(b, deal_completed_at=at)
 
 
@@ -393,7 +386,7 @@ def close_window(b: Bidding, at: datetime) -> Bidding:
     if at < limit:
         raise RuleViolation("SJ2-4.7", "the declaration window stays open until {iso}; it "
                                        "cannot close at {iso2}",
-                                       iso=iso(limit), iso2=iso(at))
+                                       iso=maybe_timestamp(limit), iso2=maybe_timestamp(at))
     must_not_await_lots(b)
     return evolve(b, closed=True)
 

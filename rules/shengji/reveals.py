@@ -12,9 +12,10 @@ from datetime import datetime
 from typing import Sequence
 
 from ..frozen import evolve
+from ..match_clock import maybe_timestamp
 from ..violations import RuleViolation
 from .declaring import (Bid, Bidding, bidding_for_hand, card_suit, check_seat, deadline, holds,
-                        is_joker, is_level_card, iso, must_be_before_the_kitty,
+                        is_joker, is_level_card, must_be_before_the_kitty,
                         must_be_held_level_card, must_not_overcall_self)
 
 # SJ3-3.6 (「当庄家示意摸牌结束，应停顿5秒钟才能拿底牌」): the dealer's pause, fixed by the seed
@@ -113,8 +114,8 @@ def must_have_paused(b: Bidding, at: datetime | None) -> None:
         raise RuleViolation("SJ3-3.6", "the dealer must pause {window_seconds} s after the end "
                                        "of drawing, until {iso}, before taking the kitty; this "
                                        "came at {iso2}",
-                                       window_seconds=b.window_seconds, iso=iso(limit),
-                                       iso2=iso(at))
+                                       window_seconds=b.window_seconds,
+                                       iso=maybe_timestamp(limit), iso2=maybe_timestamp(at))
 
 
 def close_pause(b: Bidding, at: datetime | None) -> Bidding:
@@ -131,8 +132,8 @@ def close_pause(b: Bidding, at: datetime | None) -> Bidding:
     if at is not None and at < limit:
         raise RuleViolation("SJ3-3.6", "the dealer's pause lasts {window_seconds} s, until "
                                        "{iso}; it cannot end at {iso2}",
-                                       window_seconds=b.window_seconds, iso=iso(limit),
-                                       iso2=iso(at))
+                                       window_seconds=b.window_seconds,
+                                       iso=maybe_timestamp(limit), iso2=maybe_timestamp(at))
     return evolve(b, closed=True)
 
 

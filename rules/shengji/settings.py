@@ -147,7 +147,7 @@ class SJ3Settings:
                 for f in fields(self)}
 
 
-# SJ2-18 / SJ3-15 / GD-14 (Interpretation, issue 19): a match is recorded card by card (the
+# SJ2-18 / SJ3-15 / GD-14 (Interpretation): a match is recorded card by card (the
 # default) or from the table's score sheet, one result row per hand (rules/shengji/sheet.py)
 RECORDINGS = ("cards", "sheet")
 

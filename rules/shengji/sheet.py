@@ -1,5 +1,5 @@
 """Score-sheet recording of a Shengji match (match setting ``recording: "sheet"``, SJ2-18 /
-SJ3-15, issue 19): most tables keep a score sheet, not a card-by-card record. A scorer posts one
+SJ3-15): most tables keep a score sheet, not a card-by-card record. A scorer posts one
 ``HandResultRecorded`` row per hand — the dealer, the trump, the defenders' points in tricks, the
 kitty's points and the multiplier of its capture, the point penalties and the follow errors —
 and the hand is scored by the same rules as a hand played card by card

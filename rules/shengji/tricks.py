@@ -9,9 +9,10 @@ from datetime import datetime, timedelta
 from typing import Mapping
 
 from ..frozen import evolve
+from ..match_clock import timestamp
 from ..messages import Message
 from ..violations import RuleViolation
-from . import declaring, obligations, scoring, words
+from . import obligations, scoring, words
 from .cards import Trump, points, remove_cards
 from .combos import Component, check_lead, decompose, judge_mixed_lead, judge_throw
 from .following import check_follow, follows_single, must_play_lead_size
@@ -382,7 +383,7 @@ def overrun(h: Hand, data: Mapping, at: datetime | None) -> Hand:
             at < h.clock + timedelta(seconds=waiting[2]):
         raise RuleViolation(rule, "seat {seat} has {waiting} s for the {kind}, until {iso}",
                                   seat=seat, waiting=waiting[2], kind=kind,
-                                  iso=declaring.iso(h.clock + timedelta(seconds=waiting[2])))
+                                  iso=timestamp(h.clock + timedelta(seconds=waiting[2])))
     h = evolve(h, overrun_at=h.clock)
     if kind == "throwChoice":
         return move_clock(default_throw_component(h), at)

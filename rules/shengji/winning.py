@@ -6,22 +6,18 @@ from collections.abc import Sequence
 
 from . import units
 from .cards import TRUMP, Trump
-from .combos import Component, Shape, _canonical_shape, decompose, shape_of
+from .combos import Component, _canonical_shape, decompose, shape_of
 
 _SETS = {((2, 1),): 2, ((3, 1),): 3}  # the units of a pair or a triple led: its size
 
 
-def arranged_key_top(cards: Sequence[str], lead_shape: Shape, trump: Trump) -> int | None:
-    """SJ2-10.1/10.2, SJ3-9.1/9.2: if the cards (one class) can be arranged into the lead's
-    shape — a tractor serving as its pairs, a triple as a pair and a single, a pair as two
-    singles, never the reverse — the top place of the best key component (the first of
-    :attr:`Shape.units`, else the highest single) of such an arrangement; else None."""
-    return _key_top(cards, lead_shape.size, lead_shape.units, trump)
-
-
 def _key_top(cards: Sequence[str], size: int, needed: tuple[units.Unit, ...],
              trump: Trump) -> int | None:
-    """:func:`arranged_key_top` for a lead shape of ``size`` cards and ``needed`` units."""
+    """SJ2-10.1/10.2, SJ3-9.1/9.2: if the cards (one class) can be arranged into the lead's
+    shape (``size`` cards, ``needed`` units: :attr:`Shape.units`) — a tractor serving as its
+    pairs, a triple as a pair and a single, a pair as two singles, never the reverse — the top
+    place of the best key component (the first of the units, else the highest single) of such
+    an arrangement; else None."""
     if len(cards) != size:
         return None
     if not needed:
@@ -29,16 +25,6 @@ def _key_top(cards: Sequence[str], size: int, needed: tuple[units.Unit, ...],
     if _SETS.get(needed) == size:  # a pair or triple led: a play ranks by its place if alike
         return trump.run_pos(cards[0]) if cards.count(cards[0]) == size else None
     return units.best_top(units.columns(cards, trump), needed[0], needed[1:])
-
-
-def arranged_tops(cards: Sequence[str], lead_shape: Shape, trump: Trump) -> tuple[int, ...] | None:
-    """SJ3-9.1/9.2 with seed 十六 (「先比较拖拉机，三条，单张的级别大小」): if the cards (one class) can be
-    arranged into the lead's shape, the places of its best arrangement component by component in
-    key order (:attr:`Shape.units`), then its singles highest first; else None. Two plays of one
-    class compare as these tuples: the key component first, then the next one, …"""
-    if len(cards) != lead_shape.size:
-        return None
-    return units.best_tops(units.columns(cards, trump), lead_shape.units)
 
 
 def trick_winner(plays: Sequence[Sequence[str]], trump: Trump,
@@ -49,8 +35,10 @@ def trick_winner(plays: Sequence[Sequence[str]], trump: Trump,
     canonical decomposition (SJ2-7.3). A play competes only if it is all of the led class or all
     trump and fits the lead's shape; it beats the winner if it is trump against a non-trump
     winner, or of the winner's class and strictly higher (equal: the earlier play keeps the
-    trick) — by its key component (SJ2-10.2), or with ``in_order`` (SJ3, seed 十六) by its
-    components in key order and then its singles (:func:`arranged_tops`)."""
+    trick) — by its key component (SJ2-10.2), or with ``in_order`` (SJ3, seed 十六:
+    「先比较拖拉机，三条，单张的级别大小」) by its components in key order and then its singles: the
+    places of its best arrangement into the lead's shape, compared as tuples (the key component
+    first, then the next one, …)."""
     lead = tuple(plays[0])
     if len(lead) == 1:  # most tricks: a single led, ranked alike in SJ3 (its tops are its place)
         return _single_winner(plays, trump, trump.card_class(lead[0]))
@@ -67,7 +55,7 @@ def trick_winner(plays: Sequence[Sequence[str]], trump: Trump,
         return _single_winner(plays, trump, led_cls)
 
     def rank(cards: tuple[str, ...]) -> tuple[int, ...] | None:
-        if in_order and _SETS.get(needed) != size:  # arranged_tops, the lead's size and units read once
+        if in_order and _SETS.get(needed) != size:  # SJ3: its components in key order
             return None if len(cards) != size else units.best_tops(units.columns(cards, trump),
                                                                    needed)
         top = _key_top(cards, size, needed, trump)

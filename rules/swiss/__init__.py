@@ -103,7 +103,6 @@ from .forfeits import (  # noqa: F401
     excluded,
     excluded_after,
     exclusion,
-    forfeited_again,
     forfeits,
     second_forfeit,
     withdraw,

@@ -32,12 +32,6 @@ def second_forfeit(ev: TeamEvent, team: str) -> tuple[str | None, int, int] | No
     return None
 
 
-def forfeited_again(ev: TeamEvent, team: str) -> int | None:
-    """The round of the team's second forfeit (T-6.7), or None."""
-    found = second_forfeit(ev, team)
-    return None if found is None else found[2]
-
-
 def disqualification(ev: TeamEvent, team: str) -> tuple[int, str] | None:
     """SJ3-11.9 (seed 十〈5〉「重则判取消参赛资格」): the round and pair of the team's first
     disqualification, or None. The players who signalled are the pair; a team of the event plays

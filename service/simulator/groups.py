@@ -13,7 +13,9 @@ from rules.groups.event import TABLE_SIZE
 from rules.groups.stages import stage_sizes
 from rules.messages import Message
 
-from .runner import QUIET, Api, EventOutcome, Progress, play_tables
+from .api import Api
+from .reports import QUIET, EventOutcome, Progress
+from .tables import play_tables
 
 Observer = Callable[[str, str, dict], None]
 # (api, tournament, the stage, the groups read, rng) -> the rounds of lots or dice posted

@@ -30,7 +30,9 @@ from .groups import (
     play_event,
     table_line,
 )
-from .runner import QUIET, Api, Progress, cost, events_line, finished, play_match
+from .api import Api
+from .reports import QUIET, Progress, cost, events_line, finished
+from .tables import play_match
 
 CLAIMS = (("pong", 0.5), ("chow", 0.3))   # MJO-4: how often a bot claims what it may
 

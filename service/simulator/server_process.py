@@ -2,7 +2,7 @@
 so that the server and the bots each have a core of the machine (one Python process runs one
 thread at a time), and the tables of a stage can play at the same time as at a real event.
 
-The in-process :func:`runner.temporary_server` stays for what must share the app — a simulated
+The in-process :func:`temporary_server.temporary_server` stays for what must share the app — a simulated
 clock (Guandan's time limits, the team event's alerts) and the tests that read its store.
 """
 from __future__ import annotations

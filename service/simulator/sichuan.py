@@ -33,7 +33,9 @@ from .groups import (
     play_event,
     table_line,
 )
-from .runner import QUIET, Api, Progress, cost, events_line, finished, play_match
+from .api import Api
+from .reports import QUIET, Progress, cost, events_line, finished
+from .tables import play_match
 
 ADVANCE = 2                     # T-7.2: the top two of each group go on
 MAX_MOVES = 20_000              # a table that does not end is a bug, not a long game

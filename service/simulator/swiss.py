@@ -12,8 +12,8 @@ against ``--url`` the server's time is real, and its timer calls each table's al
 
 **The dealer's pause (SJ3-3.6).** The kitty is taken only once the 5 seconds after DrawingEnded
 have passed. A server running its timer ends the pause with its DeclarationWindowClosed, which
-the bots wait for (runner.held_back), the other tables playing on meanwhile. The temporary
-server on a simulated clock runs no timer (runner.temporary_server): that clock moves for all
+the bots wait for (tables.held_back), the other tables playing on meanwhile. The temporary
+server on a simulated clock runs no timer (temporary_server.py): that clock moves for all
 tables at once, so each table's next move comes ``seconds_per_move`` × tables later (24 s with
 8 tables) — past SJ3's 10-second follow limit, which a timer would report at nearly every move
 (SJ3-11.8) — and the bots take the kitty themselves once the pause has passed on that clock.
@@ -28,8 +28,10 @@ from dataclasses import dataclass, field
 from rules.messages import N_, Message
 
 from . import bots
-from .runner import (QUIET, Api, ApiError, EventOutcome, Progress, Waiting, cost, events_line,
-                     finished, held_back, post_move, runs_timer)
+from .api import Api, ApiError
+from .reports import QUIET, EventOutcome, Progress, cost, events_line, finished
+from .tables import Waiting, held_back, post_move
+from .temporary_server import runs_timer
 
 SECONDS_PER_MOVE = 3.0  # 8 tables: a table moves every 24 s (the 5-s kitty pause, SJ3-3.6)
 IDLE_SECONDS = 0.02     # real time: the sleep when every table is waiting (for the pause)
@@ -48,7 +50,7 @@ def simulate(url: str, teams: int = 8, rounds: int = 4, seed: int = 1,
              match_settings: dict | None = None, progress: Progress = QUIET) -> SwissOutcome:
     """Plays a team event of ``teams`` teams over ``rounds`` rounds to its final standings.
     ``timer``: the server runs its timer (it ends each dealer's pause and calls each table's
-    alert; default: runner.runs_timer); ``idle()`` lets time pass when every table is waiting
+    alert; default: temporary_server.runs_timer); ``idle()`` lets time pass when every table is waiting
     (default: a short sleep; on a simulated clock, move it); ``match_settings``: the tables'
     (e.g. ``alertAtMinute``); ``progress`` is told of each table as it ends."""
     rng, started = random.Random(seed), time.perf_counter()
@@ -121,7 +123,7 @@ def play_round(api: Api, tid: str, number: int, tables: list[str], rng: random.R
                timer: bool = True, idle: Callable[[], None] | None = None,
                progress: Progress = QUIET) -> int:
     """Plays the round's tables side by side until every match is over: one move at each table
-    in turn — a table held back (the dealer's pause, runner.held_back) is passed over in that
+    in turn — a table held back (the dealer's pause, tables.held_back) is passed over in that
     turn, and when no table could move, ``idle()`` lets time pass; after each turn with moves
     the chief referee tries the alert (SJ3-12.1), which the server accepts once its minute has
     passed since the tables started — unless the server runs its ``timer``, which calls each

@@ -10,7 +10,6 @@ from rules.guandan.hand import apply, deal, play, start_hand
 from rules.guandan.procedure import (
     TIME_LIMITS,
     check_hands,
-    drawing_roles,
     first_drawer,
     random_deal,
     stacked_deal,
@@ -67,12 +66,6 @@ def test_gd_1_1_the_deal_is_exactly_two_decks():
 def test_gd_1_1_a_hand_is_dealt_once():
     h = deal(start_hand("2"), stacked_deal({0: ["9D"]}), "9D", 0)
     violated("GD-1.1", deal, h, stacked_deal({0: ["9D"]}), "9D", 0)
-
-
-def test_gd_8_3_later_hands_shuffler_cutter_and_first_drawer():
-    assert drawing_roles((1, 0, 3, 2)) == {"shuffler": 0, "cutter": 1, "firstDrawer": 2}
-    assert drawing_roles((1, 3)) == {"shuffler": 0, "cutter": 1, "firstDrawer": 2}
-    assert drawing_roles((0, 1, 3)) == {"shuffler": 3, "cutter": 0, "firstDrawer": 2}
 
 
 def test_gd_9_time_limits():

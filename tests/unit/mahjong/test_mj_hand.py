@@ -8,9 +8,9 @@ from mj_states import act, draw_discard, settle, table, violated
 
 from rules.mahjong import MJO, apply, due_engine_event, mjo_settings
 from rules.mahjong.dealer import next_dealer
-from rules.mahjong.hand import hand_of, tiles_in_play
+from rules.mahjong.hand import tiles_in_play
 from rules.mahjong.mjo import hand_payments
-from rules.mahjong.tiles import INDEX, tile_set
+from rules.mahjong.tiles import INDEX, format_tiles, tile_set
 
 WINNING = "1m 2m 3m 4p 5p 6p 7s 8s 9s C C C 5m 5m"
 KONGS = replace(MJO, kongDirect=True, kongAdded=True, kongConcealed=True)
@@ -54,7 +54,8 @@ def test_mjo_5_4_self_drawn_win_on_the_tile_just_drawn():
     state = settle(state)
     state = act(act(state, "TileDrawn", 0, tile="5m"), "Win", 0)
     assert state.wins[0].tile == "5m" and state.wins[0].self_drawn
-    assert hand_of(state, 0) == "1m 2m 3m 5m 5m 4p 5p 6p 7s 8s 9s C C C"
+    assert format_tiles(state.seats[0].concealed) == "1m 2m 3m 5m 5m 4p 5p 6p 7s 8s 9s C C C"
+    assert state.seats[0].melds == ()
 
 
 def test_mjo_5_4_no_self_drawn_win_without_a_draw():

@@ -12,7 +12,6 @@ from rules.mahjong.mjo import (
     hand_outcome,
     hand_payments,
     rank_by_coins,
-    seat_ranking,
     session_over,
     start_session,
     win_payments,
@@ -195,5 +194,5 @@ def test_t_8_3_ties_share_a_place_until_lots_are_drawn():
 
 def test_mjo_7_4_a_tables_ranking_by_coins():
     session = replace(start_session(MJO, 0), balances=(12, 31, -3, 40))
-    assert [s.player for s in seat_ranking(session, ["东", "南", "西", "北"])] == \
-        ["北", "南", "东", "西"]
+    balances = dict(zip(["东", "南", "西", "北"], session.balances, strict=True))
+    assert [s.player for s in rank_by_coins(balances)] == ["北", "南", "东", "西"]

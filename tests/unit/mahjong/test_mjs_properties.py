@@ -14,8 +14,7 @@ from mjs_states import MJS
 from rules import RuleViolation
 from rules.mahjong import apply, apply_action, apply_engine_event, due_engine_event
 from rules.mahjong.actions import legal_actions
-from rules.mahjong.hand import tiles_in_play, winning_tiles
-from rules.mahjong.opening import awaiting_exchange_roll
+from rules.mahjong.hand import Exchange, tiles_in_play, winning_tiles
 from rules.mahjong.sichuan import draw_checks, ledger, sichuan_settings, totals
 from rules.mahjong.tiles import suit, tile_set
 
@@ -99,7 +98,7 @@ def play(seed, settings, referee=0.0, check_listing=False):
         if due:
             state = apply_engine_event(state, due)
             continue
-        if awaiting_exchange_roll(state):
+        if state.phase == "exchange" and (state.exchange or Exchange()).chosen:  # MJS-2.1
             dice = [rng.randint(1, 6), rng.randint(1, 6)]
             state = apply(state, "DiceRolled", {"seat": state.dealer, "dice": dice})
             continue

@@ -3,11 +3,11 @@ import pytest
 
 from rules.shengji.cards import Trump
 from rules.shengji.combos import (
+    TRACTOR,
     Component,
     Shape,
     check_lead,
     decompose,
-    is_tractor,
     judge_throw,
     pair_count,
     shape,
@@ -24,6 +24,15 @@ def cards(text):
 
 def kinds(components):
     return [(c.kind, " ".join(c.cards)) for c in components]
+
+
+def is_tractor(cards, trump):
+    """SJ2-7.2: the cards are exactly one tractor (k >= 2 pairs of one class at consecutive
+    positions, one pair per position): decomposed, one tractor."""
+    if not cards or len({trump.card_class(card) for card in cards}) != 1:
+        return False
+    components = decompose(cards, trump)
+    return len(components) == 1 and components[0].kind == TRACTOR
 
 
 # --- Ex 2: tractor or not -------------------------------------------------------------------

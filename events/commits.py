@@ -1,4 +1,5 @@
-"""Word of a commit: a store tells who listens that its log has grown (issue 18).
+"""Word of a commit: a store tells who listens that its log has grown, so that live readers
+(subscriptions, webhooks, the timer) follow it without polling.
 
 A listener learns the log's new last position and, when the commit was this process's own, the
 records it stored (else an empty tuple). The records are a shortcut, never the truth: whoever
@@ -50,10 +51,6 @@ class CommitFeed:
             for listeners in (self._listeners, self._own):
                 if listener in listeners:
                     listeners.remove(listener)
-
-    @property
-    def listened(self) -> bool:
-        return bool(self._listeners)
 
     def announce(self, last_position: int, records: Sequence[Record] = ()) -> None:
         for listener in list(self._listeners) + (list(self._own) if records else []):

@@ -20,8 +20,9 @@ advisory locks:
    — takes it before it decides.)
 
 Append-only is enforced by the database: triggers refuse UPDATE, DELETE and TRUNCATE of
-``events``. The schema is made and migrated by ``paiju db upgrade`` (:func:`upgrade_schema`);
-a store opened on a database whose schema is missing or older refuses to start.
+``events``. The schema of every table is made and migrated by ``paiju db upgrade``
+(events/storage/postgres_schema.py); a store opened on a database whose schema is missing or
+older refuses to start.
 
 A lost connection is :class:`events.store.StoreUnavailable` (503 at the API) for every append of
 the group: the transaction was not committed, or, if the commit itself was cut, a retry with the
@@ -45,7 +46,6 @@ from .commits import CommitFeed
 from .envelope import NewEvent, Record
 from .postgres_writer import (
     COMMITS_CHANNEL,
-    LOCK_SPACE,
     RETRIES,
     SEAL_LOCK,
     Job,
@@ -54,7 +54,6 @@ from .postgres_writer import (
     insert,
 )
 from .sql_reads import (
-    INDEXES,
     SELECT,
     first_positions,
     last_position_row,
@@ -64,6 +63,18 @@ from .sql_reads import (
     tournament_head_row,
     tournament_rows,
 )
+from .storage.postgres_schema import (  # noqa: F401 - the schema's names, as before
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    SchemaNotCurrent,
+    check_schema,
+    is_postgres_url,
+    schema_version,
+    upgrade_schema,
+)
+from .storage.postgres_schema import CONNECT_SECONDS
+from .storage.postgres_schema import connect as _connect
+from .storage.postgres_schema import first_line as _first_line
 from .store import (
     AppendResult,
     Decide,
@@ -75,8 +86,6 @@ from .store import (
 
 log = logging.getLogger("paiju.postgres")
 
-SCHEMA_VERSION = 3
-CONNECT_SECONDS = 5       # to reach the server at start and for each new connection
 # A node that stops mid-transaction (paused, cut off) must not hold a lock for ever: its
 # session is ended after 30 s idle in a transaction, and no statement waits more than 10 s for a
 # lock (the waiting append gets 503); a peer that vanished is noticed within about 11 s.
@@ -91,124 +100,6 @@ POOL_WAIT_SECONDS = 3     # a request waits this long for a connection (a server
 # no connection starts a new try at once: a node serves again within about a second of its
 # database's return, however long the database was away.
 RECONNECT_SECONDS = 2
-
-# Each migration takes the schema from the version before it to its own (index + 1).
-MIGRATIONS = (
-    """
-    CREATE TABLE events (
-        position bigint PRIMARY KEY,
-        id text NOT NULL,
-        tournament_id text NOT NULL,
-        stream text NOT NULL,
-        version bigint NOT NULL,
-        type text NOT NULL,
-        schema_version integer NOT NULL,
-        data text NOT NULL,         -- canonical JSON, byte for byte as hashed (not jsonb)
-        meta text NOT NULL,
-        recorded_at text NOT NULL,
-        prev_hash text NOT NULL,
-        hash text NOT NULL
-    );
-    """ + "".join(
-        f"CREATE {'UNIQUE ' if unique else ''}INDEX events_{'_'.join(columns)} "
-        f"ON events ({', '.join(columns)});\n" for columns, unique in INDEXES) + """
-    CREATE FUNCTION paiju_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN RAISE EXCEPTION 'events are append-only'; END $$;
-    CREATE TRIGGER events_no_update BEFORE UPDATE OR DELETE ON events
-        FOR EACH ROW EXECUTE FUNCTION paiju_refuse_change();
-    CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
-        FOR EACH STATEMENT EXECUTE FUNCTION paiju_refuse_change();
-    CREATE TABLE tokens (
-        digest text PRIMARY KEY, token_id text NOT NULL UNIQUE, role text NOT NULL,
-        tournament_id text, match_id text, seat integer, name text,
-        created_at text NOT NULL, expires_at text, revoked_at text
-    );
-    CREATE TABLE timer_lease (name text PRIMARY KEY, holder text NOT NULL,
-                              expires_at text NOT NULL);
-    """,
-    # 2: webhooks and their delivery attempts (service/webhooks.py), beside the log
-    """
-    CREATE TABLE webhooks (
-        webhook_id text PRIMARY KEY, tournament_id text NOT NULL, url text NOT NULL,
-        types text, streams text, secret text NOT NULL, created_at text NOT NULL,
-        state text NOT NULL, disabled_reason text, cursor bigint NOT NULL,
-        failures integer NOT NULL, failing_since text, next_attempt_at text,
-        attempts_made integer NOT NULL
-    );
-    CREATE INDEX webhooks_tournament ON webhooks (tournament_id, created_at);
-    CREATE TABLE webhook_deliveries (
-        delivery_id text PRIMARY KEY, webhook_id text NOT NULL, event_id text NOT NULL,
-        position bigint NOT NULL, attempt integer NOT NULL, at text NOT NULL, status integer,
-        error text, next_attempt_at text, seq integer NOT NULL
-    );
-    CREATE INDEX webhook_deliveries_seq ON webhook_deliveries (webhook_id, seq);
-    """,
-    # 3: the timer's quiet marks (projections/quiet_marks.py): derived from the log, a hint
-    # for the start-up of every node, never exported; dropping every row loses only time
-    """
-    CREATE TABLE quiet_matches (stream text PRIMARY KEY, version bigint NOT NULL,
-                                hash text NOT NULL);
-    """,
-)
-
-
-class SchemaNotCurrent(RuntimeError):
-    """The database's schema is missing, older (``paiju db upgrade``) or newer than this code."""
-
-
-def is_postgres_url(db: str) -> bool:
-    return db.startswith(("postgresql://", "postgres://"))
-
-
-def _connect(url: str, **kwargs) -> psycopg.Connection:
-    try:
-        return psycopg.connect(url, connect_timeout=CONNECT_SECONDS, **kwargs)
-    except psycopg.Error as error:
-        raise StoreUnavailable(Message("cannot reach the PostgreSQL database: {error}",
-                                       error=_first_line(error))) from None
-
-
-def _first_line(error: BaseException) -> str:
-    return (str(error).strip().splitlines() or [type(error).__name__])[0]
-
-
-def schema_version(conn: psycopg.Connection) -> int:
-    """The database's schema version; 0 for a database paiju has not set up."""
-    exists = conn.execute("SELECT to_regclass('paiju_schema') IS NOT NULL").fetchone()[0]
-    if not exists:
-        return 0
-    return conn.execute("SELECT version FROM paiju_schema").fetchone()[0]
-
-
-def upgrade_schema(url: str) -> tuple[int, int]:
-    """Create or migrate the schema (``paiju db upgrade``); returns (before, after). Safe to
-    run from several nodes at once: the migrations run under one advisory lock."""
-    with _connect(url) as conn, conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", (LOCK_SPACE,))
-        before = schema_version(conn)
-        if before > SCHEMA_VERSION:
-            raise SchemaNotCurrent(f"the database has store schema {before}; this paiju knows "
-                                   f"{SCHEMA_VERSION}: upgrade paiju")
-        if before == 0:
-            conn.execute("CREATE TABLE paiju_schema (version integer NOT NULL)")
-            conn.execute("INSERT INTO paiju_schema VALUES (0)")
-        for migration in MIGRATIONS[before:]:
-            conn.execute(migration)
-        conn.execute("UPDATE paiju_schema SET version = %s", (SCHEMA_VERSION,))
-    return before, SCHEMA_VERSION
-
-
-def check_schema(url: str) -> None:
-    """Refuse a database whose schema is not the one this code writes."""
-    with _connect(url, autocommit=True) as conn:
-        found = schema_version(conn)
-    if found < SCHEMA_VERSION:
-        what = "has no paiju schema" if found == 0 else f"has the older store schema {found}"
-        raise SchemaNotCurrent(f"the database {what} (this paiju writes {SCHEMA_VERSION}): "
-                               f"run `paiju db upgrade --db URL` first")
-    if found > SCHEMA_VERSION:
-        raise SchemaNotCurrent(f"the database was written by a newer paiju (store schema "
-                               f"{found}; this one knows {SCHEMA_VERSION})")
 
 
 def _qmarks_to_pyformat(sql: str) -> str:

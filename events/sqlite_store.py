@@ -22,16 +22,13 @@ import threading
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-import sqlite_utils
-
 from rules.messages import Message
 
 from .commits import GroupSizes
 from .envelope import NewEvent, Record
-from .sql_reads import (
+from .sql_reads import (  # noqa: F401 - COLUMNS: bench/append.py takes it from here
     COLUMNS,
     INSERT,
-    INDEXES,
     SELECT,
     first_positions,
     last_position_row,
@@ -41,6 +38,7 @@ from .sql_reads import (
     tournament_head_row,
     tournament_rows,
 )
+from .storage.sqlite_schema import SCHEMA_VERSION, upgrade_connection
 from .store import (
     AppendResult,
     Decide,
@@ -49,9 +47,6 @@ from .store import (
     StoreClosed,
     plan_append,
 )
-
-SCHEMA_VERSION = 1
-
 
 MMAP_BYTES = 1 << 28  # readers map the file: a page read after another's commit is no syscall
 
@@ -173,24 +168,9 @@ class SQLiteEventStore(EventStore):
 
 
 def create_schema(conn: sqlite3.Connection) -> None:
-    db = sqlite_utils.Database(conn)
-    if "events" not in db.table_names():
-        db["events"].create(
-            {"position": int, "id": str, "tournament_id": str, "stream": str, "version": int,
-             "type": str, "schema_version": int, "data": str, "meta": str, "recorded_at": str,
-             "prev_hash": str, "hash": str},
-            pk="position", not_null=set(COLUMNS) - {"position"}, column_order=list(COLUMNS))
-    for columns, unique in INDEXES:
-        db["events"].create_index(list(columns), unique=unique, if_not_exists=True)
-    # Append-only by construction: the store itself can neither update nor delete an event.
-    for action in ("UPDATE", "DELETE"):
-        conn.execute(f"CREATE TRIGGER IF NOT EXISTS events_no_{action.lower()} BEFORE {action} "
-                     "ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END")
-    found = conn.execute("PRAGMA user_version").fetchone()[0]
-    if found > SCHEMA_VERSION:
-        raise RuntimeError(f"the database was written by a newer paiju (store schema {found}; "
-                           f"this one knows {SCHEMA_VERSION})")
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    """Make or upgrade every table of the file (events/storage/sqlite_schema.py); a file
+    written by a newer paiju is refused (:class:`NewerSchema`, a RuntimeError)."""
+    upgrade_connection(conn)
 
 
 class _TransactionTail:

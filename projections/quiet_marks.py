@@ -1,4 +1,5 @@
-"""Quiet marks: the match streams the timer need not fold at start-up (issue 35).
+"""Quiet marks: the match streams the timer need not fold at start-up, so that a start on a long
+log folds only the matches that may still be running.
 
 A match over (``status: "completed"``) or whose clock stands (paused by the referee) has no
 pending deadline, whatever the rules say of its deadlines, until its stream moves again. The
@@ -33,6 +34,8 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from events.storage.sqlite_schema import upgrade_connection
+
 if TYPE_CHECKING:
     from events.store import EventStore
 
@@ -43,8 +46,6 @@ log = logging.getLogger("paiju.timer")
 
 TABLE = "quiet_matches"
 FLUSH_AT = 256  # marks waiting that are written without waiting for a flush
-SQLITE_SCHEMA = (f"CREATE TABLE IF NOT EXISTS {TABLE} (stream TEXT PRIMARY KEY, "
-                 "version INTEGER NOT NULL, hash TEXT NOT NULL)")
 
 # The match streams started whose mark does not hold: no mark, or one of another last event
 # (one of another hash, or the stream has moved past it). The (type, position) and the
@@ -164,7 +165,7 @@ class SQLQuietMarks(QuietMarks):
 
 
 class SQLiteQuietMarks(SQLQuietMarks):
-    """The table in the deployment's SQLite file (created here, as the lease's is), on a
+    """The table in the deployment's SQLite file (made by events/storage), on a
     connection of each query or write (there is one query a start, and a write when matches
     end), ``synchronous=NORMAL``: a mark lost to a crash is only a fold again."""
 
@@ -173,7 +174,7 @@ class SQLiteQuietMarks(SQLQuietMarks):
         self.path = str(path)
         conn = self._connect()
         try:
-            conn.execute(SQLITE_SCHEMA)
+            upgrade_connection(conn)  # the table is the storage's (events/storage)
         finally:
             conn.close()
 

@@ -8,7 +8,7 @@ beside the file for SQLite) and the checkpoint file (derived, per node; see
 projections/checkpoints.py). The timer's quiet marks are in the database, shared by every node
 (derived too: projections/quiet_marks.py), so that a node without its checkpoint file — a new
 one, one whose ``var/`` was lost, one after an upgrade of the rules — starts as fast as a
-restart (issue 35).
+restart, without folding every match the timer need not watch.
 """
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from events.store import EventStore
 from projections.quiet_marks import PostgresQuietMarks, QuietMarks, SQLiteQuietMarks
 
 from .leases import Lease, PostgresLease, SQLiteLease
+from .token_cache import REFRESH_SECONDS, CachedTokens, postgres_serial, sqlite_serial
 from .tokens import PostgresTokenRegistry, SQLiteTokenRegistry, TokenRegistry
 from .webhooks import PostgresWebhookRegistry, SQLiteWebhookRegistry, WebhookRegistry
 
@@ -61,20 +62,26 @@ class Deployment:
 
 def open_deployment(db: str, config: dict | None = None,
                     clock: Callable[[], str] | None = None) -> Deployment:
-    """The store, tokens and lease of the deployment at ``db``. For PostgreSQL, raises
+    """The store, tokens and lease of the deployment at ``db``; the tokens held in memory
+    (service/token_cache.py). For PostgreSQL, raises
     :class:`events.store.StoreUnavailable` when the server cannot be reached and
     :class:`events.postgres_store.SchemaNotCurrent` before ``paiju db upgrade``."""
     config = config or {}
     if is_postgres_url(db):
         # one pool for the node: the store's, which the tokens and the lease share
         store = PostgresEventStore(db, config.get("PG_POOL_SIZE", 20), clock)
-        return Deployment(store, PostgresTokenRegistry(store.pool), PostgresLease(store.pool),
+        tokens = CachedTokens(PostgresTokenRegistry(store.pool), postgres_serial(store.pool),
+                              config.get("TOKEN_REFRESH_SECONDS", REFRESH_SECONDS))
+        return Deployment(store, tokens, PostgresLease(store.pool),
                           PostgresWebhookRegistry(store.pool),
                           PostgresLease(store.pool, name="webhooks"),
                           PostgresQuietMarks(store.pool))
     store = SQLiteEventStore(db, config.get("SQLITE_SYNCHRONOUS", "FULL"),
                              config.get("SQLITE_MAX_GROUP", 512), clock)
-    return Deployment(store, SQLiteTokenRegistry(db), SQLiteLease(db), SQLiteWebhookRegistry(db),
+    serial, closed = sqlite_serial(db)
+    tokens = CachedTokens(SQLiteTokenRegistry(db), serial,
+                          config.get("TOKEN_REFRESH_SECONDS", REFRESH_SECONDS), closed)
+    return Deployment(store, tokens, SQLiteLease(db), SQLiteWebhookRegistry(db),
                       SQLiteLease(db, name="webhooks"), SQLiteQuietMarks(db),
                       UnmappedSQLiteLog(db))
 

@@ -16,6 +16,7 @@ from abc import ABC, abstractmethod
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from events.storage.sqlite_schema import upgrade_connection
 from rules.match_clock import timestamp
 
 LEASE_SECONDS = 10
@@ -78,9 +79,11 @@ class SQLiteLease(RenewedLease):
         self.path, self.seconds, self.name = str(path), seconds, name
         self.holder = holder or f"{name}-{uuid.uuid4()}"
         self._lock = threading.Lock()
-        with self._connect() as conn:
-            conn.execute("CREATE TABLE IF NOT EXISTS timer_lease (name TEXT PRIMARY KEY, "
-                         "holder TEXT NOT NULL, expires_at TEXT NOT NULL)")
+        conn = self._connect()
+        try:
+            upgrade_connection(conn)  # the table is the storage's (events/storage)
+        finally:
+            conn.close()
 
     def _connect(self) -> sqlite3.Connection:
         return sqlite3.connect(self.path, timeout=30, isolation_level=None)

@@ -19,10 +19,9 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterable
 
-import sqlite_utils
-
 from events.envelope import utc_timestamp
 from events.sqlite_store import MMAP_BYTES
+from events.storage.sqlite_schema import upgrade_connection
 
 ROLES = ("admin", "organiser", "referee", "committee", "table", "player", "auditor", "system")
 PREFIX = "pj_"
@@ -91,6 +90,7 @@ class TokenRegistry(ABC):
 
     def __init__(self, clock: Callable[[], str] | None = None):
         self.clock = clock or utc_timestamp
+        self._watchers: list[Callable[[frozenset[str]], None]] = []
 
     def create(self, role: str, tournament_id: str | None = None, match_id: str | None = None,
                seat: int | None = None, name: str | None = None,
@@ -114,12 +114,35 @@ class TokenRegistry(ABC):
             return token
         token = replace(token, revoked_at=self.clock())
         self._set_revoked(token_id, token.revoked_at)
+        self._tell(frozenset({token_id}))
         return token
+
+    def watch(self, changed: Callable[[frozenset[str]], None]) -> Callable[[], None]:
+        """Be told the ids of the tokens that changed — revoked here, or, where the tokens are
+        held in memory (service/token_cache.py), seen revoked, expired or new — so that an open
+        stream can ask again at once rather than at its next recheck. Returns the call that
+        stops it. ``changed`` runs on the thread that saw the change: it must not block."""
+        self._watchers.append(changed)
+        return lambda: self._watchers.remove(changed) if changed in self._watchers else None
+
+    def _tell(self, token_ids: frozenset[str]) -> None:
+        for changed in list(self._watchers):
+            changed(token_ids)
 
     def adopt(self, token_digest: str, token: Token) -> None:
         """Keep a token moved from another database of the deployment, by its digest (its
         secret is not known here, and need not be): ``paiju migrate``."""
         self._insert(token_digest, token)
+
+    def claim(self, token_digest: str) -> Token | None:
+        """Use up a one-time credential kept by its digest (a sign-in code, service/sessions.py):
+        revoked now if it was neither revoked nor expired, in one step, so that of two claims at
+        once exactly one gets it. The credential as claimed, or None (``find`` tells why)."""
+        return self._claim(token_digest, self.clock())
+
+    def find(self, token_digest: str) -> Token | None:
+        """What is kept by ``token_digest`` (a sign-in code's, which ``lookup`` never takes)."""
+        return self._by_digest(token_digest)
 
     # storage
     @abstractmethod
@@ -136,6 +159,10 @@ class TokenRegistry(ABC):
 
     @abstractmethod
     def _set_revoked(self, token_id: str, at: str) -> None:
+        ...
+
+    @abstractmethod
+    def _claim(self, token_digest: str, at: str) -> Token | None:
         ...
 
     @abstractmethod
@@ -167,6 +194,14 @@ class InMemoryTokenRegistry(TokenRegistry):
                 if token.token_id == token_id:
                     self._tokens[key] = replace(token, revoked_at=at)
 
+    def _claim(self, token_digest: str, at: str) -> Token | None:
+        with self._lock:
+            token = self._tokens.get(token_digest)
+            if token is None or token.revoked_at or token.expired(at):
+                return None
+            self._tokens[token_digest] = token = replace(token, revoked_at=at)
+            return token
+
     def all(self) -> list[Token]:
         return sorted(self._tokens.values(), key=lambda t: (t.created_at, t.token_id))
 
@@ -174,10 +209,15 @@ class InMemoryTokenRegistry(TokenRegistry):
 _FIELDS = ("token_id", "role", "tournament_id", "match_id", "seat", "name", "created_at",
            "expires_at", "revoked_at")
 
+# A one-time credential is claimed by one statement: the database decides which of two wins.
+_CLAIM = ("UPDATE tokens SET revoked_at = ? WHERE digest = ? AND revoked_at IS NULL "
+          f"AND (expires_at IS NULL OR expires_at > ?) RETURNING {', '.join(_FIELDS)}")
+
 
 class SQLiteTokenRegistry(TokenRegistry):
-    """Tokens in the ``tokens`` table of the deployment's SQLite file. Every look-up reads the
-    table, so a revocation by ``paiju token revoke`` (another process) holds at once."""
+    """Tokens in the ``tokens`` table of the deployment's SQLite file. Each look-up here reads
+    the table; a serving node asks :class:`service.token_cache.CachedTokens` instead, which
+    holds them in memory and learns of changes by the table's change counter."""
 
     def __init__(self, path: str | Path, clock: Callable[[], str] | None = None):
         super().__init__(clock)
@@ -188,11 +228,7 @@ class SQLiteTokenRegistry(TokenRegistry):
         self._lock = threading.Lock()
         self._path, self._opened = str(path), []
         self._idle: queue.LifoQueue[sqlite3.Connection] = queue.LifoQueue()
-        db = sqlite_utils.Database(self._conn)
-        if "tokens" not in db.table_names():
-            db["tokens"].create({"digest": str, **{f: str for f in _FIELDS}, "seat": int},
-                                pk="digest", not_null={"digest", "token_id", "role", "created_at"})
-            db["tokens"].create_index(["token_id"], unique=True)
+        upgrade_connection(self._conn)  # the table is the storage's (events/storage)
 
     def _rows(self, where: str, params: Iterable) -> list[Token]:
         """A look-up on an idle reading connection of the registry's own (made when none is
@@ -233,6 +269,11 @@ class SQLiteTokenRegistry(TokenRegistry):
             self._conn.execute("UPDATE tokens SET revoked_at = ? WHERE token_id = ?",
                                (at, token_id))
 
+    def _claim(self, token_digest: str, at: str) -> Token | None:
+        with self._lock:
+            rows = self._conn.execute(_CLAIM, (at, token_digest, at)).fetchall()
+        return Token(*rows[0]) if rows else None
+
     def all(self) -> list[Token]:
         return self._rows("ORDER BY created_at, token_id", ())
 
@@ -253,7 +294,8 @@ class SQLiteTokenRegistry(TokenRegistry):
 
 class PostgresTokenRegistry(TokenRegistry):
     """Tokens in the ``tokens`` table of the deployment's PostgreSQL database (made by
-    ``paiju db upgrade``), read on every look-up: a revocation holds at once on every node."""
+    ``paiju db upgrade``). Each look-up here reads the table; a serving node asks
+    :class:`service.token_cache.CachedTokens` instead, as on SQLite."""
 
     def __init__(self, pool, clock: Callable[[], str] | None = None):
         super().__init__(clock)
@@ -282,6 +324,10 @@ class PostgresTokenRegistry(TokenRegistry):
 
     def _set_revoked(self, token_id: str, at: str) -> None:
         self.pool.execute("UPDATE tokens SET revoked_at = ? WHERE token_id = ?", (at, token_id))
+
+    def _claim(self, token_digest: str, at: str) -> Token | None:
+        rows = self.pool.execute(_CLAIM, (at, token_digest, at))
+        return Token(*rows[0]) if rows else None
 
     def all(self) -> list[Token]:
         return self._rows("ORDER BY created_at, token_id", ())

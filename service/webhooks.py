@@ -3,7 +3,7 @@
 
 A webhook is deployment configuration, not a tournament fact: it lives beside the log (tables
 ``webhooks`` and ``webhook_deliveries`` in the same SQLite file, or in the same PostgreSQL
-database, made by ``paiju db upgrade``), never in it, so its secret never enters the log or an
+database, made by events/storage), never in it, so its secret never enters the log or an
 export. The secret is kept as it is (it signs every delivery, so it cannot be a hash) and shown
 once, in the answer that creates the webhook.
 
@@ -24,6 +24,8 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Iterable, Sequence
 from urllib.parse import urlsplit
+
+from events.storage.sqlite_schema import upgrade_connection
 
 SECRET_PREFIX = "whsec_"
 URL_MAX = 2000
@@ -125,22 +127,6 @@ _HOOK_FIELDS = tuple(f.name for f in fields(Webhook))
 _ATTEMPT_FIELDS = tuple(f.name for f in fields(Attempt))
 _MUTABLE = ("state", "disabled_reason", "cursor", "failures", "failing_since",
             "next_attempt_at", "attempts_made")
-
-SQLITE_TABLES = """
-CREATE TABLE IF NOT EXISTS webhooks (
-    webhook_id TEXT PRIMARY KEY, tournament_id TEXT NOT NULL, url TEXT NOT NULL,
-    types TEXT, streams TEXT, secret TEXT NOT NULL, created_at TEXT NOT NULL,
-    state TEXT NOT NULL, disabled_reason TEXT, cursor INTEGER NOT NULL,
-    failures INTEGER NOT NULL, failing_since TEXT, next_attempt_at TEXT,
-    attempts_made INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS webhooks_tournament ON webhooks (tournament_id, created_at);
-CREATE TABLE IF NOT EXISTS webhook_deliveries (
-    delivery_id TEXT PRIMARY KEY, webhook_id TEXT NOT NULL, event_id TEXT NOT NULL,
-    position INTEGER NOT NULL, attempt INTEGER NOT NULL, at TEXT NOT NULL, status INTEGER,
-    error TEXT, next_attempt_at TEXT, seq INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS webhook_deliveries_seq ON webhook_deliveries (webhook_id, seq);
-"""
-
 
 _INSERT_HOOK = (f"INSERT INTO webhooks ({', '.join(_HOOK_FIELDS)}) "
                 f"VALUES ({', '.join('?' * len(_HOOK_FIELDS))})")
@@ -257,7 +243,7 @@ class SQLiteWebhookRegistry(WebhookRegistry):
         self._conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
                                      timeout=30)
         self._lock = threading.Lock()
-        self._conn.executescript(SQLITE_TABLES)
+        upgrade_connection(self._conn)  # the tables are the storage's (events/storage)
 
     def _query(self, sql: str, params: Sequence) -> list[tuple]:
         with self._lock:

@@ -38,6 +38,7 @@ def deployment():
         # simulation's timer left its own): the upgrade's first start finds none
         conn = sqlite3.connect(server.database, isolation_level=None)
         conn.execute("DROP TABLE quiet_matches")
+        conn.execute("PRAGMA user_version = 1")  # as that paiju's files are: upgraded at start
         conn.close()
         yield server.database, clock, sorted(t.stream for t in tables), finished
 

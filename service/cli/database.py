@@ -1,4 +1,5 @@
-"""The database itself: ``paiju db upgrade`` (a PostgreSQL database's schema) and ``paiju
+"""The database itself: ``paiju db upgrade`` (every table of a SQLite file or a PostgreSQL
+database, in place) and ``paiju
 migrate`` (a deployment moved into another database, e.g. SQLite to PostgreSQL)."""
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ from .common import add_db, first_admin_token, no_database, opened, said, shown
 
 
 def add(commands) -> None:
-    db = commands.add_parser("db", help="the PostgreSQL database's schema")
+    db = commands.add_parser("db", help="the database's schema: every table")
     db_commands = db.add_subparsers(dest="db_command", required=True)
-    upgrade = db_commands.add_parser("upgrade", help="create or migrate the schema of a "
-                                     "PostgreSQL database (run once, before paiju serve)")
-    add_db(upgrade, help="a postgresql:// URL")
+    upgrade = db_commands.add_parser("upgrade", help="create or migrate every table of a SQLite "
+                                     "file or a PostgreSQL database, in place (PostgreSQL: once, "
+                                     "before paiju serve)")
+    add_db(upgrade, help="a SQLite file or a postgresql:// URL")
     upgrade.set_defaults(run=_db_upgrade)
 
     migrate = commands.add_parser("migrate", help="move a deployment's log and tokens into "
@@ -27,30 +29,27 @@ def add(commands) -> None:
 
 
 def _db_upgrade(args) -> int:
-    """Create or migrate a PostgreSQL database's schema; a new deployment's first admin token
-    is made here, once (the nodes started after find it)."""
-    from events.postgres_store import SchemaNotCurrent, is_postgres_url, upgrade_schema
+    """Create or migrate every table of the database, in place; a new deployment's first admin
+    token is made here, once (the nodes started after find it)."""
+    from events.storage import upgrade
+    from events.storage.postgres_schema import SchemaNotCurrent
+    from events.storage.sqlite_schema import NewerSchema
     from events.store import StoreUnavailable
 
     from ..deployment import open_deployment
 
     say = args.say
-    if not is_postgres_url(args.db):
-        refused = say("--db must be a postgresql:// URL (a SQLite file is set up by paiju serve "
-                      "itself)")
-        print(f"paiju db upgrade: {refused}", file=sys.stderr)
-        return 2
     try:
-        before, after = upgrade_schema(args.db)
-    except (StoreUnavailable, SchemaNotCurrent) as error:
+        upgraded = upgrade(args.db)
+    except (StoreUnavailable, SchemaNotCurrent, NewerSchema) as error:
         print(f"paiju db upgrade: {said(error, say)}", file=sys.stderr)
         return 2
-    if before == after:
-        state = Message("store schema {after} (already current) on {db}", after=after,
-                        db=shown(args.db))
+    if upgraded.changed:
+        state = Message("store schema {after} (upgraded from {before}) on {db}",
+                        after=upgraded.after, before=upgraded.before, db=shown(args.db))
     else:
-        state = Message("store schema {after} (upgraded from {before}) on {db}", after=after,
-                        before=before, db=shown(args.db))
+        state = Message("store schema {after} (already current) on {db}", after=upgraded.after,
+                        db=shown(args.db))
     print(f"paiju: {say(state)}")
     deployment = open_deployment(args.db)
     try:

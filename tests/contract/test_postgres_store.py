@@ -12,7 +12,12 @@ import psycopg
 import pytest
 
 from events.envelope import NewEvent
-from events.postgres_store import PostgresEventStore, SchemaNotCurrent, upgrade_schema
+from events.postgres_store import (
+    SCHEMA_VERSION,
+    PostgresEventStore,
+    SchemaNotCurrent,
+    upgrade_schema,
+)
 from events.store import StoreUnavailable
 
 
@@ -48,8 +53,8 @@ def test_a_database_without_the_schema_is_refused_until_db_upgrade(postgres_temp
     try:
         with pytest.raises(SchemaNotCurrent, match="paiju db upgrade"):
             PostgresEventStore(url)
-        assert upgrade_schema(url) == (0, 3)
-        assert upgrade_schema(url) == (3, 3)  # a second run changes nothing
+        assert upgrade_schema(url) == (0, SCHEMA_VERSION)
+        assert upgrade_schema(url) == (SCHEMA_VERSION, SCHEMA_VERSION)  # a second run: nothing
         PostgresEventStore(url).close()
     finally:
         postgres.drop(url)

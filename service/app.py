@@ -19,6 +19,7 @@ from projections.stream_cache import DEFAULT_BUDGET, StreamCache
 from . import conditional, cors, i18n, metrics, problems, request_log
 from .api import register_blueprints
 from .api.common import Services
+from .application import Tournaments
 from .deployment import checkpoint_file_path, node_file, open_deployment
 from .leases import Lease, SoleLease
 from .scheduler import TimerService
@@ -68,10 +69,13 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
     storage = _storage(app.config, store, tokens, signer)
     catalogue = catalogue or default_catalogue()
     cache = StreamCache(app.config["CACHE_BUDGET"], storage.checkpoints)
-    timekeeper = _timekeeper(app.config, storage, catalogue, cache)
+    tournaments = Tournaments(storage.store, catalogue, cache,
+                              clock=app.config.get("NOW") or _utc_now)
+    timekeeper = _timekeeper(app.config, storage, tournaments)
     visibility = Visibility(storage.store, catalogue, cache)
     app.extensions["paiju"] = Services(
         store=storage.store, catalogue=catalogue, cache=cache, tokens=storage.tokens,
+        tournaments=tournaments,
         signer=storage.signer, timekeeper=timekeeper, timer=_timer(app.config, timekeeper),
         hub=_fan_out(app.config, storage.store), visibility=visibility,
         webhooks=storage.webhooks,
@@ -118,11 +122,12 @@ def _storage(config: dict, store: EventStore | None, tokens: TokenRegistry | Non
                    deployment.scan, _checkpoint_file(config), signer or _signer(config))
 
 
-def _timekeeper(config: dict, storage: Storage, catalogue: Catalogue,
-                cache: StreamCache) -> Timekeeper:
-    """The deadlines of every live match, on the clock ``NOW`` (default: the system's)."""
-    return Timekeeper(storage.store, catalogue, config.get("NOW") or _utc_now, cache,
-                      storage.lease, storage.marks, storage.scan)
+def _timekeeper(config: dict, storage: Storage, tournaments: Tournaments) -> Timekeeper:
+    """The deadlines of every live match, on the clock ``NOW`` (default: the system's), fired
+    through the same use cases the routes call."""
+    return Timekeeper(storage.store, tournaments.catalogue, config.get("NOW") or _utc_now,
+                      tournaments.cache, storage.lease, storage.marks, storage.scan,
+                      tournaments=tournaments)
 
 
 def _timer(config: dict, timekeeper: Timekeeper) -> TimerService | None:

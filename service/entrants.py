@@ -1,5 +1,6 @@
-"""Entrants from a spreadsheet (issue 19): the bytes of a CSV file made into ``TeamRegistered``
-data for one tournament, or a report of every bad row — and then nothing is stored.
+"""Entrants from a spreadsheet (organisers keep their entry lists in one): the bytes of a CSV
+file made into ``TeamRegistered`` data for one tournament, or a report of every bad row — and
+then nothing is stored.
 
 The file (a header row, then one entrant per row; the columns in any order)::
 
@@ -46,7 +47,8 @@ from rules.tournament import ENTRANT_SIZES, Tournament, player_conflict, registe
 from rules.violations import RuleViolation
 
 from .appending import EventRuleViolation, TournamentNotFound, append_events
-from .problems import rule_refusal
+from .faults import rule_refusal
+from .field_messages import field_message
 
 MAX_ROWS = 10_000  # entrants in one file
 REQUIRED = ("team_id", "name", "player1")
@@ -70,8 +72,9 @@ class EntrantsRefused(Exception):
 def fault(row: int | None, column: str | None, message: Message | str,
           rule: str | None = None) -> dict:
     """A fault of the file; its message said in the reader's language where it is read."""
+    said = field_message(message)  # marshmallow's filled English back to its template
     out = {"row": row, "column": column,
-           "message": message if isinstance(message, Message) else Message(message)}
+           "message": said if isinstance(said, Message) else Message(said)}
     return {**out, "rule": rule} if rule else out
 
 

@@ -9,14 +9,32 @@ takes, on a 415).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g, request
 from werkzeug.exceptions import HTTPException
 
-from events.store import StoreUnavailable
+from events.store import (
+    IdempotencyConflict,
+    InvalidBatch,
+    StoreUnavailable,
+    StreamBelongsElsewhere,
+    WrongExpectedVersion,
+)
+from rules import RuleViolation
 from rules.messages import Message
-from rules.rule_titles import title_of
 
+from .appending import EventRuleViolation, TournamentNotFound
+from .application.errors import (
+    Conflict,
+    Invalid,
+    MatchExists,
+    Refusal,
+    TournamentExists,
+)
+from .entrants import EntrantsRefused, report_lines
+from .faults import field_errors, rule_refusal  # noqa: F401 - field_errors: the edge's too
+from .field_messages import said_in_the_readers_language
 from .i18n import N_, say
 
 PROBLEM_TYPE = "urn:paiju:problem:"
@@ -41,6 +59,8 @@ TITLES = {
     "bad-request": N_("Bad request"),
     "unauthorized": N_("A valid bearer token is needed"),
     "forbidden": N_("The token does not allow this"),
+    "csrf": N_("A write from a signed-in browser needs its session's CSRF token"),
+    "too-many-requests": N_("Too many failed attempts; wait, then try again"),
     "no-signing-key": N_("The deployment has no key to sign exports with"),
     "store-unavailable": N_("The database is unavailable; retry later"),
     "not-ready": N_("This node is not ready to serve; retry later or on another node"),
@@ -94,36 +114,99 @@ def _said(value):
     return value
 
 
-def rule_refusal(rule: str, text: Message | str) -> Message:
-    """A refusal's detail: ``SJ2-9.2: …`` in English; in Chinese the rule is named in words
-    too (``SJ2-9.2（跟牌）：…``), from the section's title (rules/rule_titles.py)."""
-    title = title_of(rule)
-    # i18n: {rule_name} (the section's name, 跟牌) may be said too, as the Chinese does
-    return Message("{rule_}: {message_}", rule_=rule,
-                   message_=text if isinstance(text, Message) else Message(text),
-                   rule_name=Message(title) if title else rule)
-
-
-def field_errors(messages, prefix: str = "") -> list[dict]:
-    """Marshmallow's nested messages as a flat list of ``{path, message}``, the path a JSON
-    Pointer into the request body (``/events/2/data/players/1``)."""
-    if isinstance(messages, dict):
-        return [e for key, sub in messages.items()
-                for e in field_errors(sub, prefix if key == "_schema" else f"{prefix}/{key}")]
-    if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
-        return [{"path": prefix or "/", "message": m} for m in messages]
-    if isinstance(messages, list):
-        return [e for m in messages for e in field_errors(m, prefix)]
-    return [{"path": prefix or "/", "message": str(messages)}]
-
-
 def validation_failed(errors: list[dict]) -> Problem:
     where = ", ".join(sorted({e["path"] for e in errors}))
-    return Problem(400, "validation-failed", Message("invalid field(s): {where}",
-                                                     where=where), errors=errors)
+    return Problem(400, "validation-failed", Message("invalid field(s): {where}", where=where),
+                   errors=said_in_the_readers_language(errors))  # marshmallow's words too
+
+
+# --- the domain's refusals ---------------------------------------------------------------------
+# What the use cases (service/application) and the append path refuse with, each said as one
+# problem; nothing was stored in any case.
+
+def name_events(pointer: Callable[[int], str],
+                withheld: Callable[[int], bool] | None = None) -> None:
+    """How this request's events are named in a refusal: ``pointer(i)``, the JSON Pointer of
+    its i-th event (``/events/2`` in a batch; by default ``/``, the body being one event or a
+    command); ``withheld(i)``, whether the rules' words on it must be kept from its poster (they
+    may name cards or tiles the token may not see: then only the rule is told)."""
+    g.paiju_events = (pointer, withheld or (lambda index: False))
+
+
+def _named_events() -> tuple[Callable[[int], str], Callable[[int], bool]]:
+    return g.get("paiju_events") or ((lambda index: "/"), (lambda index: False))
+
+
+def _rule_violation(error: RuleViolation | EventRuleViolation) -> Problem:
+    pointer, withheld = _named_events()
+    if isinstance(error, Refusal):  # about one argument of the command
+        return Problem(422, "rule-violation", rule_refusal(error.rule, error.text),
+                       rule=error.rule, path=f"/{error.argument}")
+    if isinstance(error, RuleViolation):  # judged before any event was made
+        return Problem(422, "rule-violation", rule_refusal(error.rule, error.text),
+                       rule=error.rule, path=pointer(0))
+    v = error.violation
+    detail = Message("the event breaks {rule_} (the details name what this token may not "
+                     "see; a referee's token shows them)", rule_=v.rule) \
+        if withheld(error.index) else v.text
+    return Problem(422, "rule-violation", rule_refusal(v.rule, detail), rule=v.rule,
+                   event_index=error.index, path=pointer(error.index))
+
+
+def _conflict(error: Exception) -> Problem:
+    if isinstance(error, WrongExpectedVersion):
+        return Problem(409, "version-conflict", error.text, stream=error.stream,
+                       expected_version=error.expected, current_version=error.current)
+    if isinstance(error, IdempotencyConflict):
+        return Problem(409, "idempotency-conflict", error.text, event_id=error.event_id)
+    if isinstance(error, StreamBelongsElsewhere):
+        return Problem(409, "stream-conflict", error.text, stream=error.stream)
+    return Problem(409, _CONFLICTS[type(error)], error.text)
+
+
+_CONFLICTS = {MatchExists: "match-exists", TournamentExists: "tournament-exists"}
+
+
+def _refused_rows(refused: EntrantsRefused) -> Problem:
+    """400 with every fault of a file of entrants: each with its row and column (and the
+    rule, where one refuses it), and a JSON-Pointer-like ``path`` /<row>/<column>."""
+    errors = [{"path": "/" + "/".join(str(p) for p in (e["row"], e["column"]) if p) if
+               (e["row"] or e["column"]) else "/", "in": "csv", **e} for e in refused.errors]
+    rows = {e["row"] for e in refused.errors if e["row"]}
+    shown = "; ".join(report_lines(refused.errors[:3], say)) + \
+        (" …" if len(refused.errors) > 3 else "")
+    detail = Message("{count} bad row(s): nothing was stored. {faults}", count=len(rows),
+                     faults=shown) if rows else \
+        Message("the file cannot be read: nothing was stored. {faults}", faults=shown)
+    return Problem(400, "validation-failed", detail, errors=errors)
+
+
+def domain_problem(error: Exception) -> Problem:
+    """The problem a domain error is (one of :data:`DOMAIN_ERRORS`)."""
+    if isinstance(error, (RuleViolation, EventRuleViolation)):
+        return _rule_violation(error)
+    if isinstance(error, TournamentNotFound):
+        return Problem(404, "not-found", Message("no tournament {tournament_id!r}",
+                                                 tournament_id=error.args[0]))
+    if isinstance(error, InvalidBatch):
+        return Problem(400, "validation-failed", error.text,
+                       errors=[{"path": "/events", "message": error.text}])
+    if isinstance(error, Invalid):
+        return validation_failed(error.errors)
+    if isinstance(error, EntrantsRefused):
+        return _refused_rows(error)
+    return _conflict(error)
+
+
+DOMAIN_ERRORS = (RuleViolation, EventRuleViolation, TournamentNotFound, WrongExpectedVersion,
+                 IdempotencyConflict, StreamBelongsElsewhere, InvalidBatch, Conflict, Invalid,
+                 EntrantsRefused)
 
 
 def register(app: Flask) -> None:
+    for domain_error in DOMAIN_ERRORS:  # whichever route or use case raised it
+        app.register_error_handler(domain_error, lambda error: domain_problem(error).response())
+
     @app.errorhandler(Problem)
     def _problem(problem: Problem):
         return problem.response()

@@ -1,17 +1,18 @@
 """The timer: every pending deadline of the deployment, and the appending of each one's event
-when it passes (issue 8).
+when it passes (so that a time limit is in the log, as everything that happens at a table is).
 
 The :class:`Timekeeper` holds nothing the log does not say. It rebuilds its deadlines from the
 log at start-up (:meth:`start`), follows the log for appends by any process (:meth:`catch_up`),
-and fires what is due (:meth:`fire_due`) through the same append path as a client: the rules
-judge the timer's event, and apply its consequence, as for a referee's. A start has two halves
-(issue 35): :meth:`begin` finds, by one query, the matches that may be running (started, and not
-marked over or paused since: projections/quiet_marks.py), and :meth:`load_next` folds them one
-at a time, which ``paiju serve`` does in the background while it already answers
-(service/scheduler.py). A deadline that passed
-while the service was down fires at start-up, recorded then, with the original deadline in its
-meta. Time comes from ``now``, so tests run on a fake clock and never sleep; APScheduler only
-calls :meth:`tick` at the right moments (service/scheduler.py).
+and fires what is due (:meth:`fire_due`) through the application's use case
+(service/application: ``fire_deadline``), the append path a client's event takes: the rules
+judge the timer's event, and apply its consequence, as for a referee's. A start has two halves,
+so that a node answers before it has folded every running match: :meth:`begin` finds, by one
+query, the matches that may be running (started, and not marked over or paused since:
+projections/quiet_marks.py), and :meth:`load_next` folds them one at a time, which ``paiju
+serve`` does in the background while it already answers (service/scheduler.py). A deadline
+that passed while the service was down fires at start-up, recorded then, with the original
+deadline in its meta. Time comes from ``now``, so tests run on a fake clock and never sleep;
+APScheduler only calls :meth:`tick` at the right moments (service/scheduler.py).
 """
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ from projections.deadlines import PendingDeadline, pending_deadlines
 from projections.quiet_marks import FileQuietMarks, NoQuietMarks, QuietMarks, quiet
 from projections.streams import StreamCache, load_stream
 
-from .appending import EventRuleViolation, append_events
+from .appending import EventRuleViolation
+from .application import Tournaments
 from .leases import Lease, SoleLease
 
 log = logging.getLogger("paiju.timer")
@@ -40,12 +42,15 @@ MAX_FIRINGS_PER_TICK = 10_000
 class Timekeeper:
     def __init__(self, store: EventStore, catalogue: Catalogue, now: Callable[[], datetime],
                  cache: StreamCache | None = None, lease: Lease | None = None,
-                 marks: QuietMarks | None = None, scan=None):
+                 marks: QuietMarks | None = None, scan=None,
+                 tournaments: Tournaments | None = None):
         self.store, self.catalogue, self.now = store, catalogue, now
         # what the start-up folds read the log through (service/deployment.py:
         # UnmappedSQLiteLog); the store itself by default
         self.scan = scan if scan is not None else store
         self.cache = cache if cache is not None else StreamCache()
+        # the use cases: a deadline fires through them as a referee's command would
+        self.tournaments = tournaments or Tournaments(store, catalogue, self.cache, now)
         self.lease = lease or SoleLease()
         if marks is None:  # an app given a store of its own: the checkpoint file's, if any
             persisted = self.cache.persisted
@@ -208,8 +213,7 @@ class Timekeeper:
 
     def _fire(self, deadline: PendingDeadline) -> list[Record]:
         try:
-            result = append_events(self.store, self.catalogue, deadline.tournament_id,
-                                   [deadline.event()], self.cache)
+            result = self.tournaments.fire_deadline(deadline)
         except EventRuleViolation as refused:
             # The log moved on (a move made just in time, another process's firing): the
             # rules have the last word; the deadline is recomputed from the new state.

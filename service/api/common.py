@@ -1,31 +1,22 @@
-"""What every blueprint shares: the services of the app, paging, and the mapping of domain
-errors to problems."""
+"""What every blueprint shares: the services of the app (the use cases among them: the
+application, service/application), paging, and the answers that name what was not found."""
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Iterable
 
 from flask import Response, current_app, jsonify, request, url_for
 
 from events.catalogue import Catalogue
 from events.envelope import Record
-from events.store import (
-    AppendResult,
-    EventStore,
-    IdempotencyConflict,
-    InvalidBatch,
-    StreamBelongsElsewhere,
-    WrongExpectedVersion,
-)
+from events.store import AppendResult, EventStore
 from projections.streams import StreamCache
 from projections.tournaments import tournament_exists
-from rules import RuleViolation
 from rules.messages import Message
 
-from ..appending import EventRuleViolation, TournamentNotFound
+from ..application import Tournaments
 from ..auth import request_actor
-from ..problems import Problem, rule_refusal
+from ..problems import Problem
 from ..requests import int_arg
 from ..scheduler import TimerService
 from ..signing import Signer
@@ -54,10 +45,21 @@ class Services:
     webhook_delivery: WebhookDelivery | None = None  # delivers them; paiju serve runs it
     # tournaments found in the log: one that exists always will (nothing is ever deleted)
     known_tournaments: set[str] = field(default_factory=set)
+    # the use cases (None: the timer's, which holds the same store, catalogue, cache and clock)
+    tournaments: Tournaments | None = None
+
+    def __post_init__(self) -> None:
+        if self.tournaments is None:  # one application object for the routes and the timer
+            object.__setattr__(self, "tournaments", self.timekeeper.tournaments)
 
 
 def services() -> Services:
     return current_app.extensions["paiju"]
+
+
+def tournaments() -> Tournaments:
+    """The application: every command a route makes goes through it."""
+    return services().tournaments
 
 
 def require_tournament(tournament_id: str) -> None:
@@ -136,40 +138,6 @@ def hand_not_dealt(n: int, mid: str, at: int | None = None) -> Problem:
                                                  n=n, mid=mid))
     return Problem(404, "not-found", Message("hand {n} of match {mid!r} has not been dealt at "
                                              "position {at}", n=n, mid=mid, at=at))
-
-
-@contextmanager
-def domain_errors_as_problems(event_path=lambda index: f"/events/{index}",
-                              withheld=lambda index: False) -> Iterator[None]:
-    """Translate what the append path refuses into problems; nothing was stored in any case.
-    A rule's message may name cards or tiles still held: for an event where ``withheld(index)``
-    (the poster may not see them) only the rule is told."""
-    try:
-        yield
-    except TournamentNotFound as error:
-        raise Problem(404, "not-found", Message("no tournament {tournament_id!r}",
-                                                tournament_id=error.args[0])) from None
-    except EventRuleViolation as error:
-        v = error.violation
-        detail = Message("the event breaks {rule_} (the details name what this token may not "
-                         "see; a referee's token shows them)", rule_=v.rule) \
-            if withheld(error.index) else v.text
-        raise Problem(422, "rule-violation", rule_refusal(v.rule, detail), rule=v.rule,
-                      event_index=error.index, path=event_path(error.index)) from None
-    except RuleViolation as v:  # judged by a route before any event was made
-        raise Problem(422, "rule-violation", rule_refusal(v.rule, v.text), rule=v.rule,
-                      path=event_path(0)) from None
-    except WrongExpectedVersion as error:
-        raise Problem(409, "version-conflict", error.text, stream=error.stream,
-                      expected_version=error.expected, current_version=error.current) from None
-    except IdempotencyConflict as error:
-        raise Problem(409, "idempotency-conflict", error.text,
-                      event_id=error.event_id) from None
-    except StreamBelongsElsewhere as error:
-        raise Problem(409, "stream-conflict", error.text, stream=error.stream) from None
-    except InvalidBatch as error:
-        raise Problem(400, "validation-failed", error.text,
-                      errors=[{"path": "/events", "message": error.text}]) from None
 
 
 def request_meta(given: dict | None) -> dict:

@@ -7,11 +7,9 @@ from flask import Blueprint, jsonify, request
 
 from rules.messages import Message
 
-from .. import entrants
 from ..auth import allows
-from ..i18n import say
 from ..problems import CSV_BODY, Problem
-from .common import domain_errors_as_problems, envelopes, request_meta, require_tournament, services
+from .common import envelopes, request_meta, require_tournament, tournaments
 
 bp = Blueprint("entrants", __name__, url_prefix="/v1/tournaments/<tid>")
 
@@ -30,30 +28,11 @@ def import_entrants(tid: str):
             "charset must be utf-8, not {charset}: save the file as CSV UTF-8", charset=charset),
             accept=list(CSV_BODY))
     raw = request.get_data(cache=False)  # over MAX_CONTENT_LENGTH: 413 before reading it all
-    s = services()
     source = request.args.get("source")
     meta = request_meta({"source": source[:200]} if source else None)
-    try:
-        with domain_errors_as_problems(lambda _: "/"):
-            found, result = entrants.register(s.store, s.catalogue, tid, raw, meta, s.cache)
-    except entrants.EntrantsRefused as refused:
-        raise csv_problem(refused) from None
+    found, result = tournaments().import_entrants(tid, raw, meta)
     stored = envelopes(result.records)
     response = jsonify({"registered": len(stored), "rows": [e.row for e in found],
                         "events": stored})
     response.status_code = 201
     return response
-
-
-def csv_problem(refused: entrants.EntrantsRefused) -> Problem:
-    """400 with every fault: each with its row and column (and the rule, where one refuses it),
-    and a JSON-Pointer-like ``path`` /<row>/<column>."""
-    errors = [{"path": "/" + "/".join(str(p) for p in (e["row"], e["column"]) if p) if
-               (e["row"] or e["column"]) else "/", "in": "csv", **e} for e in refused.errors]
-    rows = {e["row"] for e in refused.errors if e["row"]}
-    shown = "; ".join(entrants.report_lines(refused.errors[:3], say)) + \
-        (" …" if len(refused.errors) > 3 else "")
-    detail = Message("{count} bad row(s): nothing was stored. {faults}", count=len(rows),
-                     faults=shown) if rows else \
-        Message("the file cannot be read: nothing was stored. {faults}", faults=shown)
-    return Problem(400, "validation-failed", detail, errors=errors)

@@ -9,15 +9,13 @@ from events.envelope import NewEvent, utc_timestamp
 from events.export_file import FORMATS, export_lines
 from rules.messages import Message
 
-from ..appending import append_events
 from ..auth import allows, details_withheld, require_event
-from ..problems import Problem, field_errors, validation_failed
+from ..problems import Problem, field_errors, name_events, validation_failed
 from ..requests import int_arg, json_body, str_arg
 from ..schemas import EVENT_REQUEST, batch_schema
 from ..version import VERSION
 from .common import (
     DEFAULT_LIMIT,
-    domain_errors_as_problems,
     envelopes,
     max_limit,
     page,
@@ -25,6 +23,7 @@ from .common import (
     request_meta,
     require_tournament,
     services,
+    tournaments,
 )
 
 bp = Blueprint("events", __name__, url_prefix="/v1/tournaments/<tid>")
@@ -38,10 +37,9 @@ def post_events(tid: str):
     for index, event in enumerate(events):  # who may post what: after the shape, before rules
         require_event(tid, event.type, event.stream, event.data,
                       f"/events/{index}" if batch else "/")
-    s = services()
-    with domain_errors_as_problems(lambda i: f"/events/{i}" if batch else "/",
-                                   lambda i: details_withheld(events[i])):
-        result = append_events(s.store, s.catalogue, tid, events, s.cache)
+    name_events(lambda i: f"/events/{i}" if batch else "/",
+                lambda i: details_withheld(events[i]))
+    result = tournaments().post_events(tid, events)
     stored = envelopes(result.records)
     response = jsonify({"events": stored} if batch else stored[0])
     response.status_code = 201 if result.created else 200

@@ -3,15 +3,11 @@ round by lots, and read every state as of any position (``?at=``), filtered for 
 bearer token; ``?as=`` narrows it, see service/auth.py)."""
 from __future__ import annotations
 
-import random
-
 from flask import Blueprint, jsonify, url_for
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, fields, validate
 
-from events.catalogue import match_stream, tournament_stream
-from events.envelope import NO_STREAM, NewEvent
-from events.shengji_events import TEAM_KEYS, MatchStartedData
-from events.store import WrongExpectedVersion
+from events.catalogue import match_stream
+from events.shengji_events import TEAM_KEYS
 from events.tournament_events import IDENTIFIER, MATCH_ID
 from projections import brackets
 from projections.deadlines import clock_view, without_countdown
@@ -26,22 +22,17 @@ from projections.matches import (
     recorded_by_sheet,
     summary,
 )
-from rules import knockout
-from rules.matches import engine_of, team_keys
 from rules.messages import Message
 
-from ..appending import append_events
 from ..auth import allows, viewer_for
 from ..conditional import tag_weakly
-from ..problems import Problem, field_errors, rule_refusal, validation_failed
+from ..problems import Problem
 from ..requests import int_arg, json_body, load_body, optional_json_body
 from ..schemas import MetaSchema
-from . import groups as groups_api
 from . import team_event as team_event_api
 from .common import (
     DEFAULT_LIMIT,
     created_event,
-    domain_errors_as_problems,
     hand_not_dealt,
     max_limit,
     no_match,
@@ -51,6 +42,7 @@ from .common import (
     request_meta,
     require_tournament,
     services,
+    tournaments,
 )
 
 bp = Blueprint("matches", __name__, url_prefix="/v1/tournaments/<tid>")
@@ -82,87 +74,13 @@ def start_match(tid: str):
     ``settings.match`` overridden by the request's."""
     require_tournament(tid)
     body = load_body(StartMatchRequest(), json_body())
+    tournaments().start_match(tid, body["match_id"], body.get("teams"), body.get("settings"),
+                              request_meta(body.get("meta")))
     s = services()
-    t = brackets.tournament_at(s.store, s.catalogue, tid, cache=s.cache)
-    with domain_errors_as_problems(lambda _: "/"):
-        data = _match_started(s, tid, t, body)
-        event = NewEvent(type="MatchStarted", stream=match_stream(tid, body["match_id"]),
-                         data=data, expected_version=NO_STREAM, meta=request_meta(body.get("meta")))
-        try:
-            append_events(s.store, s.catalogue, tid, [event], s.cache)
-        except WrongExpectedVersion:
-            raise Problem(409, "match-exists", Message("match {match_id!r} has already started",
-                                                       match_id=body['match_id'])) from None
     response = jsonify(_match_view(s, tid, body["match_id"], None, Viewer("public")))
     response.status_code = 201
     response.headers["Location"] = url_for(".get_match", tid=tid, mid=body["match_id"])
     return response
-
-
-def _match_started(s, tid: str, t, body: dict) -> dict:
-    players = None
-    if t.format == "swiss-teams":  # T-6.4: a table of the team event seats one pair of each
-        teams, drawn_round, players = team_event_api.table_start(tid, body["match_id"])
-        teams = body.get("teams") or teams
-    else:
-        teams, drawn_round = _teams_and_round(s, tid, t, body)
-    _must_have_team_keys(t.game, teams)
-    engine = engine_of(t.game)
-    players = players or {side: _players(t, team_id) for side, team_id in teams.items()}
-    settings = {**t.settings.get("match", {}), **_drawn_table_settings(tid, t, body),
-                **body.get("settings", {})}
-    data = {"match_id": body["match_id"], "game": t.game, "teams": teams, "settings": settings,
-            "seats": engine.seat_players(players)}
-    if drawn_round is not None:
-        data["round"] = drawn_round
-    try:
-        return MatchStartedData().load(data)
-    except ValidationError as error:  # the tournament's settings.match are not well formed
-        raise validation_failed(field_errors(error.messages)) from None
-
-
-def _drawn_table_settings(tid: str, t, body: dict) -> dict:
-    """What the draw says of a table's settings (a groups tournament's final, T-7.4)."""
-    if t.format != "groups":
-        return {}
-    return groups_api.table_settings(tid, t.game, groups_api.drawn_table(tid, body["match_id"]))
-
-
-def _teams_and_round(s, tid: str, t, body: dict) -> tuple[dict, int | None]:
-    """The match's teams — the request's, else those its draw gave it — and the round or stage
-    of that draw (T-2.1; T-8.1: the seats the lots gave a table's players)."""
-    match_id, teams = body["match_id"], body.get("teams")
-    if t.format == "groups":
-        table = groups_api.drawn_table(tid, match_id)
-        return teams or table.teams(), table.stage
-    if t.format == "knockout":
-        if teams is None:
-            match = brackets.drawn_match(s.store, s.catalogue, tid, match_id, s.cache)
-            return {"A": match.teams[0], "B": match.teams[1]}, match.round
-        bracket = brackets.bracket_at(s.store, s.catalogue, tid, cache=s.cache)
-        match = bracket.matches.get(match_id) if bracket else None
-        return teams, match.round if match else None
-    if teams is None:
-        raise validation_failed([{"path": "/teams", "message": Message(
-            "required: name the teams of sides A and B")}])
-    return teams, None
-
-
-def _must_have_team_keys(game: str, teams: dict) -> None:
-    """``teams`` names the game's entrants: sides A and B, or a mahjong table's seats 0-3."""
-    keys = team_keys(game)
-    if sorted(teams) != sorted(keys):
-        raise validation_failed([{"path": "/teams", "message": Message(
-            "a {game} match names the teams of {keys}", game=game, keys=", ".join(keys))}])
-
-
-def _players(t, team_id: str) -> list[str]:
-    team = t.team(team_id)
-    if team is None:
-        raise Problem(422, "rule-violation", rule_refusal("T-1.3", Message(
-                          "team {team_id!r} is not an entrant", team_id=team_id)),
-                      rule="T-1.3", path="/teams")
-    return list(team.players)
 
 
 @bp.get("/matches")
@@ -253,8 +171,9 @@ def get_hand(tid: str, mid: str, n: int):
 @allows("read")
 def get_clock(tid: str, mid: str):
     """The match's clocks as a table clock shows them now: running or paused, and each limit
-    running — whose, which rule, its deadline and the seconds left (issue 8; the deadlines are
-    the ones the timer fires, derived from the log)."""
+    running — whose, which rule, its deadline and the seconds left (the deadlines are the ones
+    the timer fires, derived from the log: the clock a table shows is the one it is judged
+    by)."""
     s = services()
     require_tournament(tid)
     folded = load_match(s.store, s.catalogue, tid, mid, None, s.cache)
@@ -264,39 +183,19 @@ def get_clock(tid: str, mid: str):
     return tag_weakly(jsonify(view), without_countdown(view))
 
 
-# --- the knockout --------------------------------------------------------------------------
+# --- draws, the bracket, the standings ------------------------------------------------------
 
 @bp.post("/draws")
 @allows("organise")
 def draw_round(tid: str):
-    """Draws the next knockout round by lots on the server (T-2.1, T-2.2, T-2.3) — with
-    ``{"method": "cards"}`` by matching playing cards (T-5.5) — and records the outcome as
-    ``LotsDrawn``: replay reads it and never draws again."""
+    """Draws the next round on the server as the format draws it — a knockout round by lots
+    (T-2.1, T-2.2, T-2.3) or, with ``{"method": "cards"}``, by matching playing cards (T-5.5);
+    a groups stage's tables (T-8.1); a team event's next round (T-6.4) — and records the
+    outcome as ``LotsDrawn``: replay reads it and never draws again."""
     require_tournament(tid)
     body = load_body(DrawRequest(), optional_json_body())
-    if groups_api.plays_in_groups(tid):  # T-8.1: a stage's tables of four
-        return groups_api.draw_stage(tid, body)
-    if team_event_api.plays_team_event(tid):  # T-6.4: round 1 by lots, later rounds by scores
-        return team_event_api.draw_next(tid, body)
-    s = services()
-    with domain_errors_as_problems(lambda _: "/"):
-        bracket = brackets.bracket_for_next_draw(s.store, s.catalogue, tid, s.cache)
-        wanted = knockout.next_round(bracket)
-        if "round" in body and body["round"] != wanted:
-            raise Problem(422, "rule-violation", rule_refusal("T-2.1", Message(
-                              "the next round to draw is {wanted}", wanted=wanted)),
-                          rule="T-2.1", path="/round")
-        # T-5.5 (seed 001): each team draws a card, the two of one rank meet; else plain lots
-        propose = knockout.propose_card_draw if body.get("method") == "cards" else \
-            knockout.propose_draw
-        if propose is knockout.propose_draw:  # T-2.6: absent teams meet present ones
-            draw = propose(bracket, random.SystemRandom(),
-                           absent=brackets.absent_at_draw(s.store, s.catalogue, tid, s.cache))
-        else:
-            draw = propose(bracket, random.SystemRandom())
-        event = NewEvent(type="LotsDrawn", stream=tournament_stream(tid), data=draw,
-                         meta=request_meta(body.get("meta")))
-        result = append_events(s.store, s.catalogue, tid, [event], s.cache)
+    result = tournaments().draw(tid, body.get("round"), body.get("method"),
+                                request_meta(body.get("meta")))
     return created_event(tid, result)
 
 
@@ -311,14 +210,8 @@ def get_bracket(tid: str):
 def get_standings(tid: str):
     at = int_arg("at", None, 0)
     as_csv = team_event_api.wants_csv()  # ?format=csv or Accept: text/csv, for printing
-    s = services()
     require_tournament(tid)
-    if groups_api.plays_in_groups(tid):  # T-8.3: one ranking by coins
-        view = groups_api.standings(tid, at)
-    elif team_event_api.plays_team_event(tid):  # T-6.8: team scores and tie-breaks
-        view = team_event_api.standings(tid, at)
-    else:
-        view = brackets.standings_view(s.store, s.catalogue, tid, at, s.cache)
+    view = tournaments().standings(tid, at)  # by coins, by team score, or by places
     if view is None:
         raise Problem(404, "not-found", Message("no tournament {tid!r} at position {at}",
                                                 tid=tid, at=at))

@@ -1,6 +1,6 @@
-"""The rule committee's desk (issue 9; T-1.5): the disputes and rulings of a tournament, the
-preview of a proposed ruling (what recording it would change, appending nothing), and the
-difference of a match or hand between two positions.
+"""The rule committee's desk (T-1.5: what the rules do not say, the committee rules): the
+disputes and rulings of a tournament, the preview of a proposed ruling (what recording it would
+change, appending nothing), and the difference of a match or hand between two positions.
 
 Disputes and rulings themselves are events, posted like any other to ``POST …/events``
 (``DisputeRaised``, ``DisputeResolved``, ``RulingRecorded``)."""
@@ -13,24 +13,21 @@ from marshmallow import Schema, ValidationError, fields
 
 from events.catalogue import match_stream, match_stream_prefix
 from events.envelope import NewEvent
-from events.store import plan_append
 from projections import rulings
 from projections.streams import stream_kind
-from rules.match_clock import timestamp
 from rules.messages import Message
 
-from ..appending import decide
 from ..auth import allows, current_token, viewer_for
 from ..permissions import OFFICIALS
 from ..problems import Problem, field_errors, validation_failed
 from ..requests import int_arg, json_body, load_body, str_arg
 from ..schemas import MetaSchema
 from .common import (
-    domain_errors_as_problems,
     no_match,
     request_meta,
     require_tournament,
     services,
+    tournaments,
 )
 
 bp = Blueprint("rulings", __name__, url_prefix="/v1/tournaments/<tid>")
@@ -90,16 +87,9 @@ def preview_ruling(tid: str):
     body = load_body(PreviewRequest(), json_body())
     s = services()
     event = _proposed(tid, body)
-    overlay = rulings.OverlayLog(s.store)
-    # the timer's present, read without moving any clock: a simulated store clock steps on
-    # every call, so asking it would move the time of the next event recorded
-    recorded_at = timestamp(s.timekeeper.now())
-    with domain_errors_as_problems(lambda _: "/"):
-        planned = plan_append(tid, [event], overlay, recorded_at,
-                              lambda log, at: decide(log, s.catalogue, tid, [event], at))
-    record = planned.records[0]
-    after_log = rulings.OverlayLog(s.store, planned.records)
-    names, changed = _compared(s, tid, event.stream, s.store, after_log)
+    preview = tournaments().preview_ruling(tid, event)
+    record = preview.record
+    names, changed = _compared(s, tid, event.stream, preview.before, preview.after)
     touched = {c["projection"] for c in changed}
     return jsonify({"stream": record.stream, "position": record.position,
                     "version": record.version, "recorded_at": record.recorded_at,

@@ -1,40 +1,33 @@
 """The team event (积分编排, tournaments.md T-6): its rounds at any position, the pairing of the
 next round (``POST …/pairings``: round 1 by lots, later rounds by scores, or the referee's by
-hand), lots between equal teams (``POST …/standings/lots``), and what the match routes do
-differently for it — the players of a table (``POST …/matches``) and the standings, also as CSV
-for printing (``GET …/standings?format=csv``)."""
+hand), lots between equal teams (``POST …/standings/lots``), the referee's calls at a round's
+tables, and the standings as CSV for printing (``GET …/standings?format=csv``). The commands
+are the application's (service/application); a route parses, calls and renders."""
 from __future__ import annotations
 
 import csv
 import io
-import random
 
 from flask import Blueprint, Response, jsonify, request
 from marshmallow import Schema, fields, validate
 
-from events.catalogue import match_stream, tournament_stream
-from events.envelope import NewEvent
-from events.store import AppendResult
 from events.team_event_events import PairedMeetingSchema
 from events.tournament_events import IDENTIFIER
 from projections import team_event
-from projections.brackets import tournament_at
 from rules import swiss
-from rules.messages import Message
 
-from ..appending import append_events
+from ..application import Pairing
 from ..auth import allows, require_event
-from ..problems import Problem, rule_refusal
 from ..requests import load_body, optional_json_body, str_arg
 from ..schemas import MetaSchema
 from .common import (
     created_event,
-    domain_errors_as_problems,
     envelopes,
     read_at,
     request_meta,
     require_tournament,
     services,
+    tournaments,
 )
 
 bp = Blueprint("team_event", __name__, url_prefix="/v1/tournaments/<tid>")
@@ -68,12 +61,6 @@ class LatenessRequest(Schema):
     meta = fields.Nested(MetaSchema, allow_none=True)
 
 
-def plays_team_event(tid: str) -> bool:
-    s = services()
-    t = tournament_at(s.store, s.catalogue, tid, cache=s.cache)
-    return t is not None and t.format == swiss.FORMAT
-
-
 # --- reads -------------------------------------------------------------------------------------
 
 @bp.get("/rounds")
@@ -81,11 +68,6 @@ def plays_team_event(tid: str) -> bool:
 def get_rounds(tid: str):
     """The team event's rounds as of ``at`` (T-6.4, T-10.2)."""
     return read_at(tid, team_event.rounds_view)
-
-
-def standings(tid: str, at: int | None) -> dict | None:
-    s = services()
-    return team_event.standings_view(s.store, s.catalogue, tid, at, s.cache)
 
 
 def wants_csv() -> bool:
@@ -179,69 +161,16 @@ def post_pairing(tid: str):
     rematches, second byes and distant scores. Answers the event and the round as paired."""
     require_tournament(tid)
     body = load_body(PairingRequest(), optional_json_body())
+    how = Pairing(round=body.get("round"), confirm=body.get("confirm", False),
+                  matches=body.get("matches"), byes=body.get("byes", []),
+                  reason=body.get("reason"))
+    result = tournaments().pair_round(tid, how, request_meta(body.get("meta")))
+    stored = envelopes(result.records)[0]
     s = services()
-    stored = envelopes(_pair_next(tid, body).records)[0]
     view = team_event.rounds_view(s.store, s.catalogue, tid, stored["position"], s.cache)
     response = jsonify({"event": stored, "round": view["rounds"][-1]})
     response.status_code = 201
     return response
-
-
-def draw_next(tid: str, body: dict) -> Response:
-    """``POST …/draws`` in a team event: the next round by the rules, as ``POST …/pairings``
-    without a body; answers the recorded event."""
-    if body.get("method", "lots") != "lots":
-        raise Problem(422, "rule-violation", rule_refusal(
-            "T-6.4", "the team event's round 1 is drawn by lots, later rounds by scores"),
-            rule="T-6.4", path="/method")
-    return created_event(tid, _pair_next(tid, {k: v for k, v in body.items()
-                                                if k in ("round", "meta")}))
-
-
-def _pair_next(tid: str, body: dict) -> AppendResult:
-    s = services()
-    with domain_errors_as_problems(lambda _: "/"):
-        if not plays_team_event(tid):
-            raise Problem(422, "rule-violation", rule_refusal("T-6.4", Message(
-                "only a team event ({format}) is paired by scores", format=swiss.FORMAT)),
-                rule="T-6.4", path="/")
-        if body.get("confirm") and "matches" in body:
-            raise Problem(422, "rule-violation", rule_refusal(
-                "T-6.4", "confirm the proposed pairing or post one by hand (matches), not both"),
-                          rule="T-6.4", path="/confirm")
-        if body.get("confirm"):
-            data = team_event.proposed_pairing(s.store, s.catalogue, tid, s.cache)
-            if "reason" in body:
-                data["reason"] = body["reason"]
-            if "round" in body and body["round"] != data["round"]:
-                raise Problem(422, "rule-violation", rule_refusal("T-6.4", Message(
-                    "the next round to pair is {round}", round=data["round"])), rule="T-6.4",
-                              path="/round")
-            event_type = "RoundPaired"
-        elif "matches" in body:
-            data = {"round": body.get("round") or _next_round(tid), "matches": body["matches"],
-                    "byes": body.get("byes", []), "manual": True}
-            if "reason" in body:
-                data["reason"] = body["reason"]
-            event_type = "RoundPaired"
-        else:
-            data = team_event.propose_pairing(s.store, s.catalogue, tid, random.SystemRandom(),
-                                              s.cache)
-            if "round" in body and body["round"] != data["round"]:
-                raise Problem(422, "rule-violation", rule_refusal("T-6.4", Message(
-                    "the next round to pair is {round}", round=data["round"])), rule="T-6.4",
-                              path="/round")
-            event_type = "LotsDrawn" if data["round"] == 1 else "RoundPaired"
-        event = NewEvent(type=event_type, stream=tournament_stream(tid),
-                         data=s.catalogue.get(event_type).load(data),
-                         meta=request_meta(body.get("meta")))
-        return append_events(s.store, s.catalogue, tid, [event], s.cache)
-
-
-def _next_round(tid: str) -> int:
-    s = services()
-    ev = team_event.current(s.store, s.catalogue, tid, s.cache)
-    return swiss.next_round(ev) or len(ev.rounds) + 1
 
 
 @bp.post("/standings/lots")
@@ -253,27 +182,8 @@ def draw_standings_lots(tid: str):
     played or when no tie is left."""
     require_tournament(tid)
     body = load_body(MetaOnlyRequest(), optional_json_body())
-    s = services()
-    with domain_errors_as_problems(lambda _: "/"):
-        if not plays_team_event(tid):
-            raise Problem(422, "rule-violation", rule_refusal("T-6.8", Message(
-                "lots between equal teams are drawn here for a team event ({format})",
-                format=swiss.FORMAT)), rule="T-6.8", path="/")
-        draws = team_event.propose_tie_lots(s.store, s.catalogue, tid, random.SystemRandom(),
-                                            s.cache)
-        if not draws:
-            raise Problem(422, "rule-violation",
-                          rule_refusal("T-6.8", "no tie is left in the standings"),
-                          rule="T-6.8", path="/")
-        # one append per draw: each draw's check needs the draws before it in the log (the
-        # guards judge a batch on the log as it stood before it)
-        stored = []
-        for d in draws:
-            event = NewEvent(type="LotsDrawn", stream=tournament_stream(tid), data=d,
-                             meta=request_meta(body.get("meta")))
-            stored += envelopes(append_events(s.store, s.catalogue, tid, [event],
-                                              s.cache).records)
-    response = jsonify({"events": stored})
+    records = tournaments().draw_standings_lots(tid, request_meta(body.get("meta")))
+    response = jsonify({"events": envelopes(records)})
     response.status_code = 201
     return response
 
@@ -290,14 +200,8 @@ def call_round_time(tid: str, n: int):
     clock at some table, if the round has not been paired, or if no table is left."""
     require_tournament(tid)
     body = load_body(MetaOnlyRequest(), optional_json_body())
-    s = services()
-    with domain_errors_as_problems(lambda _: "/"):
-        calls = team_event.round_time_events(s.store, s.catalogue, tid, n, s.cache)
-        events = [NewEvent(type="TimeLimitReached", stream=match_stream(tid, table), data=data,
-                           meta=request_meta(body.get("meta"))) for table, data in calls]
-        for event in events:
-            require_event(tid, event.type, event.stream, event.data, "/")
-        result = append_events(s.store, s.catalogue, tid, events, s.cache)
+    result = tournaments().call_round_time(tid, n, request_meta(body.get("meta")),
+                                           permit=_may_post(tid))
     response = jsonify({"events": envelopes(result.records)})
     response.status_code = 201
     return response
@@ -313,24 +217,13 @@ def record_lateness(tid: str, n: int):
     forfeit (T-6.7: a second one excludes the team)."""
     require_tournament(tid)
     body = load_body(LatenessRequest(), optional_json_body())
-    s = services()
-    with domain_errors_as_problems(lambda _: "/"):
-        table, side = team_event.lateness_table(s.store, s.catalogue, tid, n, body["team"],
-                                                body["pair"], s.cache)
-        data = {"side": side, "minutes": body["minutes"]}
-        if "dealer" in body:
-            data["dealer"] = body["dealer"]
-        event = NewEvent(type="LatenessRecorded", stream=match_stream(tid, table), data=data,
-                         meta=request_meta(body.get("meta")))
-        require_event(tid, event.type, event.stream, event.data, "/")
-        result = append_events(s.store, s.catalogue, tid, [event], s.cache)
+    result = tournaments().record_lateness(
+        tid, n, body["team"], body["pair"], body["minutes"], body.get("dealer"),
+        request_meta(body.get("meta")), permit=_may_post(tid))
     return created_event(tid, result)
 
 
-# --- what the match routes ask -----------------------------------------------------------------
-
-def table_start(tid: str, match_id: str) -> tuple[dict, int, dict]:
-    """The teams, round and players by side of a table of the team event (T-6.4): 422 if the
-    table has not been paired."""
-    s = services()
-    return team_event.table_start(s.store, s.catalogue, tid, match_id, s.cache)
+def _may_post(tid: str):
+    """Whether the token may post each event the command makes (403 on the first it may
+    not)."""
+    return lambda event: require_event(tid, event.type, event.stream, event.data, "/")

@@ -5,26 +5,23 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, url_for
 from marshmallow import ValidationError
 
-from events.catalogue import tournament_stream
-from events.envelope import NO_STREAM, NewEvent, new_event_id
-from events.store import WrongExpectedVersion
+from events.envelope import new_event_id
 from projections.tournaments import tournament_summaries, tournament_view
 from rules.messages import Message
 
 from .. import permissions
-from ..appending import append_events
 from ..auth import allows, current_token, forbidden
 from ..problems import Problem, field_errors, validation_failed
 from ..requests import int_arg, json_body, str_arg
 from ..schemas import META
 from .common import (
     DEFAULT_LIMIT,
-    domain_errors_as_problems,
     max_limit,
     page,
     paged_response,
     request_meta,
     services,
+    tournaments,
 )
 
 bp = Blueprint("tournaments", __name__, url_prefix="/v1/tournaments")
@@ -54,15 +51,7 @@ def create_tournament():
     tid = data["tournament_id"]
     if why := permissions.tournament_denied(current_token(), tid):
         raise forbidden(why)
-    event = NewEvent(type=event_type.name, stream=tournament_stream(tid), data=data,
-                     expected_version=NO_STREAM, meta=request_meta(meta),
-                     schema_version=event_type.schema_version)
-    with domain_errors_as_problems(lambda _: "/"):
-        try:
-            append_events(s.store, s.catalogue, tid, [event], s.cache, creating=True)
-        except WrongExpectedVersion:  # its stream is not new
-            raise Problem(409, "tournament-exists", Message("tournament {tid!r} already exists",
-                                                            tid=tid)) from None
+    tournaments().create_tournament(data, request_meta(meta))
     response = jsonify(tournament_view(s.store, s.catalogue, tid, cache=s.cache))
     response.status_code = 201
     response.headers["Location"] = url_for(".get_tournament", tid=tid)

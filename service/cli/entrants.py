@@ -54,14 +54,15 @@ def _register(args, store, raw: bytes):
     from events import default_catalogue
 
     from ..appending import TournamentNotFound
-    from ..entrants import EntrantsRefused, register, report_lines
+    from ..application import Tournaments
+    from ..entrants import EntrantsRefused, report_lines
 
     say = args.say
     # who recorded them: the operator of this machine, with the database's own rights
     meta = {"actor": f"cli:{os.environ.get('USER') or 'operator'}", "role": "admin",
             "source": f"paiju entrants import {Path(args.file).name}"[:200]}
     try:
-        return register(store, default_catalogue(), args.tournament, raw, meta)
+        return Tournaments(store, default_catalogue()).import_entrants(args.tournament, raw, meta)
     except TournamentNotFound:
         unknown = say(Message("no tournament {tournament!r} in {db}", tournament=args.tournament,
                               db=shown(args.db)))

@@ -1,4 +1,4 @@
-"""The rule committee's desk (issue 9; tournaments.md T-1.5, the seeds' 「规则上没有出现的解释条文，
+"""The rule committee's desk (tournaments.md T-1.5, the seeds' 「规则上没有出现的解释条文，
 由组委会最终裁定」): disputes raised and resolved, in the tournament's stream, and the structured
 effects a ``RulingRecorded`` may carry (its data schema is tournament_events.RulingRecordedData,
 whose ``effects`` are :class:`RulingEffect` items).

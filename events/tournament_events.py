@@ -56,7 +56,7 @@ class DataSchema(Schema):
     view, which shows absent fields as null, can be sent back): they are not stored.
 
     Every text of the data (at any depth; the members' names aside) is normalised to Unicode
-    NFC before it is validated (issue 41): a name sent decomposed (``e`` + U+0301) is stored as
+    NFC before it is validated: a name sent decomposed (``e`` + U+0301) is stored as
     the same name composed (``é``), so names that are the same look the same and compare equal
     (T-1.6). This is the edge: a stored event keeps what it was stored with (its hash covers
     it) and is read as it is (a ruling's substitute, loaded by its type's schema when the

@@ -1,5 +1,5 @@
 """Pending deadlines and the table clock: the time rules of a match, as the server's clock will
-see them (issue 8).
+see them (the one clock every time limit is judged on).
 
 The engines give each match's deadlines in match time (rules.matches.deadlines); here they
 become server times through the match clock, which moves them by every pause and holds them

@@ -1,4 +1,4 @@
-"""A hand's replay in one read (issue 19): the match stream folded once, event by event, and the
+"""A hand's replay in one read: the match stream folded once, event by event, and the
 hand view at each event of the hand — what ``GET …/hands/{n}?at=P`` answers at every position
 P, without a request (and a fold from the start) per position.
 

@@ -1,4 +1,4 @@
-"""The committee's desk as read models (issue 9; T-1.5): the disputes of a tournament, the
+"""The committee's desk as read models (T-1.5): the disputes of a tournament, the
 rulings that shaped its state, a ruling judged before it is stored, the state a proposed ruling
 would make (an overlay of the log: the stored events and the proposed one, read by the same
 projections — so a preview is what recording the ruling gives), and the structured difference

@@ -4,6 +4,12 @@ Every route declares its action with :func:`allows`; the gate runs before the ro
 refused request touches nothing. 401: no token where one is needed, or a malformed, unknown,
 revoked or expired one (a bad token is never treated as no token). 403: a valid token outside
 its role or scope. Both are problem+json.
+
+A browser signed in at the desk sends no Authorization header: its session cookie names its
+token instead (service/sessions.py). A write so authenticated must carry the session's
+``X-CSRF-Token`` (else 403 ``csrf``, before anything is read or stored). An ended session is
+no session (401 where one is needed) and its cookie is cleared. A request with an
+Authorization header is judged by it alone.
 """
 from __future__ import annotations
 
@@ -17,7 +23,10 @@ from rules.messages import Message
 
 from . import permissions
 from .problems import Problem, validation_failed
+from .sessions import COOKIE, CSRF_HEADER, csrf_matches
 from .tokens import Token, TokenRegistry
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def registry() -> TokenRegistry:
@@ -25,10 +34,63 @@ def registry() -> TokenRegistry:
 
 
 def current_token() -> Token | None:
-    """The request's token; None without an Authorization header (the public)."""
+    """The request's token: the Authorization header's, else the session cookie's (a browser
+    signed in at the desk, service/sessions.py); None without either (the public)."""
     if "paiju_token" not in g:
-        g.paiju_token = _authenticate(request.headers.get("Authorization"))
+        header, cookie = request.headers.get("Authorization"), request.cookies.get(COOKIE)
+        g.paiju_token = _authenticate(header) if header is not None or not cookie \
+            else _from_cookie(cookie)
     return g.paiju_token
+
+
+def bearer_token() -> Token | None:
+    """The Authorization header's token alone (a session cookie not considered)."""
+    return _authenticate(request.headers.get("Authorization"))
+
+
+def session_secret() -> str | None:
+    """The secret of the session cookie that authenticated the request, if one did."""
+    current_token()
+    return g.get("paiju_session_secret")
+
+
+def credentials_sent() -> bool:
+    """Whether the request carries a token or a session: what it is shown may be its own."""
+    return "Authorization" in request.headers or COOKIE in request.cookies
+
+
+def _from_cookie(secret: str) -> Token | None:
+    """The cookie's session. An ended one (expired, revoked, signed out) is cleared from the
+    browser (service/api/sessions.py) and is no session: a read gets what the public may read
+    (a browser sends its cookies unasked: a page of the public must not break because a desk
+    session ended in the same browser), anything else is 401. A write needs the session's CSRF
+    token, which a page of another site cannot learn: a forged request stores nothing."""
+    token = registry().lookup(secret)
+    if token is None or token.revoked_at or token.expired(registry().clock()):
+        g.paiju_session_ended = True
+        if request.method in SAFE_METHODS:
+            return None
+        raise session_ended()
+    if request.method not in SAFE_METHODS:
+        given = request.headers.get(CSRF_HEADER)
+        if given is None:
+            raise Problem(403, "csrf", Message("a write from a signed-in browser needs the "
+                                               "X-CSRF-Token header (GET /v1/session gives it)"))
+        if not csrf_matches(secret, given):
+            raise Problem(403, "csrf", Message("the X-CSRF-Token header is not this session's"))
+    g.paiju_session_secret = secret
+    return token
+
+
+def _a_browsers_public_read(action: str) -> bool:
+    """A read anyone may make, by a browser whose session is another tournament's: its cookie
+    goes with every request, unasked, so the other tournament's pages read as the public's."""
+    return permissions.ACTIONS[action] is None and request.method in SAFE_METHODS and \
+        g.get("paiju_session_secret") is not None
+
+
+def session_ended() -> Problem:
+    return _unauthorized(Message("the session has ended (signed out, or expired): sign in again"))
 
 
 def _authenticate(header: str | None) -> Token | None:
@@ -76,9 +138,14 @@ def allows(action: str):
 def require(action: str, tournament_id: str | None = None) -> Token | None:
     token = current_token()
     if tournament_id is not None and (why := permissions.tournament_denied(token, tournament_id)):
-        raise forbidden(why)
+        if not _a_browsers_public_read(action):
+            raise forbidden(why)
+        token = g.paiju_token = None  # this request goes on as the public's
+        g.pop("paiju_session_secret", None)
     if why := permissions.action_denied(token, action):
         if token is None:
+            if g.get("paiju_session_ended"):
+                raise session_ended()
             raise _unauthorized(Message("a bearer token is needed: {why}", why=why))
         raise forbidden(why)
     return token

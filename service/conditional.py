@@ -29,7 +29,7 @@ import json
 from flask import Flask, Response, current_app, request
 from werkzeug.http import parse_etags
 
-from .auth import current_token
+from .auth import credentials_sent, current_token
 from .problems import Problem
 
 READS = ("GET", "HEAD")
@@ -69,17 +69,19 @@ def _digest(body: bytes) -> str:
 def _viewer() -> str:
     """Who the token says is looking (a route that needs no token may not have checked it:
     a token it cannot read is a viewer of its own, never an error here)."""
-    if "Authorization" not in request.headers:
+    if not credentials_sent():  # a token, or a browser's session cookie
         return "public"
     try:
         token = current_token()
     except Problem:
         return "unrecognised"
+    if token is None:  # an ended session: no session, for a read (auth.py)
+        return "public"
     return f"{token.role}|{token.tournament_id}|{token.match_id}|{token.seat}"
 
 
 def _cache_control() -> str:
-    who = "private" if "Authorization" in request.headers else "public"
+    who = "private" if credentials_sent() else "public"
     if _reached_position(request.args.get("at")):
         return f"{who}, max-age={A_YEAR}, immutable"
     return f"{who}, no-cache"

@@ -1,4 +1,4 @@
-"""Cross-origin reads for a club's own site (issue 18, item 5).
+"""Cross-origin reads for a club's own site, which shows its tournaments from the browser.
 
 A club's web page on another origin may read the public reads (the bracket, the standings, a
 finished hand, the subscriptions) from the browser, if the deployment names that origin

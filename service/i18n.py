@@ -62,7 +62,7 @@ def select_language() -> str:
 
 
 def _is_page() -> bool:
-    return request.path == "/" or request.path.startswith("/pages")
+    return request.path == "/" or request.path.startswith(("/pages", "/desk"))
 
 
 def language() -> str:

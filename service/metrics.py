@@ -1,5 +1,5 @@
-"""What a node does, in the Prometheus text format at ``/metrics`` (issue 35), made by
-prometheus-client.
+"""What a node does, in the Prometheus text format at ``/metrics`` (what an operator's monitoring
+already scrapes), made by prometheus-client.
 
 Counted as it happens — a few dictionary steps per commit or per request, nothing per event
 read or folded:

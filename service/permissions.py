@@ -29,7 +29,7 @@ from typing import Mapping
 from events.catalogue import match_stream
 from rules.messages import N_, Message
 
-from .tokens import Token
+from .tokens import ROLES, Token
 
 # Each event type's family: who may post it. A mapping names the family by the kind of stream
 # the event is posted to (lots drawn for a bracket are the organiser's; at a table, the
@@ -143,6 +143,12 @@ ACTIONS: Mapping[str, frozenset[str] | None] = MappingProxyType({
     "webhooks": FAMILY_ROLES["organisation"],  # register, read and redeliver webhooks
     # the deployment's metrics (/metrics), every tournament's counts: or the metrics token
     "metrics": frozenset({"admin"}),
+    # a browser's sign-in (service/sessions.py): anyone; the one-time code is the proof
+    "sign-in": None,
+    # who the request's session or token is, and signing out: whoever holds one
+    "session": frozenset(ROLES),
+    # the desk's pages (service/api/desk.py): the officials who run the day at the desk
+    "desk": frozenset({"admin", "organiser", "referee", "committee"}),
 })
 
 # The rule that says who posts an event, named when another role tries to
@@ -203,6 +209,8 @@ _ACTION_WORDS = {
     "rule": N_("rule (the committee's preview of a ruling)"),
     "webhooks": N_("manage the tournament's webhooks"),
     "metrics": N_("read the deployment's metrics"),
+    "session": N_("have a session (sign in with a code first)"),
+    "desk": N_("use the desk (it is for organisers, referees and the committee)"),
 }
 
 

@@ -1,5 +1,6 @@
-"""The progress bars of the long commands (issue 19): ``paiju simulate``, ``export``, ``verify``,
-``verify-export``, ``import`` and ``migrate`` show a tqdm bar on standard error while they run.
+"""The progress bars of the long commands, so that whoever waits sees that they advance and how
+far: ``paiju simulate``, ``export``, ``verify``, ``verify-export``, ``import`` and ``migrate``
+show a tqdm bar on standard error while they run.
 
 Standard output is never touched: what a command prints there (an export's lines, a report) is
 what scripts read. A bar is drawn only where someone watches it — standard error a terminal

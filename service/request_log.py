@@ -1,4 +1,4 @@
-"""Each request's id and its log line (issue 35).
+"""Each request's id and its log line, so that one request can be followed through the logs.
 
 A request's id is the client's own ``X-Request-ID`` when it is well formed — 1 to 128
 characters of letters, digits and ``. _ ~ : ; / + = @ -``, what proxies and tracing tools make

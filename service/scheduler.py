@@ -1,9 +1,10 @@
 """APScheduler wiring of the timer: when to call :meth:`Timekeeper.tick`.
 
-A start answers at once (issue 35): :meth:`TimerService.start` finds the matches that may be
-running (one query, :meth:`Timekeeper.begin`) and starts the jobs; a thread of its own
-(``paiju-timer-load``) then folds those matches one at a time, firing at once a deadline that
-fell due while the node was down or starting, and planning the others. Meanwhile the node
+A start answers at once (a restart must not keep a node out of service while it folds):
+:meth:`TimerService.start` finds the matches that may be running (one query,
+:meth:`Timekeeper.begin`) and starts the jobs; a thread of its own (``paiju-timer-load``) then
+folds those matches one at a time, firing at once a deadline that fell due while the node was
+down or starting, and planning the others. Meanwhile the node
 serves, and the timer follows the log and fires what it knows. Once every running match's
 deadlines are known and what was due has been fired, :attr:`TimerService.caught_up` is set
 (the readiness probe reads it) and a log line says how long it took.

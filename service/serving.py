@@ -1,4 +1,4 @@
-"""How ``paiju serve`` holds its connections (issue 18, item 6).
+"""How ``paiju serve`` holds its connections: a thousand live subscribers on one node.
 
 A thread per connection (waitress) cannot hold a thousand idle subscribers: each SSE stream would
 keep a worker thread for as long as it is open. So gevent's WSGI server takes every connection

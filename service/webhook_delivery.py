@@ -1,5 +1,5 @@
 """Delivering webhooks: each active webhook is given its tournament's events one at a time, in
-the order of the log, at least once (issue 18, item 4).
+the order of the log, at least once (a receiver that was down gets every event when it is back).
 
 An attempt POSTs the event as the public may see it (service/visibility.py: a webhook is as
 public as its URL), signed as GitHub and Stripe sign theirs::

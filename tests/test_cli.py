@@ -108,7 +108,11 @@ def test_a_token_of_the_wrong_scope_is_not_made(db, capsys, args, message):
     assert capsys.readouterr().out == ""
 
 
-def test_a_token_revoked_by_the_cli_is_refused_by_the_running_app_at_once(tmp_path, capsys):
+def test_a_token_revoked_by_the_cli_is_refused_by_the_running_app_within_5_s(tmp_path, capsys):
+    """The app holds the tokens in memory (service/token_cache.py): it learns of a revocation
+    made by another process from the tokens' change counter, which it reads every second."""
+    from pg_nodes import poll
+
     from service import create_app
 
     db = str(tmp_path / "served.db")
@@ -122,8 +126,10 @@ def test_a_token_revoked_by_the_cli_is_refused_by_the_running_app_at_once(tmp_pa
     assert main(["token", "list", "--db", db]) == 0
     token_id = capsys.readouterr().out.split()[0]
     assert main(["token", "revoke", token_id, "--db", db]) == 0
-    refused = client.get("/v1/tournaments/t/verify", headers=auth)
-    assert refused.status_code == 401 and "revoked" in refused.json["detail"]
+    refused = poll(lambda: (r := client.get("/v1/tournaments/t/verify", headers=auth))
+                   .status_code == 401 and r, 5, "the revoked token refused")
+    assert "revoked" in refused.json["detail"]
+    app.extensions["paiju"].tokens.close()
     app.extensions["paiju"].store.close()
 
 
@@ -200,3 +206,36 @@ def test_verify_and_import_draw_their_bars_and_print_what_they_printed(db, capsy
     assert out == f"paiju: imported 3 events of t1 into {tmp_path / 'new.db'} (chain verified)\n"
     assert "paiju: verified t1.jsonl: 4 lines" in err  # three events and the manifest
     assert "paiju: imported: 100%" in err and "3/3 [" in err
+
+
+def test_token_sign_in_prints_a_code_and_its_link_that_open_one_session(tmp_path, capsys):
+    """The organiser's first step on a new deployment: a code for a tournament still to be
+    created, its link on the desk's host; the code opens a session once, as an organiser of
+    that tournament, whose cookie may then create it."""
+    from service import create_app
+
+    db = str(tmp_path / "paiju.db")
+    assert main(["token", "sign-in", "--role", "organiser", "--tournament", "spring",
+                 "--name", "王老师", "--base-url", "https://desk.example", "--db", db]) == 0
+    printed = capsys.readouterr()
+    code, link = printed.out.split()
+    assert link == f"https://desk.example/desk/signin#code={code}"
+    assert "(organiser, tournament spring) works once" in printed.err
+    app = create_app({"DATABASE": db})
+    browser = app.test_client()
+    opened = browser.post("/v1/sessions", json={"code": code})
+    assert opened.status_code == 201, opened.json
+    assert (opened.json["role"], opened.json["tournament_id"], opened.json["actor"]) == (
+        "organiser", "spring", "王老师")
+    assert browser.post("/v1/sessions", json={"code": code}).status_code == 401  # once only
+    created = browser.post("/v1/tournaments", json={
+        "tournament_id": "spring", "name": "Spring", "game": "GD", "format": "knockout"},
+        headers={"X-CSRF-Token": opened.json["csrf_token"]})
+    assert created.status_code == 201, created.json
+
+
+def test_token_sign_in_refuses_a_scope_that_does_not_fit_the_role(tmp_path, capsys):
+    db = str(tmp_path / "paiju.db")
+    assert main(["token", "sign-in", "--role", "player", "--tournament", "spring",
+                 "--db", db]) == 2
+    assert "a player token needs --match" in capsys.readouterr().err

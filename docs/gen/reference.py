@@ -2,7 +2,7 @@
 (docs/gen/generate.py writes them through mkdocs-gen-files), never committed.
 
 * ``cli_markdown()``: ``paiju --help`` and every sub-command's ``--help``, from the real argparse
-  parser of service/cli.py, in English;
+  parser of service/cli/, in English;
 * ``events_markdown(catalogue, names)``: every event type of the catalogue with its schema
   version, stream and data fields (from its marshmallow schema), and its Chinese name;
 * ``settings_markdown(rules)``: each game's match settings and each format's tournament
@@ -121,19 +121,8 @@ class RuleTexts:
     def settings_rules(self, prefix: str) -> dict[str, list[str]]:
         """The ``Rule`` column of a game's settings table in its rule text (key -> rule IDs):
         ``| `maxHands` | 20 | integer | 14.1 |`` is ``SJ2-14.1``; ``README §5`` stays so."""
-        text = self.sources.get(self.prefixes.get(prefix, ""), "")
-        section = re.search(r"^## \d+\. Settings\n(.*?)(?=^## )", text, re.M | re.S)
-        rules: dict[str, list[str]] = {}
-        for row in (section.group(1) if section else "").splitlines():
-            cells = [c.strip() for c in row.strip().strip("|").split("|")]
-            if len(cells) < 4 or not cells[0].startswith("`"):
-                continue
-            rule = cells[-1]
-            ids = [rule] if rule.startswith("README") else [
-                f"{prefix}-{n}" for n in re.findall(r"\d+(?:\.\d+)*", rule)]
-            for key in re.findall(r"`([^`]+)`", cells[0]):
-                rules[key] = ids
-        return rules
+        from service.settings_tables import text_settings_rules
+        return text_settings_rules(self.sources.get(self.prefixes.get(prefix, ""), ""), prefix)
 
 
 # --- the CLI -----------------------------------------------------------------------------------
@@ -194,10 +183,10 @@ def cli_markdown(parser: argparse.ArgumentParser | None = None) -> str:
     """reference/cli.md: the help of ``paiju`` and of every sub-command, as argparse prints it
     (100 columns, English: the help texts are the code's, argparse's words the C locale's)."""
     parser = parser or cli_parser()
-    out = [GENERATED.format(what="the argparse parser of service/cli.py"),
+    out = [GENERATED.format(what="the argparse parser of service/cli/"),
            "# Command line: `paiju`\n\n",
            ("Every command and its options, exactly as `paiju … --help` prints them (this page "
-            "is generated from the parser of `service/cli.py` when the site is built). What "
+            "is generated from the parser of `service/cli/` when the site is built). What "
             "the commands print for a person is said in 简体中文 or English: `paiju --language "
             "zh|en …` before the command, else `LC_ALL` / `LC_MESSAGES` / `LANG` (`C` or "
             "`POSIX`: English), else 简体中文; the help below is the English.\n\n")]
@@ -398,67 +387,62 @@ def events_markdown(catalogue=None, names: Mapping | None = None,
             "Chinese names are the glossary's (`rules/glossary.py`), the words the pages "
             "use.\n\n")]
     for family, members in families.items():
-        out.append(f"## {family}\n\n| Type | 中文 | Version | Stream | Posted by |\n"
-                   "|---|---|---|---|---|\n")
-        for t in members:
-            out.append(f"| [`{t.name}`](#{t.name}) | {chinese(t.name)} | {t.schema_version} | "
-                       f"{' or '.join(_stream(k) for k in t.stream_kinds)} | "
-                       f"{'a client' if t.postable else 'the server'} |\n")
-        out.append("\n")
-        for t in members:
-            out.append(f"### `{t.name}` · {chinese(t.name)} {{ #{t.name} }}\n\n")
-            if description := _doc(t.schema):
-                out.append(description + "\n\n")
-            where = " or ".join(_stream(k) for k in t.stream_kinds)
-            facts = [f"schema version {t.schema_version}"
-                     + (f" (older versions are upcast: {', '.join(map(str, sorted(t.upcasters)))})"
-                        if t.upcasters else ""),
-                     f"stream {where}",
-                     "posted by a client" if t.postable else "recorded by the server only",
-                     f"data schema `{t.schema.__name__}`"]
-            out.append("*" + "; ".join(facts) + ".*\n\n")
-            declared = t.schema().fields
-            if declared:
-                out.append("| Field | Type | Required | Allowed |\n|---|---|---|---|\n")
-                out.extend(_field_rows(declared))
-            else:
-                out.append("No data: `data` is `{}`.\n")
-            out.append("\n")
-    derived = getattr(catalogue, "derived", {})
-    if derived:
-        out.append("## Derived facts (never posted)\n\nWhat follows from the events is computed "
-                   "by the server and read, never posted: posting one of these names is refused, "
-                   "with the read that shows it.\n\n| Fact | 中文 | Where to read it |\n"
-                   "|---|---|---|\n")
-        for name, where in sorted(derived.items()):
-            out.append(f"| `{name}` | {chinese(name)} | {_cell(_code(where))} |\n")
+        out.extend(_event_family(family, members, chinese))
+    out.extend(_derived_facts(getattr(catalogue, "derived", {}), chinese))
     page = "".join(out)
     return rules.linked(page, "reference") if rules else page
 
 
+def _event_family(family: str, members: list, chinese) -> list[str]:
+    """One family of event types: its table, then a section per type with its fields."""
+    out = [f"## {family}\n\n| Type | 中文 | Version | Stream | Posted by |\n"
+           "|---|---|---|---|---|\n"]
+    for t in members:
+        out.append(f"| [`{t.name}`](#{t.name}) | {chinese(t.name)} | {t.schema_version} | "
+                   f"{' or '.join(_stream(k) for k in t.stream_kinds)} | "
+                   f"{'a client' if t.postable else 'the server'} |\n")
+    out.append("\n")
+    for t in members:
+        out.extend(_event_section(t, chinese))
+    return out
+
+
+def _event_section(t, chinese) -> list[str]:
+    out = [f"### `{t.name}` · {chinese(t.name)} {{ #{t.name} }}\n\n"]
+    if description := _doc(t.schema):
+        out.append(description + "\n\n")
+    where = " or ".join(_stream(k) for k in t.stream_kinds)
+    facts = [f"schema version {t.schema_version}"
+             + (f" (older versions are upcast: {', '.join(map(str, sorted(t.upcasters)))})"
+                if t.upcasters else ""),
+             f"stream {where}",
+             "posted by a client" if t.postable else "recorded by the server only",
+             f"data schema `{t.schema.__name__}`"]
+    out.append("*" + "; ".join(facts) + ".*\n\n")
+    declared = t.schema().fields
+    if declared:
+        out.append("| Field | Type | Required | Allowed |\n|---|---|---|---|\n")
+        out.extend(_field_rows(declared))
+    else:
+        out.append("No data: `data` is `{}`.\n")
+    out.append("\n")
+    return out
+
+
+def _derived_facts(derived: Mapping, chinese) -> list[str]:
+    """What the server computes and never accepts: each with the read that shows it."""
+    if not derived:
+        return []
+    out = ["## Derived facts (never posted)\n\nWhat follows from the events is computed "
+           "by the server and read, never posted: posting one of these names is refused, "
+           "with the read that shows it.\n\n| Fact | 中文 | Where to read it |\n"
+           "|---|---|---|\n"]
+    for name, where in sorted(derived.items()):
+        out.append(f"| `{name}` | {chinese(name)} | {_cell(_code(where))} |\n")
+    return out
+
+
 # --- the settings ------------------------------------------------------------------------------
-
-def _field_comments(cls: type) -> dict[str, tuple[str, str]]:
-    """Each field of a dataclass -> the comment at the end of its line and the comment lines
-    just above it, in the class's source (where the code names the rule of a setting)."""
-    comments, above = {}, []
-    for line in inspect.getsource(cls).splitlines():
-        if re.match(r"^\s+#", line):
-            above.append(line.strip().lstrip("#").strip())
-        elif found := re.match(r"^\s+(\w+)\s*:[^#=]*=[^#]*(?:#\s*(.*))?$", line):
-            comments[found.group(1)] = (found.group(2) or "", " ".join(above))
-            above = []
-        else:
-            above = []
-    return comments
-
-
-def _rule_ids(text: str, prefixes: Iterable[str]) -> list[str]:
-    wanted = tuple(prefixes)
-    found = [m.group(0) for m in RULE_ID.finditer(text) if m.group(1) in wanted]
-    found += [f"README §{n}" for n in README_SECTION.findall(text)]
-    return list(dict.fromkeys(found))
-
 
 @dataclasses.dataclass
 class Row:
@@ -491,28 +475,33 @@ def _table(rows: list[Row], nullable: Iterable[str] = ()) -> str:
     return "".join(out) + "\n"
 
 
-def _key_rules(key: str, comments: Mapping[str, tuple[str, str]], prefixes: tuple[str, ...],
-               from_text: Mapping[str, list[str]], field: str | None = None) -> list[str]:
-    """A setting's rules: those the comment on its field's line in the code names, else the
-    rule text's settings table, else the comment lines just above the field."""
-    own, above = comments.get(field or key, ("", ""))
-    return (_rule_ids(own, prefixes) or list(from_text.get(key, []))
-            or _rule_ids(above, prefixes))
+def _settings_table(table, match_said: str = "an object: the match settings below") -> str:
+    """A table of service/settings_tables.py as Markdown: what each key allows, in words."""
+    from rules import knockout
+
+    def said(s) -> str:
+        return {"choice": lambda: _allowed(s.values),
+                "whole": lambda: _allowed(bounds=s.bounds),
+                "flag": lambda: _allowed(flag=True),
+                "positive": lambda: "a positive whole number",
+                "seeding": lambda: (f'`{{"seeds": [team id, …]}}`, 1–{knockout.MAX_SEEDS} '
+                                    "team ids, best first, each once"),
+                "match": lambda: match_said}.get(s.kind, lambda: "an object")()
+
+    rows = [Row(s.key, s.default, said(s), list(s.rules)) for s in table.settings]
+    return _table(rows, [s.key for s in table.settings if s.nullable])
 
 
 def settings_markdown(rules: RuleTexts | None = None) -> str:
     """reference/settings.md: each format's tournament settings and each game's match settings,
     with the defaults a new tournament or match gets, the values the code accepts and the rules
-    they belong to."""
-    from rules import groups, knockout, swiss, tournament
-    from rules.guandan import match as gd_match
+    they belong to (the tables of service/settings_tables.py, which the desk's form shows
+    too)."""
+    from rules import groups, swiss
     from rules.guandan import settings as gd
-    from rules.mahjong import mjo, sichuan
-    from rules.mahjong.settings import GameSettings
-    from rules.shengji import settings as sj
+    from service import settings_tables
 
-    text_rules = {p: rules.settings_rules(p) for p in ("SJ2", "SJ3", "GD", "MJO", "MJS")} \
-        if rules else {p: {} for p in ("SJ2", "SJ3", "GD", "MJO", "MJS")}
+    text_rules = ({p: rules.settings_rules(p) for p in settings_tables.GAMES} if rules else {})
     out = [GENERATED.format(what="the settings tables of rules/"),
            "# Settings\n\n",
            ("The settings a tournament and its matches take, generated when the site is built "
@@ -525,110 +514,37 @@ def settings_markdown(rules: RuleTexts | None = None) -> str:
             "the rule the table is checked under.\n\n")]
 
     # tournament settings, by format
+    formats = settings_tables.tournament_tables()
     out.append("## Tournament settings\n\n")
-    known = tournament._KNOWN_SETTINGS
-    choices = tournament._CHOICES
-    match_row = Row("match", {}, "an object: the match settings below", ["T-1.3"])
-    knockout_rows = [Row(key, default, _allowed(values), [rule])
-                     for key, (rule, values, default) in choices.items()
-                     if key in known["knockout"]]
-    knockout_rows.append(Row("seeding", None, f'`{{"seeds": [team id, …]}}`, 1–'
-                             f"{knockout.MAX_SEEDS} team ids, best first, each once",
-                             [knockout.SEEDING_RULE]))
     out.append("### `knockout`\n\nUnknown keys are refused under T-1.3.\n\n")
-    out.append(_table([*knockout_rows, match_row]))
-    group_rows = [Row(key, default, _allowed(bounds=(low, high)), [rule])
-                  for key, (rule, low, high, default) in groups.SETTINGS.items()]
-    group_rows += [Row(key, default, _allowed(values), [rule])
-                   for key, (rule, values, default) in groups.CHOICES.items()]
+    out.append(_settings_table(formats["knockout"]))
     out.append("### `groups` (mahjong tables of four)\n\nUnknown keys are refused under "
                "T-1.3. `advance` left out: no later stage.\n\n")
-    out.append(_table([*group_rows, match_row]))
+    out.append(_settings_table(formats["groups"]))
     for game, defaults in groups.GAME_DEFAULTS.items():
         out.append(f"A {game} tournament's groups default to "
                    + ", ".join(f"`{k}` {_code(v)}" for k, v in defaults.items())
                    + " (its seed's choices).\n\n")
-    team_rows = [Row(key, default, _allowed(bounds=(low, high)), [rule])
-                 for key, (rule, low, high, default) in swiss.WHOLE_NUMBERS.items()]
-    team_rows += [Row(key, default, _allowed(values), [rule])
-                  for key, (rule, values, default) in swiss.CHOICES.items()]
-    team_rows.append(Row("match", {}, f"an object: the {swiss.GAME} match settings; its "
-                         f"`matchPoints` stay {_code(swiss.MATCH_POINTS)}", [swiss.POINTS]))
     out.append(f"### `{swiss.FORMAT}` (the team event, {swiss.GAME})\n\nUnknown keys are "
                f"refused under {swiss.SETTINGS}.\n\n")
-    out.append(_table(team_rows))
+    out.append(_settings_table(formats[swiss.FORMAT], f"an object: the {swiss.GAME} match "
+                               f"settings; its `matchPoints` stay {_code(swiss.MATCH_POINTS)}"))
 
     # match settings, by game
+    games = settings_tables.match_tables(text_rules)
     out.append("## Match settings\n\nThe keys of `settings.match` (and of "
                "`MatchStarted.settings`) in each game.\n\n")
-    for cls, game, title in ((sj.Settings, "SJ2", "two-deck Shengji, 拖拉机 / 双扣"),
-                             (sj.SJ3Settings, "SJ3", "three-deck Shengji, 升级")):
-        comments = _field_comments(cls)
-        defaults = sj.parse_settings({}, cls).to_dict()
-        rows = []
-        for f in dataclasses.fields(cls):
-            if f.name in sj._CHOICES[cls]:
-                allowed = _allowed(sj._CHOICES[cls][f.name])
-            elif f.name in sj._WHOLE_NUMBERS[cls]:
-                allowed = _allowed(bounds=sj._WHOLE_NUMBERS[cls][f.name])
-            elif f.name in sj._FLAGS[cls]:
-                allowed = _allowed(flag=True)
-            else:
-                allowed = _doc_allowed(cls, f.name)
-            rows.append(Row(f.name, defaults[f.name], allowed,
-                            _key_rules(f.name, comments, (game,), text_rules[game])))
-        out.append(f"### {game} ({title})\n\nRefused under {cls.RULE}.\n\n")
-        out.append(_table(rows, sj._NULLABLE[cls]))
-
-    comments = _field_comments(gd.GDSettings)
-    defaults = {"enforcement": gd_match.checked_enforcement({}),
-                **gd.settings_dict(gd.settings_from(None))}
-    rows = [Row("enforcement", defaults["enforcement"], _allowed(gd_match.ENFORCEMENT),
-                _rule_ids(inspect.getdoc(gd_match.checked_enforcement), ("GD",))
-                or text_rules["GD"].get("enforcement", []))]
-    for key, (field, rule, allowed) in gd.KEY_FIELDS.items():
-        if isinstance(allowed, tuple):
-            said = _allowed(allowed)
-        elif allowed is bool:
-            said = _allowed(flag=True)
-        else:
-            said = "a positive whole number"
-        rows.append(Row(key, defaults[key], said, [rule]))
+    for game, title in (("SJ2", "two-deck Shengji, 拖拉机 / 双扣"),
+                        ("SJ3", "three-deck Shengji, 升级")):
+        out.append(f"### {game} ({title})\n\nRefused under {games[game].rule}.\n\n")
+        out.append(_settings_table(games[game]))
     out.append("### GD (掼蛋)\n\nRefused under the rule of each key, or GD-14 for an unknown "
                f"key. `matchMinutes` + `overtimeMinutes` may be at most {gd.MAX_MINUTES} "
                "(GD-11.2).\n\n")
-    out.append(_table(rows))
-
-    comments = _field_comments(GameSettings)
-    for game, module, made, title in (
-            ("MJO", mjo, {k: getattr(mjo.mjo_settings({}), k) for k in mjo.MATCH_KEYS},
-             "136-tile mahjong, Ottawa"),
-            ("MJS", sichuan, sichuan.settings_dict(sichuan.sichuan_settings({})),
-             "四川麻将 血战到底")):
-        keys = module._KEYS
-        renamed = getattr(module, "RENAMED_KEYS", {})
-        rows = []
-        order = list(getattr(module, "SETTING_KEYS", keys.names))
-        order += [k for k in keys.names if k not in order]
-        for key in order:
-            if key in keys.choices:
-                allowed = _allowed(keys.choices[key])
-            elif key in keys.whole_numbers:
-                allowed = _allowed(bounds=keys.whole_numbers[key])
-            else:
-                allowed = _allowed(flag=True)
-            rows.append(Row(key, made[key], allowed,
-                            _key_rules(key, comments, (game, "T"), text_rules[game],
-                                       renamed.get(key, key))))
-        rule = getattr(module, game).rule("settings")
-        out.append(f"### {game} ({title})\n\nRefused under {rule}. A `session…` limit may be "
-                   "`null`: no limit of that kind.\n\n")
-        out.append(_table(rows, [k for k in keys.whole_numbers if k.startswith("session")]))
+    out.append(_settings_table(games["GD"]))
+    for game, title in (("MJO", "136-tile mahjong, Ottawa"), ("MJS", "四川麻将 血战到底")):
+        out.append(f"### {game} ({title})\n\nRefused under {games[game].rule}. A `session…` "
+                   "limit may be `null`: no limit of that kind.\n\n")
+        out.append(_settings_table(games[game]))
     page = "".join(out)
     return rules.linked(page, "reference") if rules else page
-
-
-def _doc_allowed(cls: type, name: str) -> str:
-    """A setting with no table of values (SJ3's ``matchPoints``): its type, in words."""
-    field = {f.name: f for f in dataclasses.fields(cls)}[name]
-    return "an object" if "Mapping" in str(field.type) else str(field.type)

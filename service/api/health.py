@@ -1,4 +1,5 @@
-"""Liveness and readiness (issue 35).
+"""Liveness and readiness: what a load balancer or an orchestrator asks before it sends a node
+requests, or restarts it.
 
 ``/v1/health`` answers as soon as the process serves: a load balancer's or Kubernetes'
 liveness probe (restart the process if it stops answering). ``/v1/ready`` answers 200 only when

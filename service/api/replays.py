@@ -1,4 +1,4 @@
-"""``GET …/matches/{mid}/hands/{n}/replay``: a hand's replay in one read (issue 19) — every step
+"""``GET …/matches/{mid}/hands/{n}/replay``: a hand's replay in one read — every step
 of hand n with the hand view at its position, as the token sees it (the hand read's visibility:
 service/auth.py ``viewer_for``; the public sees finished hands only), each event's data only
 for a token that may read the log. The replay page reads it once instead of the hand at every

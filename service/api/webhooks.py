@@ -1,6 +1,7 @@
-"""Webhooks of a tournament (issue 18, item 4): an organiser registers a URL, filters and gets
-a secret, shown once; the deliveries read shows every attempt; redeliver sets the cursor back
-(service/webhooks.py keeps them, service/webhook_delivery.py delivers)."""
+"""Webhooks of a tournament, so that another system learns of each event without polling: an
+organiser registers a URL, filters and gets a secret, shown once; the deliveries read shows
+every attempt; redeliver sets the cursor back (service/webhooks.py keeps them,
+service/webhook_delivery.py delivers)."""
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, url_for

@@ -19,6 +19,7 @@ def add(commands) -> None:
     _add_create(token_commands)
     _add_list(token_commands)
     _add_revoke(token_commands)
+    _add_sign_in(token_commands)
 
     keys = commands.add_parser("keys", help="the deployment's export signing key")
     key_commands = keys.add_subparsers(dest="keys_command", required=True)
@@ -53,6 +54,49 @@ def _add_revoke(token_commands) -> None:
     revoke.add_argument("token_id")
     add_db(revoke)
     revoke.set_defaults(run=_token_revoke)
+
+
+def _add_sign_in(token_commands) -> None:
+    from ..sessions import CLI_CODE_ROLES, CODE_MINUTES
+
+    sign_in = token_commands.add_parser(
+        "sign-in", help="a one-time sign-in code for the desk (and its link), shown once")
+    sign_in.add_argument("--role", required=True, choices=list(CLI_CODE_ROLES))
+    sign_in.add_argument("--tournament", required=True,
+                         help="the tournament the session acts in (an organiser's may be yet "
+                              "to create)")
+    sign_in.add_argument("--name", help="who signs in (recorded as meta.actor of what they post)")
+    sign_in.add_argument("--match", help="the match of a table or player code")
+    sign_in.add_argument("--seat", type=int, help="the seat of a player code (0-3)")
+    sign_in.add_argument("--minutes", type=int, default=CODE_MINUTES,
+                         help=f"how long the code works (default: {CODE_MINUTES})")
+    sign_in.add_argument("--base-url", default="http://127.0.0.1:8000",
+                         help="where the desk is served, for the link (default: %(default)s)")
+    add_db(sign_in)
+    sign_in.set_defaults(run=_token_sign_in)
+
+
+def _token_sign_in(args) -> int:
+    """Print a new code, then its link (stdout); what it allows and until when (stderr)."""
+    from ..sessions import issue_sign_in_code, issued_note
+    from ..tokens import TokenError
+
+    say = args.say
+    deployment = deployment_at(args.db, say, create=True)
+    if deployment is None:
+        return 2
+    try:
+        issued = issue_sign_in_code(deployment.tokens, args.role, args.tournament, args.name,
+                                    args.match, args.seat, args.minutes)
+    except (TokenError, ValueError) as error:
+        print(f"paiju token sign-in: {said(error, say)}", file=sys.stderr)
+        return 2
+    finally:
+        deployment.close()
+    print(issued.code)
+    print(issued.link(args.base_url))
+    print(f"paiju: {say(issued_note(issued))}", file=sys.stderr)
+    return 0
 
 
 def _duration(text: str) -> timedelta:

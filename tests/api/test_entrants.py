@@ -221,3 +221,15 @@ def test_the_same_player_name_in_two_posted_teams_is_422_with_the_rule(client, t
     assert problem["detail"] == ("T-1.6: player '王伟' is already entered, for team 'a'; a "
                                  "player is entered once (namesakes are told apart by "
                                  "player_ids)")
+
+
+def test_a_fields_fault_is_said_in_the_readers_language(client, tournament):
+    """A cell refused by the event's schema (a name of 201 characters) is told in Chinese to
+    a Chinese reader, in English to an English one, at the same row and column."""
+    text = HEADER + "p1,第1队,甲1,乙1," + "长" * 201 + "\n"
+    english = refused(upload(client, text))["errors"]
+    chinese = refused(client.post(URL, data=text.encode(), headers={
+        "Content-Type": "text/csv", "Accept-Language": "zh"}))["errors"]
+    assert [(e["row"], e["column"]) for e in chinese] == [(2, "organisation")]
+    assert english[0]["message"].startswith("Length must be")
+    assert not any(c.isascii() and c.isalpha() for c in chinese[0]["message"]), chinese

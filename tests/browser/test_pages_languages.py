@@ -3,9 +3,10 @@
 A reader whose browser asks for Chinese (Accept-Language: zh-CN) gets every page in Chinese,
 ``<html lang="zh-Hans">``, with no English sentence of the catalogues or English term of the
 glossary left in what the page shows; ``?lang=en`` turns the same page English, with no Chinese
-sentence of the catalogues left, and the choice is kept for the next page. The data — team and
-player names, the committee's texts — is the tournament's own, in Chinese here. Screenshots of
-both go to test-artifacts/ (lang-zh-*.png, lang-en-*.png)."""
+sentence of the catalogues left in its own words, and the choice is kept for the next page. The
+data — team and player names, the committee's texts — is the tournament's own, in Chinese here,
+and shown as it was typed in either language. Screenshots of both go to test-artifacts/
+(lang-zh-*.png, lang-en-*.png)."""
 from __future__ import annotations
 
 import re
@@ -73,7 +74,7 @@ def scene(tmp_path_factory, monkeypatch_module):
     team_app, _, _ = team_scene.team_event()
     servers = LiveServer(app), LiveServer(team_app)
     yield {"servers": servers, "committee": token_for(app, "committee", SJ2),
-           "referee": token_for(app, "referee", MJO)}
+           "referee": token_for(app, "referee", MJO), "typed": typed_in(app, team_app)}
     for server in servers:
         server.stop()
     app.extensions["paiju"].store.close()
@@ -107,6 +108,31 @@ def shown(driver) -> str:
     return driver.execute_script("return document.body.innerText")
 
 
+def typed_in(*apps) -> list[str]:
+    """The texts in Chinese that people typed into the scene's log (names, a claim, a ruling),
+    longest first: a page shows them as they are, in any language."""
+    found = set()
+    for app in apps:
+        for record in app.extensions["paiju"].store.read_all():
+            found |= {text for text in _texts(record.data_dict) if CHINESE.search(text)}
+    return sorted(found, key=len, reverse=True)
+
+
+def _texts(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    return [text for item in items for text in _texts(item)]
+
+
+def own_words(text: str, typed: list[str]) -> str:
+    """What the page says in its own words: ``text`` without the texts people typed (the
+    claim "1号座位…" says 座位, a leader "T1领队" says 领队: neither is the page's)."""
+    for data in typed:
+        text = text.replace(data, "\n")
+    return text
+
+
 def with_query(url: str, query: str) -> str:
     path, _, fragment = url.partition("#")
     return path + ("&" if "?" in path else "?") + query + ("#" + fragment if fragment else "")
@@ -132,7 +158,7 @@ def test_lang_en_turns_every_page_english_and_is_kept(scene):
         for name, url in pages(scene).items():
             open_page(driver, with_query(url, "lang=en"))
             assert driver.execute_script("return document.documentElement.lang") == "en"
-            text = shown(driver)
+            text = own_words(shown(driver), scene["typed"])
             left = [label for label in CHINESE_LABELS if label in text]
             assert not left, f"{name} (English) still says {left[:8]}"
             screenshot(driver, f"lang-en-{name}")

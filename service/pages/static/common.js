@@ -89,14 +89,15 @@ const Paiju = (() => {
     const headers = {Accept: "application/json", "Accept-Language": WORDS.tag};
     const secret = token();
     if (secret) headers.Authorization = "Bearer " + secret;
-    const ask = () => fetch(url.pathname + url.search, {headers, cache: "no-store",
-                                                        credentials: "omit"});
-    let response = await ask();
-    if (secret && (response.status === 401 || response.status === 403)) {
-      // the tab's token is another tournament's (or revoked): what the public may read of this
-      // one is still shown; the token's own refusal stays if the public may not read it either
+    // the desk's session cookie rides along (same origin only); an Authorization header wins
+    const ask = asPublic => fetch(url.pathname + url.search, {
+      headers, cache: "no-store", credentials: asPublic ? "omit" : "same-origin"});
+    let response = await ask(false);
+    if (response.status === 403 || (secret && response.status === 401)) {
+      // the tab's token (or the desk's session) is another tournament's, or revoked: what the
+      // public may read of this one is still shown; the refusal stays if the public may not
       delete headers.Authorization;
-      const asPublic = await ask();
+      const asPublic = await ask(true);
       if (asPublic.status === 200) response = asPublic;
     }
     let data = null;

@@ -1,14 +1,47 @@
 /* The tournament's disputes (GET …/disputes): open and resolved, each linking to the replay of
-   its hand at the disputed position. */
+   its hand at the disputed position. Whoever may raise a dispute (a referee, the committee, a
+   table or a captain) finds the form to raise one; the committee, beside each open dispute,
+   the forms to rule on it (with its preview) and to resolve it (committee.js, ruling.js). */
 "use strict";
 
 Paiju.run(async () => {
-  await showDisputes();
+  const w = await PaijuCommittee.who();
+  await showDisputes(w);
+  if (PaijuCommittee.mayRaise(w)) {
+    Paiju.fill(Paiju.byId("raise"), PaijuCommittee.raiseForm({}, () => showDisputes(w)));
+  }
   // a dispute raised or resolved, or a ruling, anywhere in the tournament: drawn again
-  Paiju.redrawLive({type: "DisputeRaised,DisputeResolved,RulingRecorded"}, showDisputes);
+  Paiju.redrawLive({type: "DisputeRaised,DisputeResolved,RulingRecorded"}, () => showDisputes(w));
 });
 
-async function showDisputes() {
+/* The committee's forms for dispute `d`, below the list: rule on it, or resolve it. */
+async function act(w, d, what) {
+  const {el, fill, byId, get, _} = Paiju;
+  const C = PaijuCommittee;
+  const redraw = () => showDisputes(w);
+  const [rulings, matches] = await Promise.all([get("rulings"), get("matches")]);
+  const recorded = rulings.status === 200 ? rulings.body.rulings : [];
+  const panel = byId("dispute-action");
+  if (what === "resolve") {
+    const answering = recorded.filter(r => (r.disputes || []).includes(d.dispute_id));
+    fill(panel, C.resolveForm(d, recorded, redraw, (answering[answering.length - 1] || {}).event_id));
+  } else {
+    const streams = [[C.TOURNAMENT_STREAM, _("the tournament")],
+      ...(matches.status === 200 ? matches.body.matches : []).map(m => [m.stream, _("match {mid}", {mid: m.match_id})])];
+    // once recorded, the ruling is offered as the answer to the dispute
+    const resolveWith = made => fill(panel, C.resolveForm(d, [
+      {event_id: made.id, position: made.position, text: made.data.text}, ...recorded], redraw, made.id));
+    fill(panel, PaijuRuling.form({
+      dispute_id: d.dispute_id, streams, stream: d.match_id ? C.matchStream(d.match_id) : C.TOURNAMENT_STREAM,
+      member: w.actor, kind: "void", effect: {positions: d.positions || []}},
+      made => { redraw(); resolveWith(made); }));
+  }
+  panel.scrollIntoView({block: "nearest"});
+  const first = panel.querySelector("textarea, input, select");
+  if (first) first.focus();
+}
+
+async function showDisputes(w) {
   const {_, when, el, fill, byId, get, tournament, replayUrl, status, short} = Paiju;
   const name = text => el("bdi", {class: "name", dir: "auto"}, text);
   /* A translated sentence with nodes in its blanks: put(_("Disputes · {name}"), {name: node}). */
@@ -55,7 +88,8 @@ async function showDisputes() {
     fill(byId("dispute-list"), rows.length ? Paiju.table(rows,
       [["dispute_id", _("dispute id")], ["status", _("status")], ["match_id", _("match id")], ["hand", _("hand")],
        ["positions", _("positions")], ["claim", _("claim")], ["raised_by", _("raised by")],
-       ["raised_at", _("raised at")], ["resolution", _("resolution")]],
+       ["raised_at", _("raised at")], ["resolution", _("resolution")],
+       ...(PaijuCommittee.mayRule(w) ? [["actions", _("committee")]] : [])],
       (key, value, d) => {
         if (key === "status") return el("span", {class: "badge " + value}, STATUS[value] || value);
         if (key === "positions") {
@@ -68,6 +102,11 @@ async function showDisputes() {
         }
         if (key === "raised_at") return value ? el("time", {datetime: value}, when(value)) : "—";
         if (key === "raised_by") return who(value);
+        if (key === "actions") {
+          return d.status !== "open" ? "" : [
+            el("button", {type: "button", dataset: {act: "rule", dispute: d.dispute_id}, onclick: () => act(w, d, "rule")}, _("Rule on it")), " ",
+            el("button", {type: "button", dataset: {act: "resolve", dispute: d.dispute_id}, onclick: () => act(w, d, "resolve")}, _("Resolve"))];
+        }
         if (key === "resolution") {
           if (!value) return "—";
           return [value.text, value.at ? [" · ", el("time", {datetime: value.at}, when(value.at))] : null,

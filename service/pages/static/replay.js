@@ -135,6 +135,7 @@
     document.title = _("Hand {n} of {mid}", {n: handNo, mid}) + " · " + s.t.name;
     const replay = await loadReplay();
     await loadCommittee();
+    await committeeActions();
     if (!replay.with_data) return withoutLog(replay);
     handLinks(handNumbers());
     s.steps = stepsOf(replay.steps);
@@ -317,6 +318,39 @@
     s.rulings = (rulings && rulings.rulings || []).filter(r => r.match_id === mid);
     s.flags = (s.match.flags || []).slice();
     s.edits = (s.match.edits || []).slice();
+  }
+
+  /* The forms of whoever may act here (committee.js, ruling.js): raise a dispute about the
+     event shown, rule on it (with the preview of what the ruling would change), resolve an
+     open dispute of this hand. Each reads the step shown when its button is pressed; what it
+     records is read back by reloading the page at the same position. */
+  async function committeeActions() {
+    const C = PaijuCommittee;
+    const w = await C.who();
+    const here = () => (s.steps[s.index] || {}).position;
+    const again = () => location.reload();
+    const open = make => () => {
+      const form = make();
+      fill(byId("committee-form"), form);
+      const first = form.querySelector("textarea, input, select");
+      if (first) first.focus();
+    };
+    const buttons = [];
+    if (C.mayRaise(w)) {
+      buttons.push(el("button", {type: "button", dataset: {act: "raise"}, onclick: open(() => C.raiseForm(
+        {match_id: mid, hand: handNo, positions: here() ? [here()] : []}, again))}, _("Raise a dispute about this event")));
+    }
+    if (C.mayRule(w)) {
+      const streams = [[C.matchStream(mid), _("match {mid}", {mid})], [C.TOURNAMENT_STREAM, _("the tournament")]];
+      buttons.push(el("button", {type: "button", dataset: {act: "rule"}, onclick: open(() => PaijuRuling.form({
+        streams, stream: C.matchStream(mid), member: w.actor, kind: "void",
+        effect: {positions: here() ? [here()] : [], hand: handNo}}, again))}, _("Rule on this event")));
+      for (const d of s.disputes.filter(x => x.status === "open")) {
+        buttons.push(el("button", {type: "button", dataset: {act: "resolve", dispute: d.dispute_id},
+          onclick: open(() => C.resolveForm(d, s.rulings, again))}, _("Resolve dispute {id}", {id: d.dispute_id})));
+      }
+    }
+    fill(byId("committee-actions"), buttons.length ? el("p", {class: "actions"}, joined(buttons, " ")) : null);
   }
 
   async function optional(path, query) {

@@ -14,6 +14,7 @@ and those of service/application/errors.py.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -31,7 +32,7 @@ from rules.messages import Message
 from rules.tournament import Tournament
 
 from .. import entrants
-from ..appending import TournamentNotFound, append_events, decide
+from ..appending import EventRuleViolation, TournamentNotFound, append_events, decide
 from . import draws
 from .errors import MatchExists, Refusal, TournamentExists
 from .starting import match_started
@@ -83,6 +84,8 @@ class Tournaments:
                                  creating=True)
         except WrongExpectedVersion:  # its stream is not new
             raise TournamentExists(tid) from None
+        except EventRuleViolation as error:
+            raise _at_setting(error.violation, data.get("settings") or {}) from error
 
     def import_entrants(self, tid: str, raw: bytes, meta: dict | None = None
                         ) -> tuple[list[entrants.Entry], AppendResult]:
@@ -218,3 +221,19 @@ class Tournaments:
             if permit is not None:
                 permit(event)
         return self.post_events(tid, events)
+
+
+def _at_setting(violation: RuleViolation, settings: dict) -> RuleViolation:
+    """A refused setting as a refusal of that setting's field (``settings/match/rounds``), so a
+    form shows it beside the box. Every settings check names the key at fault first in its
+    sentence ("setting rounds must be…", "alertAtMinute is not a … setting; the settings are
+    …"): the body's key named earliest is the one."""
+    said = str(violation.text)  # the English sentence, its blanks filled
+    match = settings.get("match") if isinstance(settings.get("match"), dict) else {}
+    fields = [("settings/match/" + key, key) for key in match]
+    fields += [("settings/" + key, key) for key in settings if key != "match"]
+    named = [(found.start(), field) for field, key in fields
+             if (found := re.search(rf"(?<![\w.]){re.escape(str(key))}(?![\w])", said))]
+    if not named:
+        return violation
+    return Refusal(violation.rule, violation.text, min(named)[1])

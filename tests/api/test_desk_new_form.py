@@ -101,7 +101,9 @@ def _bad(setting: dict):
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
-def test_a_bad_value_of_any_setting_is_refused_naming_its_key(app, choices, language):
+def test_a_bad_value_of_any_setting_is_refused_at_its_field(app, choices, language):
+    """The API points at the setting's own field (the form shows the refusal beside its box),
+    and says the key in the reader's language too."""
     api = admin_client(app)
     tried = 0
     for game, format_ in offered(choices):
@@ -115,7 +117,8 @@ def test_a_bad_value_of_any_setting_is_refused_naming_its_key(app, choices, lang
                                   json={"name": "bad", "game": game, "format": format_,
                                         "settings": settings})
                 body = answer.get_json()
-                assert answer.status_code == 422 and body["path"] == "/", (game, s["key"], body)
+                field = ("/settings/match/" if of_match else "/settings/") + s["key"]
+                assert answer.status_code == 422 and body["path"] == field, (game, s["key"], body)
                 assert s["key"] in body["detail"], (game, format_, s["key"], body["detail"])
                 tried += 1
     assert tried > 100
@@ -131,3 +134,13 @@ def test_the_setup_pages_are_the_desks_only(app):
         assert client.get("/desk/t/t/entrants").status_code == 403
     assert client_as(app, "organiser", "t").get("/desk/t/t/entrants").status_code == 200
     assert admin_client(app).get("/desk/t/nothing/entrants").status_code == 404
+
+
+def test_an_unknown_setting_beside_good_ones_is_the_one_pointed_at(app):
+    """The refusal lists the settings there are, good ones of the body among them: the field
+    named is still the unknown one."""
+    answer = admin_client(app).post("/v1/tournaments", json={
+        "name": "bad", "game": "GD", "format": "knockout",
+        "settings": {"match": {"enforcement": "strict", "alertAt": 95}}})
+    assert answer.status_code == 422
+    assert (answer.json["rule"], answer.json["path"]) == ("GD-14", "/settings/match/alertAt")

@@ -1,4 +1,5 @@
-"""Subscribers held by one ``paiju serve`` node while 16 clients append (issue 18).
+"""Subscribers held by one ``paiju serve`` node while 16 clients append: how many of a room's
+live screens one node can hold.
 
 One real server (SQLite, the timer on, as ``make run`` starts it) and, in one run:
 

@@ -1,5 +1,5 @@
-"""Reads that stay small as a match grows (issue 21), from one run, each figure beside its
-reference:
+"""Reads that stay small as a match grows (a long session must not make every read slower),
+from one run, each figure beside its reference:
 
 1. **Simulation speed against the session's length**: one table of each mahjong game played
    by ``paiju simulate``'s bots for 8 hands and for 32 (MJO, MJS), and an SJ2 match of 5 hands
@@ -92,7 +92,7 @@ def _median_ms(api: Api, path: str) -> float:
 
 
 def main() -> None:
-    print("# bench/reads.py — reads that stay small as a match grows (issue 21)")
+    print("# bench/reads.py — reads that stay small as a match grows")
     runs = {}
     for game, short, long in (("MJO", 8, 32), ("MJS", 8, 32), ("SJ2", 5, 20)):
         runs[game] = (session(game, short), session(game, long))
@@ -107,8 +107,8 @@ def main() -> None:
           f"{first['ms']:.2f} ms; hand 32 {last['bytes']} B {last['ms']:.2f} ms; "
           f"last ÷ first {last['bytes'] / first['bytes']:.2f}× in size, "
           f"{last['ms'] / first['ms']:.2f}× in time (goal ≤ 1.5)")
-    print(f"  beside the read with every result row inlined (before issue 21): hand 32 "
-          f"{last['inlined_bytes']} B {last['inlined_ms']:.2f} ms, "
+    print(f"  beside the read with every result row inlined (before the history was paged): "
+          f"hand 32 {last['inlined_bytes']} B {last['inlined_ms']:.2f} ms, "
           f"{last['inlined_bytes'] / first['inlined_bytes']:.2f}× hand 1's in size")
     batched, alone = runs["MJS"][1], session("MJS", 32, batch=False)
     print(f"MJS 32 hands, claim windows answered in one batch: {batched['requests']} requests, "

@@ -1,5 +1,5 @@
 """A long day's log: reads ``?at=``, cold appends and start-up on a database of about 1,000,000
-events (issue 16), each figure beside its reference from the same run.
+events (a tournament day at its largest), each figure beside its reference from the same run.
 
 1. **Workload.** The SJ2 workload of bench/workloads.py: a knockout of 4 pairs (default match
    settings: up to 20 hands), simulated on first use. Its log is then copied into a new database
@@ -22,9 +22,7 @@ events (issue 16), each figure beside its reference from the same run.
    file deleted before each restart (the fold from version 1).
 
 Reproduce: ``python bench/scale.py [--events 1000000] [--json]`` from the repository root, or
-``make bench``. It takes several minutes and about 2 GB of disk in a temporary directory. Run it
-on a tree nobody edits meanwhile: checkpoints are stamped with the rules' code, and a server
-started after a change of ``rules/`` rightly ignores those of the one before.
+``make bench``. It takes several minutes and about 2 GB of disk in a temporary directory.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Any start of ``paiju serve`` on a day of about 1,000,000 events, beside the goal of issue 35
+"""Any start of ``paiju serve`` on a day of about 1,000,000 events, beside its goal
 (< 5 s until ``GET /v1/health`` answers, < 200 MiB), each figure from the same run.
 
 1. **The day.** bench/scale.py's: the SJ2 workload's knockout (bench/workloads.py) copied as
@@ -18,7 +18,8 @@
    b. a restart, its checkpoint file beside it;
    c. a start without the checkpoint file (a new node, a lost ``var/``);
    d. a start after an upgrade of the rules: every checkpoint in the file foreign (its code
-      stamp rewritten, as a change of ``rules/`` does), and the file as large as a day's reads
+      stamp rewritten, as a release that moves ``FOLD_VERSION`` does:
+      projections/fold_version.py), and the file as large as a day's reads
       leave it (``--checkpoints`` rows of 11.5 KB: the fold of every match of this day writes
       about 25,000, 280 MiB).
 
@@ -27,14 +28,12 @@
    quiet marks: start (a) is the first on the migrated deployment), one node started from a
    folder of its own (its checkpoint file under its ``var/``).
 
-The peak RSS is VmHWM, as issue 35 measured it: it counts the pages of files mapped into the
-process too (the RSS beside it is split into anonymous and file-backed).
+The peak RSS is VmHWM, the figure the goal was set in: it counts the pages of files mapped
+into the process too (the RSS beside it is split into anonymous and file-backed).
 
 Reproduce: ``python bench/startup.py [--events 1000000] [--tables 16] [--postgres URL]
 [--dir DIR] [--json]`` from the repository root. It takes a few minutes and about 1 GB of disk
-(``--dir`` keeps the day for the next run, which then skips building it). Run it on a tree
-nobody edits meanwhile: a change of ``rules/`` between two starts makes every checkpoint
-foreign.
+(``--dir`` keeps the day for the next run, which then skips building it).
 """
 from __future__ import annotations
 

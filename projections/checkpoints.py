@@ -40,7 +40,7 @@ from typing import Any
 
 from . import state_codec
 from .fold_version import FOLD_VERSION
-from .streams import StreamState
+from .stream_state import StreamState
 
 log = logging.getLogger("paiju.checkpoints")
 

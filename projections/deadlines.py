@@ -11,6 +11,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 
 from events.envelope import NewEvent
 from rules import matches
@@ -32,11 +33,11 @@ class PendingDeadline:
     deadline: Deadline
     due: datetime              # server time at which it passes
 
-    @property
+    @cached_property
     def due_text(self) -> str:
         return timestamp(self.due)
 
-    @property
+    @cached_property
     def event_id(self) -> str:
         return str(uuid.uuid5(TIMER_IDS, f"{self.stream}|{self.deadline.key}|{self.due_text}"))
 

@@ -21,23 +21,41 @@ their structure, each new state referring to the unchanged parts of the one befo
 Measured with tracemalloc on simulated logs, a stream's heads and checkpoints take 0.4 KiB (MJO)
 to 0.95 KiB (MJS, SJ3) per event folded, 0.6 KiB for SJ2 and Guandan; the default budget of
 150,000 events is so about 60 to 140 MiB. The least recently used streams go first.
+
+**The live state** (issue 39). Besides its head, a stream's entry holds the last ``RECENT``
+states folded from *committed* events, each the next version of the one before (``recent``):
+the node's live state of the stream and the few just before it, advanced once per appended
+event (projections/streams.py: :func:`~projections.streams.advance`). A committed state never
+stops being true, so a read as of a position that one of them covers exactly — its own position,
+or any before its successor's — needs no read of the log at all: that is how every subscriber's
+view of an event just appended is made. A read of *now* still asks the log whether the stream
+moved on (one row: the live state's event, its hash checked), and folds what another node or
+process appended. States folded inside a write transaction (which may yet roll back) never
+join them. ``live=False`` (the environment's ``PAIJU_LIVE_STATE=off``, for the benchmarks'
+comparison) keeps none: every read folds from its head or a checkpoint, as before.
 """
 from __future__ import annotations
 
 import bisect
+import os
 import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Iterator
 
 from rules.rulings import DEAL_TYPES
 
+from .stream_state import StreamState
+
 if TYPE_CHECKING:
     from .checkpoints import CheckpointFile
-    from .streams import StreamState
 
 CHECKPOINT_EVERY = 32     # versions between checkpoints kept in memory
 PERSIST_EVERY = 64        # versions between checkpoints written to the file (besides deals)
 DEFAULT_BUDGET = 150_000  # events folded into the states held, over all streams
+RECENT = 16               # committed states kept in a row per stream: the live state and before
+# the live state is on unless the environment switches it off (bench/paced_tables.py compares)
+LIVE_BY_DEFAULT = os.environ.get("PAIJU_LIVE_STATE", "on").strip().lower() not in (
+    "off", "0", "false", "no")
 
 
 def checkpoint_due(event_type: str, version: int) -> bool:
@@ -49,11 +67,13 @@ def persist_due(event_type: str, version: int) -> bool:
 
 
 class _Entry:
-    """One stream's remembered states: its head, and checkpoints in version order."""
-    __slots__ = ("head", "marks", "consulted")
+    """One stream's remembered states: its head, the committed states in a row that end with
+    its live state, and checkpoints in version order."""
+    __slots__ = ("head", "recent", "marks", "consulted")
 
     def __init__(self) -> None:
         self.head: StreamState | None = None
+        self.recent: list[StreamState] = []  # committed, each the next version of the one before
         self.marks: list[StreamState] = []
         # the checkpoint file has been read for this stream since it came into memory: what
         # the file holds of it since was written from here, so memory knows it already
@@ -62,14 +82,40 @@ class _Entry:
     @property
     def cost(self) -> int:
         return max(self.head.version if self.head else 0,
+                   self.recent[-1].version if self.recent else 0,
                    self.marks[-1].version if self.marks else 0)
 
     def starts(self, at: int | None) -> list[StreamState]:
         """The states a fold to ``at`` may start from, newest first."""
         found = [m for m in reversed(self.marks) if at is None or m.position <= at]
-        if self.head is not None and (at is None or self.head.position <= at):
+        held = next((r for r in reversed(self.recent) if at is None or r.position <= at), None)
+        if held is not None and (not found or held.version > found[0].version):
+            found.insert(0, held)
+        if self.head is not None and (at is None or self.head.position <= at) and \
+                (not found or self.head.version > found[0].version):
             found.insert(0, self.head)
         return found
+
+    def exact(self, at: int) -> StreamState | None:
+        """The committed state that is the stream as of position ``at``, if one is held: the
+        newest at or before ``at``, if it is at ``at`` or its successor is after it."""
+        recent = self.recent
+        for n in range(len(recent) - 1, -1, -1):
+            if recent[n].position <= at:
+                return recent[n] if recent[n].position == at or n < len(recent) - 1 else None
+        return None
+
+    def follow(self, state: StreamState) -> None:
+        """``state``, folded from committed events, as the newest of ``recent`` (a state of a
+        version already held changes nothing; one that does not follow on starts it anew)."""
+        recent = self.recent
+        if recent and state.version <= recent[-1].version:
+            return
+        if recent and state.version == recent[-1].version + 1:
+            recent.append(state)
+            del recent[:-RECENT]
+        else:
+            self.recent = [state]
 
 
 class StreamCache:
@@ -78,11 +124,13 @@ class StreamCache:
     states are immutable values, safe to share."""
 
     def __init__(self, budget: int = DEFAULT_BUDGET, persisted: CheckpointFile | None = None,
-                 writes: bool = True):
+                 writes: bool = True, live: bool | None = None):
         self.budget, self.persisted = budget, persisted
         # whether its checkpoints are written to the file (False: it only reads the file's, as
         # the timer's start-up folds do: service/timekeeping.py)
         self.writes = writes
+        # whether it keeps each stream's live state (module docstring); None: LIVE_BY_DEFAULT
+        self.live = LIVE_BY_DEFAULT if live is None else live
         self._entries: OrderedDict[str, _Entry] = OrderedDict()
         self._held = 0  # the sum of the entries' costs
         self._lock = threading.Lock()
@@ -110,13 +158,45 @@ class StreamCache:
             self._entries.move_to_end(stream)
             return entry.head
 
-    def put(self, folded: StreamState) -> None:
-        """``folded`` as its stream's head, unless a newer head is held."""
+    def put(self, folded: StreamState, committed: bool = True) -> None:
+        """``folded`` as its stream's head, unless a newer head is held; and, ``committed``
+        (folded from committed events only), as its live state when it is the next."""
         with self._lock:
             entry = self._touch(folded.stream)
             before = entry.cost
             if entry.head is None or entry.head.version <= folded.version:
                 entry.head = folded
+            if committed and self.live:
+                entry.follow(folded)
+            self._settle(entry, before)
+
+    # --- the live state -----------------------------------------------------------------------
+    def live_state(self, stream: str) -> StreamState | None:
+        """The newest committed state of ``stream`` held (None: none, or not ``live``)."""
+        with self._lock:
+            entry = self._entries.get(stream)
+            return entry.recent[-1] if entry is not None and entry.recent else None
+
+    def exact(self, stream: str, at: int) -> StreamState | None:
+        """The stream as of position ``at``, if a committed state held is exactly that."""
+        with self._lock:
+            entry = self._entries.get(stream)
+            if entry is None or not entry.recent:
+                return None
+            self._entries.move_to_end(stream)
+            return entry.exact(at)
+
+    def follow(self, state: StreamState) -> None:
+        """``state``, folded from committed events, joins its stream's live states if it is the
+        next (a fold calls it for each event it folds: projections/streams.py)."""
+        if not self.live:
+            return
+        with self._lock:
+            entry = self._touch(state.stream)
+            before = entry.cost
+            entry.follow(state)
+            if entry.head is None or entry.head.version < state.version:
+                entry.head = state
             self._settle(entry, before)
 
     def forget(self, stale: StreamState) -> None:
@@ -132,9 +212,11 @@ class StreamCache:
                 before = entry.cost
                 if same(entry.head):
                     entry.head = None
+                if any(same(r) for r in entry.recent):  # its successors are of no use either
+                    entry.recent = []
                 entry.marks = [m for m in entry.marks if not same(m)]
                 self._settle(entry, before)
-                if entry.head is None and not entry.marks:
+                if entry.head is None and not entry.marks and not entry.recent:
                     self._entries.pop(stale.stream, None)
         if self.persisted is not None:
             self.persisted.discard(stale.stream, stale.version, stale.hash)

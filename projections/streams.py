@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import functools
 import logging
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from itertools import groupby
+from typing import Any, Callable, Iterable, Sequence
 
 from marshmallow import ValidationError
 
 from events.catalogue import Catalogue, UnknownEventType
 from events.envelope import Record
-from events.store import Tail
+from events.store import EventStore, Tail
 from rules import matches, ruling_effects, rulings, tournament
 from rules.violations import RuleViolation
 
 from .stream_cache import StreamCache, checkpoint_due, persist_due
+from .stream_state import StreamState
 
 log_checkpoints = logging.getLogger("paiju.checkpoints")
 
@@ -53,19 +54,6 @@ STEPS: dict[str, Step] = {kind: rulings.ruled_step(step, ruling_effects.EFFECTS[
                           for kind, step in PLAIN_STEPS.items()}
 
 
-@dataclass(frozen=True)
-class StreamState:
-    stream: str
-    state: Any = None      # None until the stream's first event
-    version: int = 0       # the stream's version after the last folded event (0: no events)
-    position: int = 0      # the global position of the last folded event (0: none)
-    hash: str = ""         # the hash of the last folded event: which history this state is of
-    # rulings that reached back (rules/rulings.py): events flagged under the ruled history, and
-    # what the rulings did to stored events (voided, substituted, …)
-    flags: tuple = ()
-    edits: tuple = ()
-
-
 def stream_kind(stream: str) -> str:
     return stream.split("-", 1)[0]
 
@@ -75,14 +63,17 @@ def step_for(stream: str) -> Step | None:
 
 
 def fold(start: StreamState, records: Iterable[Record], catalogue: Catalogue,
-         log: Tail | None = None, cache: StreamCache | None = None) -> StreamState:
+         log: Tail | None = None, cache: StreamCache | None = None,
+         committed: bool = False) -> StreamState:
     """``records`` folded onto ``start``. A ruling that reaches back is applied by folding the
     stream again from its start up to the ruling (read from ``log``; without one it acts only
     at its own position). With a ``cache``, the states after deals and every few versions are
-    left in it as checkpoints (projections/stream_cache.py)."""
+    left in it as checkpoints (projections/stream_cache.py), and, ``committed`` (the records are
+    committed events), each state made as the stream's live state when it is the next."""
     step = step_for(start.stream)
     state, version, position, last_hash = start.state, start.version, start.position, start.hash
     flags, edits = start.flags, start.edits
+    follow = cache is not None and committed and cache.live
     for record in records:
         data = catalogue.upcast(record)
         if step is not None and log is not None and rulings.rewrites_history(record.type, data):
@@ -91,9 +82,12 @@ def fold(start: StreamState, records: Iterable[Record], catalogue: Catalogue,
         elif step is not None:
             state = step(state, record.type, data, record.recorded_at)
         version, position, last_hash = record.version, record.position, record.hash
-        if cache is not None and checkpoint_due(record.type, version):
-            cache.checkpoint(StreamState(start.stream, state, version, position, last_hash,
-                                         flags, edits), persist_due(record.type, version))
+        if follow or (cache is not None and checkpoint_due(record.type, version)):
+            made = StreamState(start.stream, state, version, position, last_hash, flags, edits)
+            if follow:
+                cache.follow(made)
+            if checkpoint_due(record.type, version):
+                cache.checkpoint(made, persist_due(record.type, version))
     return StreamState(start.stream, state, version, position, last_hash, flags, edits)
 
 
@@ -137,17 +131,44 @@ def checked_data(catalogue: Catalogue, kind: str, event_type: str, data: dict) -
 def load_stream(log: Tail, catalogue: Catalogue, stream: str, at: int | None = None,
                 cache: StreamCache | None = None) -> StreamState:
     """The stream's state now, or as it was at global position ``at``. ``log`` is a store, or
-    the view of one inside its write transaction. With a ``cache``, the fold starts from the
-    newest remembered state (head or checkpoint) at or before ``at`` whose event still has its
-    hash, takes checkpoints on its way, and leaves its result as the head (reads now only)."""
+    the view of one inside its write transaction. With a ``cache``: a state held that is the
+    stream as of ``at`` exactly is the answer, with no read at all (projections/stream_cache.py:
+    the live state); else the fold starts from the newest remembered state (head, live state or
+    checkpoint) at or before ``at`` whose event still has its hash, takes checkpoints on its
+    way, and leaves its result as the head (reads now only). What a store's own reads fold
+    (committed events: not a transaction's view) also advances the live state."""
     if cache is None:
         return fold(StreamState(stream), log.read_stream(stream, until_position=at), catalogue,
                     log)
+    if at is not None and (held := cache.exact(stream, at)) is not None:
+        return held
+    committed = isinstance(log, EventStore)
     start, records = _start(log, cache, stream, at)
-    folded = fold(start, records, catalogue, log, cache)
+    folded = fold(start, records, catalogue, log, cache, committed)
     if at is None and folded.version:
-        cache.put(folded)
+        cache.put(folded, committed)
     return folded
+
+
+def advance(log: EventStore, catalogue: Catalogue, cache: StreamCache | None,
+            records: Sequence[Record]) -> None:
+    """Fold ``records``, just committed (an append's, or a commit another node made), onto
+    the live states of their streams: once each, by the fold that reads make, so that every
+    read and view of the new position needs no read of the log. A stream whose live state is
+    not the version just before is left as it is: its next read folds from the log."""
+    if cache is None or not cache.live:
+        return
+    for stream, mine in groupby(sorted(records, key=lambda r: (r.stream, r.version)),
+                                key=lambda r: r.stream):
+        if step_for(stream) is None:
+            continue
+        mine = list(mine)
+        held = cache.live_state(stream) or (StreamState(stream) if mine[0].version == 1 else None)
+        if held is None or held.version >= mine[-1].version:
+            continue
+        mine = [r for r in mine if r.version > held.version]
+        if mine[0].version == held.version + 1:
+            fold(held, mine, catalogue, log, cache, committed=True)
 
 
 def _start(log: Tail, cache: StreamCache, stream: str,

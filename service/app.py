@@ -43,6 +43,7 @@ DEFAULTS = {
     "TIMER": False,                   # run the timer (APScheduler) in this process: paiju serve
     "NOW": None,                      # the timer's clock, () -> aware datetime (tests: a fake one)
     "CACHE_BUDGET": DEFAULT_BUDGET,   # events folded into the states kept in memory (heads, checkpoints)
+    "LIVE_STATE": None,               # keep each match's live state (None: PAIJU_LIVE_STATE, on)
     "CHECKPOINTS": None,              # the checkpoint file; default: beside the database; False: none
     "LIVE_HEARTBEAT_SECONDS": 15,     # a comment line on an idle subscription (proxies close them)
     "LIVE_BUFFER": 2000,              # events a subscriber may fall behind before it is dropped
@@ -68,7 +69,8 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
     app = _flask(config)
     storage = _storage(app.config, store, tokens, signer)
     catalogue = catalogue or default_catalogue()
-    cache = StreamCache(app.config["CACHE_BUDGET"], storage.checkpoints)
+    cache = StreamCache(app.config["CACHE_BUDGET"], storage.checkpoints,
+                        live=app.config["LIVE_STATE"])
     tournaments = Tournaments(storage.store, catalogue, cache,
                               clock=app.config.get("NOW") or _utc_now)
     timekeeper = _timekeeper(app.config, storage, tournaments)

@@ -9,7 +9,9 @@ log that holds a name recorded before the rule still replays.
 
 The decision runs inside the transaction that appends, on the log exactly as the new events will
 follow it, so two writers can never both be judged on the same state; concurrent appends still
-share commits (see events/sqlite_store.py).
+share commits (see events/sqlite_store.py). Once committed, the new events advance the node's
+live state of their streams (projections/streams.py: advance), outside the transaction: the
+writer judges the next append meanwhile, and every read and view of the new position finds it.
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ from events.store import (
 )
 from projections.guards import guard_for, stream_guard_for
 from projections.rulings import decide_ruling
-from projections.streams import StreamCache, load_stream, step_for
+from projections.streams import StreamCache, advance, load_stream, step_for
 from projections.tournaments import tournament_exists
 from rules import RuleViolation
 from rules.names import check_event as check_names
@@ -57,7 +59,10 @@ def append_events(store: EventStore, catalogue: Catalogue, tournament_id: str,
             raise TournamentNotFound(tournament_id)
         decide(log, catalogue, tournament_id, events, recorded_at, cache)
 
-    return store.append(tournament_id, events, decide=decide_in_transaction)
+    result = store.append(tournament_id, events, decide=decide_in_transaction)
+    if result.created:
+        advance(store, catalogue, cache, result.records)
+    return result
 
 
 def decide(log: Tail, catalogue: Catalogue, tournament_id: str, events: Sequence[NewEvent],

@@ -33,10 +33,11 @@ RETRY_MS = 2000  # how soon an EventSource reconnects after the stream ends
 RECHECK_SECONDS = 5.0  # an open stream's token is looked up again this often (revoked? expired?)
 
 # What a stream sends for an event: the frame's data (JSON text) and, optionally, the event's
-# name; None sends nothing for it (a view that did not change).
-Render = Callable[[Record], "tuple[str, str | None] | None"]
+# name; or the frame itself, made once for every subscriber who sees the same (bytes: b""
+# sends nothing); None sends nothing for it (a view that did not change).
+Render = Callable[[Record], "tuple[str, str | None] | bytes | None"]
 # The same, if it needs neither the store nor a fold; None: it does, ask ``Render`` in a thread.
-QuickRender = Callable[[Record], "tuple[str, str | None] | None"]
+QuickRender = Callable[[Record], "tuple[str, str | None] | bytes | None"]
 
 
 def frame(data: str, id: int | None = None, event: str | None = None) -> bytes:
@@ -56,6 +57,14 @@ def compact(value) -> str:
 HEARTBEAT = b": heartbeat\n\n"
 
 
+def _framed(rendered, record: Record) -> bytes:
+    """The frame of a rendering (b"": nothing to send)."""
+    if rendered is None or isinstance(rendered, bytes):
+        return rendered or b""
+    data, event = rendered
+    return frame(data, record.position, event)
+
+
 class EventStream:
     def __init__(self, hub: Hub, sub: Subscription, render: Render, heartbeat_seconds: float,
                  opening: Callable[[], list[bytes]] | None = None,
@@ -68,6 +77,7 @@ class EventStream:
         self._recheck_seconds = recheck_seconds
         self._checked = time.monotonic()
         self._pending: list[Record] = []  # taken by quick_frames, left for a thread to render
+        self._closers: list[Callable[[], None]] = []
         self.over = False
 
     def add_waker(self, waker: Callable[[], None]) -> None:
@@ -89,10 +99,9 @@ class EventStream:
         while True:
             records, self._pending = self._pending or self.sub.take(), []
             for record in records:
-                rendered = self.render(record)
-                if rendered is not None:
-                    data, event = rendered
-                    sent.append(frame(data, record.position, event))
+                made = _framed(self.render(record), record)
+                if made:
+                    sent.append(made)
             if sent or not self.sub.catching_up:
                 break
         if not sent:
@@ -121,8 +130,8 @@ class EventStream:
             if rendered is None:
                 self._pending = records[n:]
                 return sent or None
-            data, event = rendered
-            sent.append(frame(data, record.position, event))
+            if made := _framed(rendered, record):
+                sent.append(made)
         return sent
 
     def _recheck_due(self) -> bool:
@@ -134,7 +143,18 @@ class EventStream:
         self._checked = time.monotonic()
         return self._still_valid()
 
+    def recheck_now(self) -> None:
+        """The token's registry says it changed: ask again at once, not at the next recheck."""
+        self._checked = float("-inf")
+        self.sub.wake()
+
+    def add_closer(self, closer: Callable[[], None]) -> None:
+        """``closer()`` runs when the stream closes (a watch of its token stopped)."""
+        self._closers.append(closer)
+
     def close(self) -> None:
+        for closer in self._closers:
+            closer()
         self.hub.unsubscribe(self.sub)
 
     def blocking(self) -> Iterator[bytes]:

@@ -123,6 +123,8 @@ class TimerService:
         now = self.timekeeper.now()
         if due <= now:
             due = now + timedelta(seconds=self.follow_seconds)
+        if self.planned_at() == due:
+            return
         self.scheduler.add_job(self.tick, DateTrigger(run_date=due), id=DEADLINE_JOB,
                                replace_existing=True, misfire_grace_time=None,
                                max_instances=1)

@@ -12,16 +12,23 @@ nothing twice, across reconnects and restarts.
 
 A subscriber that does not keep up is dropped when its buffer is full, never waited for: appends
 do not know subscribers exist (the fan-out runs beside them), and the dropped subscriber resumes
-by its last id."""
+by its last id.
+
+Before it wakes the subscribers of an event, the fan-out has what they will send made ready:
+each subscription may name what it sees (a class of readers: a seat, the public, the
+officials) and how that is rendered into the cache its stream reads (``prepare``); the fan-out
+calls it once per event and class, however many subscribers share it. So a thousand tablets
+and boards each send a frame made once, from the event loop, with no thread of their own."""
 from __future__ import annotations
 
 import logging
 import sqlite3
 import threading
+import time
 from collections import deque
 from itertools import chain
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Hashable, Iterable
 
 from events.envelope import Record
 from events.store import EventStore
@@ -68,8 +75,16 @@ class Subscription:
         self._buffer: deque[Record] = deque()
         self._lock = threading.Lock()
         self._wakers: list[Callable[[], None]] = []
+        # (the class of what it sees, a function that makes a record's rendering for that class
+        # ready where its stream finds it): what the fan-out prepares before waking it
+        self.prepare: tuple[Hashable, Callable[[Record], object]] | None = None
 
     # --- the fan-out's side ---------------------------------------------------------------
+    def wants(self, record: Record) -> bool:
+        """Whether ``record`` is one this subscriber is to be offered and still can take."""
+        return record.position > self.live_from and self.filter.matches(record) and \
+            not self.overflowed
+
     def offer(self, record: Record) -> bool | None:
         """Buffer ``record`` if the subscriber wants it: True if it did, None if it is not
         wanted, False if the buffer overflowed (drop the subscriber). The caller wakes it."""
@@ -263,9 +278,12 @@ class Hub:
                 return
 
     def _hand_out(self, records: Iterable[Record]) -> None:
-        """Offer each record to the subscribers of its stream; each subscriber that took some
-        is woken once for all of them (a wake is a word to another thread: one per event and
-        subscriber was most of the fan-out's cost)."""
+        """Make ready what the subscribers of each record will send (``prepare``), then offer
+        it to them: none takes a record before its rendering is made. Each subscriber that
+        took some is woken once for all of them (a wake is a word to another thread: one per
+        event and subscriber was most of the fan-out's cost)."""
+        records = list(records)
+        _prepare(self._to_prepare(records))
         took: set[Subscription] = set()
         dropped: set[Subscription] = set()
         with self._lock:
@@ -283,6 +301,36 @@ class Hub:
             sub.wake()
         for sub in dropped:
             self.unsubscribe(sub)
+
+    def _to_prepare(self, records: list[Record]) -> list[tuple[Callable[[Record], object],
+                                                                Record]]:
+        """What to make ready for the records: once per event and class of the subscribers
+        that want it (one who comes meanwhile renders its own)."""
+        ready: dict[tuple, tuple[Callable[[Record], object], Record]] = {}
+        with self._lock:
+            for record in records:
+                group = self._by_tournament.get(record.tournament_id)
+                if not group:
+                    continue
+                for sub in chain(group.get(None, ()), group.get(record.stream, ())):
+                    if sub.prepare is not None and sub.wants(record):
+                        ready.setdefault((record.position, sub.prepare[0]),
+                                         (sub.prepare[1], record))
+        return list(ready.values())
+
+
+def _prepare(work: Iterable[tuple[Callable[[Record], object], Record]]) -> None:
+    """Each rendering made ready, in log order; one that fails is left to the subscriber's own
+    stream, which renders it again (and says what went wrong). Between two, the fan-out lets
+    go of the interpreter: an append waiting for it (the writer's decision) goes first, rather
+    than after the fan-out's time slice."""
+    for make, record in work:
+        try:
+            make(record)
+        except Exception:  # logged; the stream renders it itself
+            log.warning("the fan-out could not prepare event %d", record.position,
+                        exc_info=True)
+        time.sleep(0)
 
 
 def _keys(filter: Filter) -> frozenset[str | None]:

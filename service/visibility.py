@@ -7,7 +7,11 @@ when: id, position, stream, version, type, time — with the data only of the ev
 read shows as they are (``permissions.PUBLIC_EVENTS``), and, for an event of a hand, the hand as
 ``GET …/matches/{mid}/hands/{n}?at=<its position>`` shows it to that token: a player's own
 cards, never another seat's; the public, finished hands only. No rule of who sees which card is
-written here: the hand read decides."""
+written here: the hand read decides.
+
+A match's view stream (``GET …/matches/{mid}/subscribe``) sends the match read itself after each
+of its events: :class:`MatchViews` makes it once per event for each class of reader (a seat, the
+public, an official role), with its frame, from the node's live state of the match."""
 from __future__ import annotations
 
 import json
@@ -18,11 +22,13 @@ from functools import cached_property
 from events.catalogue import Catalogue, match_stream_prefix
 from events.envelope import Record
 from events.store import EventStore
-from projections.matches import hand_in_play, hand_view, load_match
+from projections.matches import Viewer, folded_view, hand_in_play, hand_view, load_match
 from projections.stream_cache import StreamCache
+from projections.streams import StreamState
 
 from . import permissions
 from .auth import natural_viewer
+from .event_stream import compact, frame
 from .tokens import Token
 
 NOTICE_FIELDS = ("position", "id", "tournament_id", "stream", "version", "type", "recorded_at")
@@ -66,6 +72,7 @@ class Visibility:
         self.store, self.catalogue, self.cache, self.keep = store, catalogue, cache, keep
         self._done: dict[tuple, str] = {}  # in the order made
         self._lock = threading.Lock()  # for adding and evicting
+        self.views = MatchViews(store, catalogue, cache)
 
     def render(self, record: Record, reader: Reader) -> str:
         """The event as ``reader`` may see it, as compact JSON text."""
@@ -124,3 +131,59 @@ class Visibility:
             return {"withheld": IN_PLAY}
         view = hand_view(folded.state, number, natural_viewer(reader.token, match_id))
         return {"view": view} if view is not None else {"withheld": WITHHELD}
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What a class of a match's subscribers see: the match read of ``viewer`` (who; whether a
+    hand in play is shown at all: the public without a token sees finished hands only), with
+    the link to its hand results (the same for every reader of the match)."""
+    viewer: Viewer
+    live_shown: bool
+    hand_results: str
+
+
+def match_read(folded: StreamState, seen: Seen) -> dict:
+    """The match read (``GET …/matches/{mid}``, service/api/matches.py) of ``folded``, as the
+    readers of class ``seen`` get it."""
+    view = {**folded_view(folded, seen.viewer), "stream": folded.stream,
+            "hand_results": seen.hand_results}
+    current = view["current_hand"]
+    if not seen.live_shown and current and hand_in_play(folded.state, current["hand"]):
+        view["current_hand"] = None  # the public sees finished hands only
+    return view
+
+
+class MatchViews:
+    """The frame of a match's view after each of its events for each class of reader, made
+    once for all of that class, the last ``keep`` kept (the oldest made goes first). The state
+    is the node's live state of the match (projections/stream_cache.py): a view of an event
+    just appended reads nothing from the log."""
+
+    # a frame is about 10 KiB (a Guandan hand's tricks): two seconds' worth at 200 tables,
+    # which is what the subscribers of a class ask for right after the fan-out made it
+    KEEP = 1024
+
+    def __init__(self, store: EventStore, catalogue: Catalogue, cache: StreamCache,
+                 keep: int = KEEP):
+        self.store, self.catalogue, self.cache, self.keep = store, catalogue, cache, keep
+        self._done: dict[tuple, bytes] = {}
+        self._lock = threading.Lock()
+
+    def quick(self, record: Record, seen: Seen) -> bytes | None:
+        """The frame if it is made (None: it is not, yet)."""
+        return self._done.get((record.stream, record.position, seen))
+
+    def frame(self, record: Record, tournament_id: str, match_id: str, seen: Seen) -> bytes:
+        """The frame of the view of match ``match_id`` after ``record``, one of its events."""
+        key = (record.stream, record.position, seen)
+        if (made := self._done.get(key)) is not None:
+            return made
+        folded = load_match(self.store, self.catalogue, tournament_id, match_id,
+                            record.position, self.cache)
+        made = frame(compact(match_read(folded, seen)), record.position, "view")
+        with self._lock:
+            self._done[key] = made
+            while len(self._done) > self.keep:
+                del self._done[next(iter(self._done))]
+        return made

@@ -4,22 +4,29 @@
 none: from the first), filtered by ``stream``, ``type`` and ``match`` (each repeatable, or comma-
 separated), as the token may see it (service/visibility.py). ``GET …/matches/{mid}/subscribe``
 — the match view as ``GET …/matches/{mid}`` shows it to the token (``?as=`` too): at once, then
-after each event that changes it, so a tablet never folds events itself."""
+after each event that changes it, so a tablet never folds events itself. A view stream always
+starts with the view as it is now, whatever ``Last-Event-ID`` it brings (stale, or another
+match's): a tablet that reconnects is shown the table as it stands.
+
+Each event is rendered once for each class of reader that follows it, before its subscribers
+are woken (service/subscriptions.py: ``prepare``); every subscriber then sends that frame from
+the event loop. A match view is made from the node's live state of the match: a tournament
+event, which never changes it, sends nothing and costs nothing."""
 from __future__ import annotations
 
 import re
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, current_app, request, url_for
 
 from events.catalogue import match_stream
 from events.store import StoreUnavailable
 from rules.messages import Message
 
-from ..auth import allows, current_token, registry, viewer_for
+from ..auth import allows, current_token, registry, session_secret, viewer_for
 from ..event_stream import EventStream, compact, frame
 from ..problems import validation_failed
 from ..subscriptions import Filter, HubClosed
-from ..visibility import Reader
+from ..visibility import Reader, Seen
 from .common import no_match, require_tournament, services
 from .matches import _match_view
 
@@ -46,6 +53,8 @@ def subscribe(tid: str):
         text = s.visibility.render_quick(record, reader)
         return None if text is None else (text, None)
 
+    if s.cache.live:  # made once per event for every reader who sees the same
+        sub.prepare = (("log", tid, reader.key), lambda r: s.visibility.render(r, reader))
     return _sse(EventStream(s.hub, sub, lambda r: (s.visibility.render(r, reader), None),
                             current_app.config["LIVE_HEARTBEAT_SECONDS"],
                             still_valid=_token_check(),
@@ -80,13 +89,34 @@ def subscribe_match(tid: str, mid: str):
         text = view_at(sub.sent)
         return [frame(text, sub.sent, "view")] if text else []
 
-    def render(record):
+    def render(record):  # the live state switched off: each stream folds and renders its own
         text = view_at(record.position)
         return None if text is None else (text, "view")
 
+    quick = None
+    if s.cache.live:
+        render, quick = _shared_views(sub, tid, mid, viewer, live_shown)
     return _sse(EventStream(s.hub, sub, render, current_app.config["LIVE_HEARTBEAT_SECONDS"],
                             opening, still_valid=_token_check(),
-                            recheck_seconds=current_app.config["LIVE_TOKEN_RECHECK_SECONDS"]))
+                            recheck_seconds=current_app.config["LIVE_TOKEN_RECHECK_SECONDS"],
+                            quick=quick))
+
+
+def _shared_views(sub, tid: str, mid: str, viewer, live_shown: bool):
+    """(render, quick) of a match view stream from the views made once per event and class
+    (service/visibility.py: MatchViews), which the fan-out prepares before it wakes the stream;
+    an event of another stream (the tournament's) leaves the view as it was: nothing is sent."""
+    views, stream = services().visibility.views, match_stream(tid, mid)
+    seen = Seen(viewer, live_shown, url_for("matches.list_hand_results", tid=tid, mid=mid))
+
+    def render(record):
+        return views.frame(record, tid, mid, seen) if record.stream == stream else b""
+
+    def quick(record):  # on serving's event loop: None if the view is not made yet
+        return views.quick(record, seen) if record.stream == stream else b""
+
+    sub.prepare = (("view", stream, seen), render)
+    return render, quick
 
 
 def _subscribe(tid: str, filter: Filter, after: int | None):
@@ -100,7 +130,9 @@ def _token_check():
     """Why the request's token may no longer read (revoked or expired since the stream opened),
     or None: an open stream asks again every few seconds, as each new request would."""
     token, tokens = current_token(), registry()
-    secret = request.headers.get("Authorization", "").strip().partition(" ")[2].strip()
+    # the bearer token's secret, or the session cookie's (a desk page's stream)
+    secret = session_secret() or \
+        request.headers.get("Authorization", "").strip().partition(" ")[2].strip()
     if token is None:
         return lambda: None
 
@@ -114,12 +146,22 @@ def _token_check():
     return why_not
 
 
+def _watch_token(stream: EventStream) -> None:
+    """An idle stream learns at once that its token was revoked or expired: the registry
+    tells it (service/token_cache.py sees it within a second), and it asks again then."""
+    token = current_token()
+    if token is not None:
+        stream.add_closer(registry().watch(
+            lambda ids: token.token_id in ids and stream.recheck_now()))
+
+
 def _sse(stream: EventStream) -> Response:
     """The stream for any WSGI server; service/serving.py finds it in the environ and serves it
     from its event loop instead of a thread. HEAD: the headers only, and no subscription left."""
     if request.method == "HEAD":
         stream.close()
         return Response(mimetype="text/event-stream", headers=STREAM_HEADERS)
+    _watch_token(stream)
     request.environ["paiju.event_stream"] = stream
     return Response(stream.blocking(), mimetype="text/event-stream", headers=STREAM_HEADERS)
 

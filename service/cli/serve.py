@@ -33,6 +33,9 @@ def _add_serve(commands) -> None:
                        help="appends that may share one commit (group commit); 1 turns it off")
     serve.add_argument("--no-timer", action="store_true",
                        help="do not run the timer here (another process of the deployment does)")
+    serve.add_argument("--no-live-state", action="store_true",
+                       help="fold every read and view from the log and its checkpoints, keeping "
+                            "no live state of the matches (for comparison; slower)")
     serve.add_argument("--webhooks-allow-private", action="store_true",
                        help="accept webhook URLs on private, loopback and link-local addresses "
                             "(a receiver on this machine or network; refused by default)")
@@ -108,7 +111,8 @@ def _config(args) -> dict:
             "CORS_ORIGINS": tuple(args.cors_origin),
             "FRAME_ANCESTORS": tuple(args.frame_ancestor),
             "LIVE_POLL_SECONDS": args.live_poll_seconds, "METRICS_TOKEN": args.metrics_token,
-            "LANGUAGE": args.language or DEFAULT_LANGUAGE}
+            "LANGUAGE": args.language or DEFAULT_LANGUAGE,
+            "LIVE_STATE": False if args.no_live_state else None}
 
 
 def _serve(args) -> int:

@@ -131,3 +131,4 @@ def codes(driver, css: str, attribute: str = "card") -> list[str]:
     return driver.execute_script(
         "return [...document.querySelectorAll(arguments[0])].map(e => e.dataset[arguments[1]])",
         css, attribute)
+

@@ -9,7 +9,7 @@ from __future__ import annotations
 from urllib.parse import quote
 
 import pytest
-from browser_harness import LiveServer, chromium, screenshot, texts, wait_until
+from browser_harness import LiveServer, screenshot, texts, wait_until
 from clients import admin_client, token_for
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -19,20 +19,7 @@ from events.memory_store import InMemoryEventStore
 from service import create_app
 from service.sessions import issue_sign_in_code
 
-LANGUAGES = {"en": "en-US", "zh": "zh-CN"}
 TEAMS = ("T1", "T2", "T3", "T4")
-
-
-@pytest.fixture(params=sorted(LANGUAGES))
-def language(request):
-    return request.param
-
-
-@pytest.fixture
-def browser(language):
-    driver = chromium(LANGUAGES[language])
-    yield driver
-    driver.quit()
 
 
 class Day:

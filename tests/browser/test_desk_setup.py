@@ -10,7 +10,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 import pytest
-from browser_harness import LiveServer, chromium, screenshot, texts, wait_until
+from browser_harness import LiveServer, screenshot, texts, wait_until
 from clients import admin_client, token_for
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -21,19 +21,6 @@ from events.memory_store import InMemoryEventStore
 from service import create_app
 from service.settings_tables import tournament_tables
 
-LANGUAGES = {"en": "en-US", "zh": "zh-CN"}
-
-
-@pytest.fixture(params=sorted(LANGUAGES))
-def language(request):
-    return request.param
-
-
-@pytest.fixture
-def browser(language):
-    driver = chromium(LANGUAGES[language])
-    yield driver
-    driver.quit()
 
 
 class Desk:

@@ -44,6 +44,8 @@ class TournamentNotFound(Exception):
 class EventRuleViolation(Exception):
     index: int  # which event of the batch
     violation: RuleViolation
+    # the JSON pointer of the request's field at fault, where a use case knows it (a setting)
+    field: str | None = None
 
 
 def append_events(store: EventStore, catalogue: Catalogue, tournament_id: str,

@@ -150,7 +150,7 @@ def _rule_violation(error: RuleViolation | EventRuleViolation) -> Problem:
                      "see; a referee's token shows them)", rule_=v.rule) \
         if withheld(error.index) else v.text
     return Problem(422, "rule-violation", rule_refusal(v.rule, detail), rule=v.rule,
-                   event_index=error.index, path=pointer(error.index))
+                   event_index=error.index, path=error.field or pointer(error.index))
 
 
 def _conflict(error: Exception) -> Problem:

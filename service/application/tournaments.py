@@ -85,7 +85,8 @@ class Tournaments:
         except WrongExpectedVersion:  # its stream is not new
             raise TournamentExists(tid) from None
         except EventRuleViolation as error:
-            raise _at_setting(error.violation, data.get("settings") or {}) from error
+            error.field = _setting_at_fault(error.violation, data.get("settings") or {})
+            raise
 
     def import_entrants(self, tid: str, raw: bytes, meta: dict | None = None
                         ) -> tuple[list[entrants.Entry], AppendResult]:
@@ -223,17 +224,15 @@ class Tournaments:
         return self.post_events(tid, events)
 
 
-def _at_setting(violation: RuleViolation, settings: dict) -> RuleViolation:
-    """A refused setting as a refusal of that setting's field (``settings/match/rounds``), so a
-    form shows it beside the box. Every settings check names the key at fault first in its
-    sentence ("setting rounds must be…", "alertAtMinute is not a … setting; the settings are
-    …"): the body's key named earliest is the one."""
+def _setting_at_fault(violation: RuleViolation, settings: dict) -> str | None:
+    """The field of a refused setting (``/settings/match/rounds``), so a form shows the refusal
+    beside its box; None if no setting is at fault. Every settings check names the key at
+    fault first in its sentence ("setting rounds must be…", "alertAtMinute is not a …
+    setting; the settings are …"): the body's key named earliest is the one."""
     said = str(violation.text)  # the English sentence, its blanks filled
     match = settings.get("match") if isinstance(settings.get("match"), dict) else {}
-    fields = [("settings/match/" + key, key) for key in match]
-    fields += [("settings/" + key, key) for key in settings if key != "match"]
+    fields = [("/settings/match/" + key, key) for key in match]
+    fields += [("/settings/" + key, key) for key in settings if key != "match"]
     named = [(found.start(), field) for field, key in fields
              if (found := re.search(rf"(?<![\w.]){re.escape(str(key))}(?![\w])", said))]
-    if not named:
-        return violation
-    return Refusal(violation.rule, violation.text, min(named)[1])
+    return min(named)[1] if named else None

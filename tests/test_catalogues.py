@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
-from babel.messages.frontend import parse_mapping_cfg, parse_keywords
+from babel.messages.frontend import parse_keywords, parse_mapping_cfg
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
+from syntax_trees import parse_file
 
 from service.i18n import TRANSLATIONS
 
@@ -129,7 +130,7 @@ def _literal_messages(path: Path, keywords: dict) -> set[str]:
     import ast
 
     found = set()
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+    for node in ast.walk(parse_file(path)):
         if not isinstance(node, ast.Call):
             continue
         name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)

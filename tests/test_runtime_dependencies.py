@@ -12,6 +12,7 @@ from importlib import metadata
 from pathlib import Path
 
 from packaging.requirements import Requirement
+from syntax_trees import parse_file
 
 ROOT = Path(__file__).resolve().parent.parent
 OURS = {"service", "events", "projections", "rules"}
@@ -23,7 +24,7 @@ def imported_modules() -> dict[str, str]:
     found: dict[str, str] = {}
     for package in sorted(OURS):
         for path in sorted((ROOT / package).rglob("*.py")):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for node in ast.walk(parse_file(path)):
                 if isinstance(node, ast.Import):
                     names = [alias.name for alias in node.names]
                 elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:

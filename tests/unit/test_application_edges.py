@@ -9,6 +9,7 @@ import ast
 from pathlib import Path
 
 from application_log import application, fours, tournament
+from syntax_trees import parse_file
 from test_house import REPO, imports, modules
 
 from projections.deadlines import pending_deadlines
@@ -46,7 +47,7 @@ def _reached(start: str) -> set[str]:
 
 def _third_party(path: Path) -> set[str]:
     names = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parse_file(path)):
         if isinstance(node, ast.Import):
             names |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:

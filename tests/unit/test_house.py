@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import networkx
+from syntax_trees import parse, parse_file
 
 REPO = Path(__file__).resolve().parents[2]
 ROOMS = ("rules", "events", "projections", "service")  # lowest first
@@ -56,7 +57,7 @@ def _python_outside_tests() -> list[Path]:
 @functools.cache
 def _tree(path: Path) -> ast.Module:
     """The file's syntax tree, parsed once for every check."""
-    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+    return parse_file(path)
 
 
 @dataclass(frozen=True)
@@ -218,7 +219,7 @@ def test_an_upward_import_is_found_even_inside_a_function(tmp_path):
 
 def test_relative_imports_resolve_against_the_package():
     def resolved(module, file, text):
-        return _absolute(module, Path(file), ast.parse(text).body[0])
+        return _absolute(module, Path(file), parse(text).body[0])
     assert resolved("service.cli.serve", "serve.py", "from . import x") == "service.cli"
     assert resolved("service.cli", "__init__.py", "from .serve import x") == "service.cli.serve"
     assert resolved("rules.guandan.match", "match.py", "from ..messages import M") == \

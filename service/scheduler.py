@@ -12,8 +12,9 @@ deadlines are known and what was due has been fired, :attr:`TimerService.caught_
 Two jobs: ``paiju-deadline``, a date job at the earliest pending deadline (re-planned after
 every tick), and ``paiju-follow``, an interval job that follows the log each second, so that an
 append by another worker moves the plan within a second. A POST in this process calls
-:meth:`TimerService.nudge`, which follows the log at once (``paiju-nudge``). The jobs hold no state: the plan
-is rebuilt from the timekeeper, which is rebuilt from the log.
+:meth:`TimerService.nudge`, which follows the log at once on a thread of its own
+(``paiju-timer-nudge``, woken by an event: a POST must not pay for a scheduler job of its own).
+The jobs hold no state: the plan is rebuilt from the timekeeper, which is rebuilt from the log.
 """
 from __future__ import annotations
 
@@ -48,6 +49,7 @@ class TimerService:
         # (or is another node's to fire): what the readiness probe waits for
         self.caught_up = threading.Event()
         self._loader: threading.Thread | None = None
+        self._nudger: threading.Thread | None = None
 
     def start(self, paused: bool = False) -> None:
         """Find the matches that may be running and start following the log at once; fold
@@ -68,6 +70,9 @@ class TimerService:
         self._loader = threading.Thread(target=self._load, args=(began, to_fold, fired_before),
                                         name="paiju-timer-load", daemon=True)
         self._loader.start()
+        self._nudger = threading.Thread(target=self._follow_nudges, name="paiju-timer-nudge",
+                                        daemon=True)
+        self._nudger.start()
 
     def _load(self, began: float, to_fold: int, fired_before: int) -> None:
         """Fold the matches found at start, one at a time (the timekeeper's lock is taken for
@@ -140,9 +145,17 @@ class TimerService:
         if not self.scheduler.running or self._nudge_waiting.is_set():
             return
         self._nudge_waiting.set()
-        self.scheduler.add_job(self._nudged, DateTrigger(run_date=datetime.now(timezone.utc)),
-                               id=NUDGE_JOB, replace_existing=True, max_instances=2,
-                               misfire_grace_time=None)
+        if self._nudger is None:  # started paused: a job, run once the scheduler resumes
+            self.scheduler.add_job(self._nudged, DateTrigger(run_date=datetime.now(timezone.utc)),
+                                   id=NUDGE_JOB, replace_existing=True, max_instances=2,
+                                   misfire_grace_time=None)
+
+    def _follow_nudges(self) -> None:
+        """The nudges' thread: a tick for each time it is woken, until the timer stops (it
+        looks each second: a wake-up that :meth:`_nudged` cleared is not waited for forever)."""
+        while not self._stopping.is_set():
+            if self._nudge_waiting.wait(timeout=1.0) and not self._stopping.is_set():
+                self._nudged()
 
     def _nudged(self) -> None:
         with self.timekeeper.turn():  # the nudge waits until here: what it follows is after this
@@ -154,11 +167,12 @@ class TimerService:
         lease is given up. (APScheduler's waiting shutdown holds the scheduler's locks while a
         tick may still be planning, so the wait is the timekeeper's instead.)"""
         self._stopping.set()
+        self._nudge_waiting.set()  # wakes the nudges' thread, which sees the timer stopping
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
         if self._loader is not None and self._loader is not threading.current_thread():
             self._loader.join(timeout=30)  # it stops after the fold in progress
-        self.timekeeper.wait_idle()
+        self.timekeeper.wait_idle()  # the tick in progress, the nudges' thread's too
         release = getattr(self.timekeeper.lease, "release", None)
         if release is not None:
             try:

@@ -39,6 +39,11 @@ log = logging.getLogger("paiju.timer")
 MAX_FIRINGS_PER_TICK = 10_000
 
 
+def _order(p: PendingDeadline) -> tuple:
+    """The order deadlines fire in: earliest first, then by stream and key."""
+    return (p.due, p.stream, p.deadline.key)
+
+
 class Timekeeper:
     def __init__(self, store: EventStore, catalogue: Catalogue, now: Callable[[], datetime],
                  cache: StreamCache | None = None, lease: Lease | None = None,
@@ -58,6 +63,10 @@ class Timekeeper:
         self.marks = marks
         self._pending: dict[str, tuple[PendingDeadline, ...]] = {}   # match stream -> deadlines
         self._refused: dict[str, set[str]] = {}  # stream -> timer event ids the rules refused
+        # stream -> its earliest deadline that will fire (None: none), worked out when first
+        # asked after the stream's deadlines changed: a nudge after every POST asks for the
+        # earliest of all, which must not sort every running match's deadlines each time
+        self._earliest: dict[str, PendingDeadline | None] = {}
         # timer event ids already in the log: a deadline that comes back with the same id (its
         # event voided by a ruling, say) has had its firing, and a retry would change nothing
         self._settled: set[str] = set()
@@ -85,6 +94,7 @@ class Timekeeper:
             self._position = self.store.last_position()  # first: what is appended after it
             self._pending.clear()                        # is followed by catch_up
             self._refused.clear()
+            self._earliest.clear()
             self._unknown = dict.fromkeys(self.marks.unsettled(self.store))
             return len(self._unknown)
 
@@ -127,6 +137,7 @@ class Timekeeper:
                     touched.add(record.stream)
             for stream in touched:
                 self._refused.pop(stream, None)  # a new history: judge its deadlines afresh
+                self._earliest.pop(stream, None)
                 self._unknown.pop(stream, None)  # folded now, with what was appended
                 self._refresh(stream)
             self.marks.flush()
@@ -147,6 +158,7 @@ class Timekeeper:
         else:
             folded = load_stream(self.store, self.catalogue, stream, cache=self.cache)
         found = pending_deadlines(folded)
+        self._earliest.pop(stream, None)
         if found:
             self._pending[stream] = found
         else:
@@ -161,11 +173,26 @@ class Timekeeper:
             every = [p for stream, found in self._pending.items() for p in found
                      if p.event_id not in self._refused.get(stream, ())
                      and p.event_id not in self._settled]
-        return sorted(every, key=lambda p: (p.due, p.stream, p.deadline.key))
+        return sorted(every, key=_order)
 
     def next_due(self) -> datetime | None:
-        upcoming = self.pending()
-        return upcoming[0].due if upcoming else None
+        first = self.earliest()
+        return first.due if first is not None else None
+
+    def earliest(self) -> PendingDeadline | None:
+        """``pending()[0]``, or None, from each stream's earliest (kept until it changes)."""
+        with self._lock:
+            firsts = [self._earliest_of(stream) for stream in self._pending]
+        return min((p for p in firsts if p is not None), key=_order, default=None)
+
+    def _earliest_of(self, stream: str) -> PendingDeadline | None:
+        if stream not in self._earliest:
+            refused = self._refused.get(stream, ())
+            self._earliest[stream] = min(
+                (p for p in self._pending[stream]
+                 if p.event_id not in refused and p.event_id not in self._settled),
+                key=_order, default=None)
+        return self._earliest[stream]
 
     def next_due_of(self, stream: str) -> datetime | None:
         """The earliest deadline of ``stream`` that will fire (None: none)."""
@@ -200,10 +227,10 @@ class Timekeeper:
                 return []
             fired: list[Record] = []
             for _ in range(MAX_FIRINGS_PER_TICK):
-                due = [p for p in self.pending() if p.due <= now]
-                if not due:
+                first = self.earliest()
+                if first is None or first.due > now:
                     break
-                fired.extend(self._fire(due[0]))
+                fired.extend(self._fire(first))
             else:
                 log.error("more than %d deadlines due at once; the rest wait for the next tick",
                           MAX_FIRINGS_PER_TICK)
@@ -220,15 +247,18 @@ class Timekeeper:
             log.info("deadline %s of %s refused: %s %s", deadline.deadline.key,
                      deadline.stream, refused.violation.rule, refused.violation.message)
             self._refused.setdefault(deadline.stream, set()).add(deadline.event_id)
+            self._earliest.pop(deadline.stream, None)
             self.catch_up()
             return []
         except (IdempotencyConflict, WrongExpectedVersion) as conflict:
             log.warning("deadline %s of %s not appended: %s", deadline.deadline.key,
                         deadline.stream, conflict)
             self._refused.setdefault(deadline.stream, set()).add(deadline.event_id)
+            self._earliest.pop(deadline.stream, None)
             return []
         self._refresh(deadline.stream)
         self._settled.add(deadline.event_id)
+        self._earliest.pop(deadline.stream, None)
         if result.created:
             self.fired += 1
             log.info("deadline %s of %s fired: %s at %s", deadline.deadline.key, deadline.stream,

@@ -16,9 +16,12 @@ forwards; each keeps the digest it had, so that a change can be told from the on
 """
 from __future__ import annotations
 
-FOLD_VERSION = 1
+FOLD_VERSION = 2
 
 # version -> the digest of the folds' output at that version (sha256, hex)
 FOLD_DIGESTS = {
     1: "19c18694f9b8972aac7edfc789b43645287abd7c60e56cf50a56a01b45512088",
+    # 2: the rules' words kept in states (flags, penalties' reasons, details, void reasons) as
+    # Sentences, their messages kept to be said in each reader's language; 1 kept the English
+    2: "f1a78e31bbc6d7e06192bb6869f07f0dfa221066495b87659c5eb63fe4ebbc66",
 }

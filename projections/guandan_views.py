@@ -11,7 +11,11 @@ the table's clock is.
 """
 from __future__ import annotations
 
+import threading
+from functools import lru_cache
+
 from rules.guandan.cards import sort_cards, wildcard
+from rules.guandan.combos import describe_words
 from rules.guandan.deadlines import limit_due_at, next_limit
 from rules.guandan.match import Deal, GDMatch
 from rules.guandan.outcome import REASONS, SIDES
@@ -19,6 +23,7 @@ from rules.guandan.play import ANNOUNCE_AT
 from rules.guandan.procedure import first_drawer
 from rules.guandan.seats import team_of
 from rules.match_clock import maybe_timestamp
+from rules.messages import Message, Sentence
 
 from .viewers import Viewer
 
@@ -45,7 +50,7 @@ def match_view(m: GDMatch, viewer: Viewer) -> dict:
         "a_failures": _sides(m.standing.a_failures),
         "status": m.status, "winner": m.winner,
         "winner_team": m.teams[m.winner] if m.winner else None, "reason": m.reason,
-        "reason_text": REASONS[m.reason] if m.reason else None,
+        "reason_text": Sentence(Message(REASONS[m.reason])) if m.reason else None,
         "hands_played": m.hands_played, "next_hand": m.next_hand,
         "clock": _clock(m),
         "time_limit_reached": m.limits[-1]["limit_minutes"] if m.limits else None,
@@ -84,12 +89,12 @@ def hand_view(m: GDMatch, d: Deal, viewer: Viewer) -> dict:
         "turn": h.turn if h.phase == "play" else None,
         "top": None if top is None else {"seat": h.trick.top_seat, "cards": list(top.cards),
                                          "reading": top.reading(),
-                                         "description": top.describe()},
+                                         "description": Sentence(top.words())},
         "passed": sorted(h.trick.passed) if top is not None else [],
         "seats": [_seat(m, d, seat, viewer, public) for seat in range(4)],
         "announced": [{"seat": seat, "count": n} for seat, n in sorted(h.public_counts().items())],
-        "current_trick": _trick(d.trick) if d.trick is not None else None,
-        "tricks": [_trick(t) for t in d.tricks],
+        "current_trick": _trick(d.trick, h.level) if d.trick is not None else None,
+        "tricks": [_ended_trick(t, h.level) for t in d.tricks],
         "order": list(h.order),
         "irregularities": [_irregularity(i, viewer, public) for i in d.irregularities],
         "time_overruns": [dict(entry) for entry in d.overruns],
@@ -112,8 +117,8 @@ def _seat(m: GDMatch, d: Deal, seat: int, viewer: Viewer, public: bool) -> dict:
         place = 4
     return {"seat": seat, "player": m.seats[seat], "side": SIDES[team_of(seat)],
             "card_count": count if sees or count <= ANNOUNCE_AT else None,
-            "cards": list(sort_cards(h.hands[seat], h.level)) if sees else None,
-            "dealt": list(sort_cards(d.dealt[seat], h.level)) if sees else None,
+            "cards": list(_sorted(h.hands[seat], h.level)) if sees else None,
+            "dealt": list(_sorted(d.dealt[seat], h.level)) if sees else None,
             "out": seat in h.order, "place": place}
 
 
@@ -139,17 +144,57 @@ def _tribute(d: Deal, viewer: Viewer, public: bool) -> dict:
             "returns": returns}
 
 
-def _trick(t) -> dict:
+@lru_cache(maxsize=8192)
+def _sorted_cached(cards: tuple, level: str) -> tuple:
+    return sort_cards(cards, level)
+
+
+def _sorted(cards, level: str) -> tuple:
+    """``sort_cards``, remembered: every view of a position sorts the same four hands, and a
+    hand changes for one seat a move (a seat's cards are a tuple of the state's)."""
+    return _sorted_cached(cards, level) if type(cards) is tuple else sort_cards(cards, level)
+
+
+# An ended trick never changes (the state's tricks are a tuple that grows by one, its ended
+# tricks the same objects): each is rendered once, not again for every reader of every later
+# position of its hand. Kept by the object's identity, the object held with its rendering so
+# the identity is not another's; the oldest made goes first. A view shares the rendering:
+# views are written out, never changed.
+_ENDED: dict[int, tuple] = {}
+_ENDED_KEEP = 16384
+_ENDED_LOCK = threading.Lock()
+
+
+def _ended_trick(t, level: str) -> dict:
+    kept = _ENDED.get(id(t))
+    if kept is not None and kept[0] is t and kept[1] == level:
+        return kept[2]
+    made = _trick(t, level)
+    with _ENDED_LOCK:
+        _ENDED[id(t)] = (t, level, made)
+        while len(_ENDED) > _ENDED_KEEP:
+            del _ENDED[next(iter(_ENDED))]
+    return made
+
+
+def _trick(t, level: str) -> dict:
     plays = []
     for p in t["plays"]:
         if p.get("pass"):
             plays.append({"seat": p["seat"], "pass": True})
         else:
             plays.append({"seat": p["seat"], "pass": False, "cards": list(p["cards"]),
-                          "reading": dict(p["reading"]), "description": p["description"],
+                          "reading": dict(p["reading"]), "description": _description(p, level),
                           "went_out": p["went_out"]})
     return {"trick": t["trick"], "leader": t["leader"], "plays": plays, "winner": t["winner"],
             "next_leader": t["next_leader"], "jiefeng": t["jiefeng"]}
+
+
+def _description(play, level: str) -> Sentence:
+    """A play's combination in words (GD-3: "a pair of 9s"), said in its reader's language:
+    made again from its reading, which the trick keeps with the English."""
+    reading = play["reading"]
+    return Sentence(describe_words(reading["type"], reading["rank"], len(play["cards"]), level))
 
 
 def _irregularity(entry, viewer: Viewer, public: bool) -> dict:

@@ -41,6 +41,11 @@ def match_states(log: Tail, catalogue: Catalogue, tournament_id: str, at: int | 
     return played
 
 
+# Every view below holds the rules' sentences as :class:`rules.messages.Sentence`, never as a
+# bare message: the English as text wherever it is written as plain JSON (a stream's frame),
+# said in its reader's language by the edge that knows it (service/i18n.py).
+# tests/unit/test_view_sentences.py checks the views of every game's simulated log.
+
 def match_view(state, viewer: Viewer) -> dict:
     return VIEWS[state.game].match_view(state, viewer)
 

@@ -13,6 +13,7 @@ from typing import Callable
 
 from events.catalogue import Catalogue, match_stream
 from events.store import Tail
+from rules.messages import Message, Sentence
 
 from .matches import hand_in_play, hand_view, load_match
 from .stream_cache import StreamCache
@@ -20,6 +21,9 @@ from .streams import fold
 from .viewers import Viewer
 
 MAX_STEPS = 1000  # more than any hand has; a longer one is paged (``after``)
+# why a step shows no hand, said in its reader's language
+NOT_DEALT = Sentence(Message("the hand is not dealt yet at this position"))
+IN_PLAY = Sentence(Message("in play: the public sees finished hands only"))
 
 _POSITION_KEYS = ("position", "after", "from", "to")
 
@@ -85,7 +89,7 @@ def hand_replay(log: Tail, catalogue: Catalogue, tournament_id: str, match_id: s
         if why:
             step["withheld"] = why
         elif view is None:
-            step["withheld"] = "the hand is not dealt yet at this position"
+            step["withheld"] = NOT_DEALT
         else:
             step["view"] = {**view, "match_id": match_id, "version": state.version,
                             "position": state.position}
@@ -93,8 +97,8 @@ def hand_replay(log: Tail, catalogue: Catalogue, tournament_id: str, match_id: s
     return {"steps": steps, "more": more, "state": state.state}
 
 
-def public_sees(number: int) -> Callable[[object], str | None]:
+def public_sees(number: int) -> Callable[[object], Sentence | None]:
     """The public sees finished hands only (as ``GET …/hands/{n}``)."""
-    def withheld(state) -> str | None:
-        return "in play: the public sees finished hands only" if hand_in_play(state, number) else None
+    def withheld(state) -> Sentence | None:
+        return IN_PLAY if hand_in_play(state, number) else None
     return withheld

@@ -1,8 +1,9 @@
 """A folded state as data: JSON of the states' own fields, read back into the same objects, for
 the checkpoint file (projections/checkpoints.py).
 
-Data, not code: reading a checkpoint can only build values of the kinds listed here, and
-objects of the frozen dataclasses, enums and named tuples of the rules (``rules.*``) and of
+Data, not code: reading a checkpoint can only build values of the kinds listed here (a rule's
+sentence, a ``Message`` or a ``Sentence`` of rules/messages.py, among them), and objects of the
+frozen dataclasses, enums and named tuples of the rules (``rules.*``) and of
 :class:`projections.streams.StreamState` — named in the text, looked up among those modules,
 and filled with the fields their class has today (a class whose fields were renamed since is
 refused). Whoever can write the file can make a read wrong, as with any cache; they cannot make
@@ -31,8 +32,12 @@ import sys
 import types
 from typing import Any
 
+from rules.messages import Message, Sentence
+
 TUPLE, LIST, DICT, PROXY, FROZENSET, SET = "T", "L", "D", "P", "F", "S"
 OBJECT, ENUM, NAMED, DATETIME, TIMEDELTA, REFERENCE = "O", "E", "N", "dt", "td", "R"
+# a sentence of the rules with its blanks, and one as its English (rules/messages.py)
+MESSAGE, SENTENCE = "M", "MS"
 SCALARS = (str, int, float, bool, type(None))
 # the modules whose classes a checkpoint may name
 _MODULE_NAME = re.compile(r"(?!.*__)(rules(\.[a-z_][a-z0-9_]*)+|projections\.streams)")
@@ -77,7 +82,7 @@ class _Writer:
                 for cls in self.classes]
 
     def value(self, value: Any) -> Any:
-        if isinstance(value, SCALARS) and not isinstance(value, enum.Enum):
+        if isinstance(value, SCALARS) and not isinstance(value, (enum.Enum, Sentence)):
             return value
         if self.shared:
             number = self.built.get(id(value))
@@ -109,6 +114,10 @@ class _Writer:
             return [DATETIME, value.isoformat()]
         if kind is datetime.timedelta:
             return [TIMEDELTA, value.days, value.seconds, value.microseconds]
+        if kind is Message or kind is Sentence:
+            message = value if kind is Message else value.message
+            return [MESSAGE if kind is Message else SENTENCE, message.template,
+                    *(x for pair in message.params.items() for x in map(self.value, pair))]
         raise TypeError(f"a state holds a {kind.__qualname__}, which a checkpoint cannot keep")
 
 
@@ -208,7 +217,20 @@ class _Reader:
             return datetime.datetime.fromisoformat(written[1])
         if tag == TIMEDELTA:
             return datetime.timedelta(*written[1:4])
+        if tag == MESSAGE:
+            return self._message(written[1:])
+        if tag == SENTENCE:
+            return Sentence(self._message(written[1:]))
         raise NotAState(f"no kind of value {tag!r}")
+
+    def _message(self, written: list) -> Message:
+        if not written or not isinstance(written[0], str):
+            raise NotAState("a message without its sentence")
+        items = list(map(self.value, written[1:]))
+        names = items[::2]
+        if len(items) % 2 or not all(isinstance(name, str) for name in names):
+            raise NotAState("a message's blanks are named")
+        return Message(written[0], **dict(zip(names, items[1::2])))
 
     def _class(self, number: Any) -> type:
         if type(number) is not int or not 0 <= number < len(self.classes):

@@ -17,6 +17,7 @@ from events.catalogue import Catalogue
 from events.envelope import utc_timestamp
 from events.store import Tail
 from rules import swiss
+from rules.messages import Sentence
 from rules.shengji import match as shengji_match
 from rules.swiss.event import PairResult, TeamEvent
 from rules.tournament import Tournament
@@ -67,7 +68,7 @@ def _apply(ev: TeamEvent, kind: str, data) -> TeamEvent:
     return swiss.record_pairing(ev, data, warnings)
 
 
-def _warnings(ev: TeamEvent, data: dict) -> tuple[str, ...]:
+def _warnings(ev: TeamEvent, data: dict) -> tuple[Sentence, ...]:
     """What a manual round departs from, judged on the event as the fold has it then."""
     given = swiss.Pairing(tuple(tuple(m["teams"]) for m in data["matches"]),
                           data["byes"][0] if data.get("byes") else None)

@@ -178,10 +178,40 @@ SIDES = {
     "B": Term("B方", "side B"),
 }
 
+TRIBUTES = {  # GD-7.1: the tribute case of a hand (a Guandan hand view's tribute.case)
+    "none": Term("不进贡", "no tribute"),
+    "double": Term("双下", "double down", GUANDAN_CUP),
+    "single": Term("单下", "single down", GUANDAN_CUP),
+    # P1 and P4 partners: seed 001 is silent (guandan.md GD-7.1); 对家 and 末游 are its words
+    "partnerLast": Term("头游对家末游", "first player's partner last"),
+}
+
+FANS = {  # MJS-6.1, 6.2: a winning hand's pattern and fans (a win's value), as the API codes them
+    "basic": Term("基本胡", "basic", SICHUAN),
+    "allPongs": Term("碰碰胡", "all pongs", SICHUAN),
+    "sevenPairs": Term("七对", "seven pairs", SICHUAN),
+    "pure": Term("清一色", "pure one suit", SICHUAN),
+    "gen": Term("根", "gen (four of a kind)"),
+    "selfDraw": Term("自摸", "self-drawn", SICHUAN),
+    "kongFlower": Term("杠开", "win on a kong's replacement tile", SICHUAN, ("杠上开花",)),
+    "afterKong": Term("杠后炮", "win on the discard after a kong", SICHUAN, ("杠上炮",)),
+    "robKong": Term("抢杠", "robbing a kong", SICHUAN),
+    "lastTile": Term("海底捞月", "the last tile", SICHUAN),
+}
+
+PAYMENTS = {  # MJS-6.4 – 10: why a payment of a hand's ledger is made (its reason)
+    "win": Term("胡牌", "win", SICHUAN),
+    "kong": Term("杠分", "kong payment", SICHUAN),
+    "refund": Term("退杠分", "kong payment returned"),
+    "drawSettlement": Term("流局结算", "exhaustive draw settlement"),
+    "penalty": Term("罚分", "penalty"),
+}
+
 # kind -> key -> term: the kinds a page asks for (Paiju.term(kind, key) in common.js)
 TERMS: dict[str, dict[str, Term]] = {
     "game": GAMES, "format": FORMATS, "suit": SUITS, "joker": JOKERS, "tile": TILES,
     "combo": COMBINATIONS, "event": EVENTS, "phase": PHASES, "side": SIDES,
+    "tribute": TRIBUTES, "fan": FANS, "payment": PAYMENTS,
 }
 
 

@@ -43,5 +43,33 @@ class Message:
         text = gettext(self.template)
         if not self.params:
             return text
-        return text.format(**{name: value.translated(gettext) if isinstance(value, Message)
-                              else value for name, value in self.params.items()})
+        return text.format(**{name: _said(value, gettext) for name, value in self.params.items()})
+
+
+def _said(value, gettext: Callable[[str], str]):
+    if isinstance(value, Sentence):
+        value = value.message
+    return value.translated(gettext) if isinstance(value, Message) else value
+
+
+class Sentence(str):
+    """A message as text: its English — what a comparison, a digest or a stream's frame written
+    as plain JSON has — carrying the message, which the edge that knows its reader's language
+    says in it (service/i18n.py). The rules keep their words in a state as one (a flag, a
+    penalty's reason), and the views give them as one: it compares, hashes and prints as its
+    English, and a checkpoint keeps its message (projections/state_codec.py)."""
+    __slots__ = ("message",)
+
+    def __new__(cls, message: Message) -> Sentence:
+        made = super().__new__(cls, str(message))
+        made.message = message
+        return made
+
+    def __reduce__(self):
+        return Sentence, (self.message,)
+
+
+def sentence(text: Message | str | None) -> Sentence | str | None:
+    """``text`` for a view: a message as a :class:`Sentence`; anything else (someone's own
+    words, a code, None) as it is."""
+    return Sentence(text) if isinstance(text, Message) else text

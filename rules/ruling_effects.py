@@ -22,7 +22,7 @@ from .mahjong.hand import charge
 from .mahjong.mjo import HandOutcome, complete_hand
 from .mahjong.sichuan import RENAMED_KEYS as MJS_RENAMED
 from .mahjong.wall import SEATS
-from .messages import Message
+from .messages import Message, Sentence
 from .shengji import irregularities as sj_irregularities
 from .shengji import match as shengji
 from .shengji import scoring as sj_scoring
@@ -69,9 +69,11 @@ class EffectStep:
         return self(state, effect, at), data
 
 
-def _reason(effect: Mapping) -> str:
-    why = effect.get("reason") or f"ruled by {effect['member']}"
-    return f"committee ruling: {why}"
+def _reason(effect: Mapping) -> Sentence:
+    """Why a penalty the committee ruled was assessed: its reason, or who ruled it, said in its
+    reader's language where it is shown."""
+    why = effect.get("reason") or Message("ruled by {member}", member=effect["member"])
+    return Sentence(Message("committee ruling: {why}", why=why))
 
 
 def _rule(effect: Mapping) -> str:

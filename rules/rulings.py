@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .messages import N_
+from .messages import N_, Sentence
 from .ruling_effects import DISCRETION, RULE, EffectStep  # noqa: F401
 from .stream_item import Item as Item
 from .violations import RuleViolation
@@ -145,7 +145,7 @@ def build_plan(items: Sequence[Item], check_data: CheckData | None = None,
 
 def _effect_flag(edit: Edit, violation: RuleViolation) -> dict:
     return {"position": edit.ruling, "type": "RulingRecorded", "effect": edit.index,
-            "rule": violation.rule, "message": violation.message}
+            "rule": violation.rule, "message": Sentence(violation.text)}
 
 
 def _place(plan: Plan, edit: Edit, items: Sequence[Item], by_position: Mapping[int, Item],
@@ -375,7 +375,7 @@ def _into(state, item: Item, placed: Sequence[Edit], plan: Plan, step: Step,
 
 def _flag(item: Item, event_type: str, violation: RuleViolation) -> dict:
     flag = {"position": item.position, "type": event_type, "rule": violation.rule,
-            "message": violation.message}
+            "message": Sentence(violation.text)}  # said in its reader's language where shown
     if item.hand is not None:
         flag["hand"] = item.hand
     return flag

@@ -21,7 +21,7 @@ from flask import Flask, current_app, g, has_request_context, request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_translations
 
-from rules.messages import Message
+from rules.messages import Message, Sentence
 
 # The languages served: the code of the catalogue -> the tag of <html lang> and Content-Language.
 LANGUAGES = {"zh": "zh-Hans", "en": "en"}
@@ -110,16 +110,54 @@ def cli_language(asked: str | None = None, environ=os.environ) -> str:
 
 
 class SayingJSONProvider(DefaultJSONProvider):
-    """JSON whose sentences (a view's ``reason``, a :class:`Message`) are said in the reader's
-    language; outside a request (a log line, a stream's frame), in English."""
+    """JSON whose sentences (a view's ``reason``, a :class:`Message`, a :class:`Sentence`) are
+    said in the reader's language; outside a request (a log line, a stream's frame), in
+    English."""
 
     ensure_ascii = False  # names in Chinese stay readable
+
+    def dumps(self, obj, **kwargs) -> str:
+        if has_request_context() and language() != "en":
+            obj = Saying(get_translations().gettext).said(obj)
+        return super().dumps(obj, **kwargs)
 
     @staticmethod
     def default(value):
         if isinstance(value, Message):
             return say(value) if has_request_context() else str(value)
         return DefaultJSONProvider.default(value)
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+class Saying:
+    """A JSON-ready value with each :class:`Sentence` in it said through ``gettext``: a
+    sentence is text already — its English — so a JSON encoder never asks about it. What holds
+    no sentence is returned as it is, not copied; a message met again (a replay repeats its
+    hand's words at every step) is said once."""
+
+    def __init__(self, gettext):
+        self.gettext = gettext
+        self.known: dict[Message, str] = {}
+
+    def said(self, value):
+        kind = type(value)
+        if kind in _PLAIN:
+            return value
+        if kind is Sentence:
+            found = self.known.get(value.message)
+            if found is None:
+                found = self.known[value.message] = value.message.translated(self.gettext)
+            return found
+        if kind is dict:
+            changed = {key: new for key, item in value.items()
+                       if (new := self.said(item)) is not item}
+            return {**value, **changed} if changed else value
+        if kind is list or kind is tuple:
+            items = [self.said(item) for item in value]
+            return items if any(new is not old for new, old in zip(items, value)) else value
+        return value
 
 
 def init_app(app: Flask) -> None:

@@ -39,7 +39,7 @@ from types import MappingProxyType
 
 from ..deadlines import Deadline
 from ..match_clock import moment, timestamp
-from ..messages import N_, Message
+from ..messages import N_, Message, Sentence
 from ..violations import RuleViolation
 from .hand import PLAY, RETURN, TRIBUTE, GDHand
 from .match_state import Deal, GDMatch
@@ -50,8 +50,11 @@ LIMIT_EVENT = "TimeLimitReached"
 KINDS = tuple(TIME_LIMITS)          # tribute, return, firstLead, play
 RULES: Mapping[str, str] = MappingProxyType({"tribute": "GD-9.1", "return": "GD-9.1",
                                              "firstLead": "GD-9.2", "play": "GD-9.2"})
-_MOVES = {"tribute": "pay tribute", "return": "return a card", "firstLead": "lead first",
-          "play": "play or pass"}
+# what a table clock shows a seat waited for (a Sentence: said in its reader's language)
+_MOVES = {"tribute": N_("seat {seat} to pay tribute"),
+          "return": N_("seat {seat} to return a card"),
+          "firstLead": N_("seat {seat} to lead first"),
+          "play": N_("seat {seat} to play or pass")}
 
 
 @dataclass(frozen=True)
@@ -78,9 +81,10 @@ class Wait:
         return None if self.since is None else self.since + timedelta(seconds=self.seconds)
 
     @property
-    def label(self) -> str:
-        move = "lead" if self.kind == "play" and self.lead else _MOVES[self.kind]
-        return f"seat {self.seat} to {move}"
+    def label(self) -> Sentence:
+        if self.kind == "play" and self.lead:
+            return Sentence(Message("seat {seat} to lead", seat=self.seat))
+        return Sentence(Message(_MOVES[self.kind], seat=self.seat))
 
 
 # --- the waits of a hand (GD-9.1, 9.2) --------------------------------------------------------
@@ -215,10 +219,13 @@ def limit_deadlines(m: GDMatch) -> tuple[Deadline, ...]:
     due = None if minutes is None else limit_due_at(m, minutes)
     if due is None:
         return ()
-    stage = "the match time" if minutes == m.settings.match_minutes else "overtime"
+    if minutes == m.settings.match_minutes:
+        label = Message("end of the match time ({minutes} minutes)", minutes=minutes)
+    else:
+        label = Message("end of overtime ({minutes} minutes)", minutes=minutes)
     return (Deadline(key=f"limit/{minutes}", due=due, event_type=LIMIT_EVENT,
-                     data={"limit_minutes": minutes}, rule="GD-11.2",
-                     label=f"end of {stage} ({minutes} minutes)", seat=None,
+                     data={"limit_minutes": minutes}, rule="GD-11.2", label=Sentence(label),
+                     seat=None,
                      started=moment(m.started_at), whole_match=True),)
 
 

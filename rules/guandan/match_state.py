@@ -29,7 +29,7 @@ class Deal:
     tricks: tuple[Mapping, ...] = ()
     trick: Mapping | None = None
     irregularities: tuple[Mapping, ...] = ()
-    void_reason: str | None = None
+    void_reason: str | None = None  # the referee's words, or the rules' (a Sentence: GD-11.2)
     result: Mapping | None = None
     clock: str | None = None            # match time the GD-9 waits in progress started
     overruns: tuple[Mapping, ...] = ()  # the timer's GDTimeLimitExceeded, recorded (GD-9.3)

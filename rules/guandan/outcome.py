@@ -10,7 +10,7 @@ from types import MappingProxyType
 from ..frozen import evolve
 from ..match_clock import maybe_moment as _moment
 from ..match_clock import timestamp
-from ..messages import N_, Message
+from ..messages import N_, Message, Sentence
 from ..violations import RuleViolation
 from .cards import LEVELS
 from .deadlines import limit_due_at, next_limit
@@ -115,7 +115,8 @@ def _abandoned(m: GDMatch, minutes: int) -> GDMatch:
     does not count; it ends like a voided hand, and the extra hand is dealt with its number."""
     if m.hand is None or not m.hand.in_play:
         return m
-    d = evolve(m.hand, void_reason=f"abandoned at the {minutes}-minute limit (GD-11.2)")
+    d = evolve(m.hand, void_reason=Sentence(Message("abandoned at the {minutes}-minute limit "
+                                                    "(GD-11.2)", minutes=minutes)))
     return apply_pending_penalties(evolve(m, hand=d, finished=m.finished + (d,)))
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..frozen import evolve
+from ..messages import N_, Message
 from .hand import Hand, _fail, _must_be_in_play, _seat_arg, bar, charge, false_win
 from .wall import SEATS
 
@@ -32,9 +33,10 @@ WARNING_DEDUCTION = 10
 OWN_HAND_DEDUCTION = 20           # MJS-10.4: 「在局分中扣罰20分」
 OTHER_HAND_PAYMENT = 30           # MJS-10.5: 「付給他人30分」
 
-_OFFENCE_WORDS = {"earlyDraw": "drew early", "peek": "peeked at the wall",
-                  "falsePong": "called pong without ponging",
-                  "falseKong": "called kong without konging", "slow": "discarded too slowly"}
+_OFFENCE_WORDS = {"earlyDraw": N_("drew early"), "peek": N_("peeked at the wall"),
+                  "falsePong": N_("called pong without ponging"),
+                  "falseKong": N_("called kong without konging"),
+                  "slow": N_("discarded too slowly")}
 
 
 def _must_be_dealt_and_open(state: Hand) -> None:
@@ -69,8 +71,8 @@ def _warned(state: Hand, seat: int, offence: str) -> Hand:
     state = evolve(state, warnings=_bump(state.warnings, seat))
     if state.warnings[seat] == WARNINGS_FOR_DEDUCTION:
         state = charge(state, seat, "MJS-10.3", WARNING_DEDUCTION, (),
-                       f"seat {seat} warned three times in one hand (last: "
-                       f"{_OFFENCE_WORDS[offence]})")
+                       Message("seat {seat} warned three times in one hand (last: {offence})",
+                               seat=seat, offence=Message(_OFFENCE_WORDS[offence])))
     return state
 
 
@@ -91,7 +93,8 @@ def disclose(state: Hand, data: Mapping) -> Hand:
     offence = data.get("offence")
     if offence == "ownHand":
         return charge(state, seat, "MJS-10.4", OWN_HAND_DEDUCTION, (),
-                      f"seat {seat} disclosed his own hand to mislead the others")
+                      Message("seat {seat} disclosed his own hand to mislead the others",
+                              seat=seat))
     if offence != "otherHand":
         own, other = DISCLOSURES
         raise _fail(settings, "disclosure", "a conduct penalty is for {own} or {other}, "
@@ -106,7 +109,8 @@ def disclose(state: Hand, data: Mapping) -> Hand:
     payees = (victim,) if settings.disclosurePayee == "victim" else \
         tuple(s for s in range(SEATS) if s != seat)
     state = charge(state, seat, "MJS-10.5", OTHER_HAND_PAYMENT, payees,
-                   f"seat {seat} named seat {victim}'s hand to interfere")
+                   Message("seat {seat} named seat {victim}'s hand to interfere",
+                           seat=seat, victim=victim))
     return bar(state, seat, "MJS-10.5")
 
 

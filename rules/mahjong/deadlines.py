@@ -42,6 +42,7 @@ from datetime import datetime, timedelta
 
 from ..deadlines import Deadline
 from ..match_clock import maybe_moment as _moment
+from ..messages import Message, Sentence
 from ..violations import RuleViolation
 from .hand_in_play import must_not_be_warned_for_this_discard, running_limit, window_closes
 from .table import SESSION, HandRecord, Table
@@ -76,12 +77,15 @@ def _claim_window(t: Table, rec: HandRecord) -> Iterator[Deadline]:
     w = state.window
     where = f"h{rec.number}/c{rec.clock}"
     if w.robbing:
-        key, what = f"{where}/k{len(state.kongs)}/rob", f"the kong of seat {w.discarder}'s {w.tile}"
+        key = f"{where}/k{len(state.kongs)}/rob"
+        what = Message("the kong of seat {seat}'s {tile}", seat=w.discarder, tile=w.tile)
     else:
-        key, what = f"{where}/claim", f"seat {w.discarder}'s {w.tile}"
+        key = f"{where}/claim"
+        what = Message("seat {seat}'s {tile}", seat=w.discarder, tile=w.tile)
     yield Deadline(key=key, due=closes, event_type="ClaimWindowClosed",
                    data={"hand": rec.number}, rule=t.settings.rule("claimWindow"),
-                   label=f"claim window on {what}", started=_moment(rec.window_at))
+                   label=Sentence(Message("claim window on {what}", what=what)),
+                   started=_moment(rec.window_at))
 
 
 def _seat_limit(t: Table, rec: HandRecord, limit: str) -> Iterator[Deadline]:
@@ -97,12 +101,16 @@ def _seat_limit(t: Table, rec: HandRecord, limit: str) -> Iterator[Deadline]:
     began = _moment(since)
     if began is None or _reported(t, rec, seat, limit, began):
         return
-    what = "his first discard, the dealer's" if limit == "firstDiscard" else "discard"
+    if limit == "firstDiscard":
+        label = Message("seat {seat} to his first discard, the dealer's ({seconds} s)",
+                        seat=seat, seconds=seconds)
+    else:
+        label = Message("seat {seat} to discard ({seconds} s)", seat=seat, seconds=seconds)
     yield Deadline(key=f"h{rec.number}/c{rec.clock}/s{seat}/{limit}",
                    due=began + timedelta(seconds=seconds), event_type="TimeLimitExceeded",
                    data={"hand": rec.number, "seat": seat, "limit": limit},
-                   rule=t.settings.rule("timeLimits"),
-                   label=f"seat {seat} to {what} ({seconds} s)", seat=seat, started=began)
+                   rule=t.settings.rule("timeLimits"), label=Sentence(label), seat=seat,
+                   started=began)
 
 
 def _reported(t: Table, rec: HandRecord, seat: int, limit: str, began: datetime) -> bool:
@@ -127,5 +135,6 @@ def _session_clock(t: Table) -> Iterator[Deadline]:
         return
     yield Deadline(key="session", due=started + timedelta(minutes=minutes),
                    event_type="TimeLimitReached", data={"limit_minutes": minutes}, rule=SESSION,
-                   label=f"the session's {minutes} minutes", started=started,
+                   label=Sentence(Message("the session's {minutes} minutes", minutes=minutes)),
+                   started=started,
                    whole_match=True)

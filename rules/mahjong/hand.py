@@ -44,7 +44,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..frozen import evolve
-from ..messages import Message
+from ..messages import Message, sentence
 from ..violations import RuleViolation
 from .claims import ClaimWindow, turn_order_after
 from .settings import GameSettings
@@ -142,7 +142,7 @@ class PenaltyRecord:
     rule: str
     amount: int
     payees: tuple[int, ...]
-    reason: str
+    reason: str  # the rules' words (a Sentence), or the referee's
     seq: int = 0
 
 
@@ -441,9 +441,9 @@ def bar(state: Hand, seat: int, rule: str) -> Hand:
 
 
 def charge(state: Hand, seat: int, rule: str, amount: int, payees: Sequence[int],
-           reason: str) -> Hand:
+           reason: Message | str) -> Hand:
     """A penalty of the hand: ``seat`` pays ``amount`` to each payee, or loses it to no one."""
-    record = PenaltyRecord(seat, rule, amount, tuple(payees), reason, seq=state.records)
+    record = PenaltyRecord(seat, rule, amount, tuple(payees), sentence(reason), seq=state.records)
     return _recorded(state, penalties=state.penalties + (record,))
 
 
@@ -455,7 +455,7 @@ def false_win(state: Hand, seat: int) -> Hand:
     rule = settings.rule("falseWin")
     payees = [s for s in state.still_in if s != seat]
     state = charge(state, seat, rule, settings.falseWinPayment, payees,
-                   f"seat {seat} declared a false win (炸胡)")
+                   Message("seat {seat} declared a false win (炸胡)", seat=seat))
     return bar(state, seat, rule)
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from ..frozen import evolve
+from ..messages import N_, Message, sentence
 from ..violations import RuleViolation
 from .dealer import advance
 from .hand import Hand, winning_tiles
@@ -270,11 +271,11 @@ class Payment:
     amount: int
     reason: str
     rule: str
-    note: str
+    note: Message | str  # the rules' words, or a penalty's reason
 
     def to_dict(self) -> dict:
         return {"from": self.payer, "to": self.payee, "amount": self.amount,
-                "reason": self.reason, "rule": self.rule, "note": self.note}
+                "reason": self.reason, "rule": self.rule, "note": sentence(self.note)}
 
 
 def kong_amount(kind: str, settings: GameSettings) -> int:
@@ -284,32 +285,64 @@ def kong_amount(kind: str, settings: GameSettings) -> int:
             "concealed": settings.kongConcealed}[kind]
 
 
-_KONG_NAMES = {"direct": "direct kong (直杠)", "added": "added kong (面下杠)",
-               "concealed": "concealed kong (暗杠)"}
+# the notes of the ledger: English for the committee's checks, each said in its reader's
+# language where it is shown (rules/messages.py)
+_KONG_NAMES = {"direct": N_("direct kong (直杠)"), "added": N_("added kong (面下杠)"),
+               "concealed": N_("concealed kong (暗杠)")}
+# the patterns and fans of a value (MJS-6.1, 6.2) by their codes, which the English shows
+_VALUE_WORDS = {  # i18n: a code of MJS-6: the Chinese is the seed's word for it
+    "basic": N_("basic"), "allPongs": N_("allPongs"), "sevenPairs": N_("sevenPairs"),
+    "pure": N_("pure"), "gen": N_("gen"), "selfDraw": N_("selfDraw"),
+    "kongFlower": N_("kongFlower"), "afterKong": N_("afterKong"), "robKong": N_("robKong"),
+    "lastTile": N_("lastTile")}
 
 
 def _kong_payments(hand: Hand, index: int) -> list[Payment]:
     k = hand.kongs[index]
     amount = kong_amount(k.kind, hand.settings)
-    return [Payment(p, k.seat, amount, "kong", "MJS-7.1",
-                    f"seat {k.seat}'s {_KONG_NAMES[k.kind]} of {k.tile}") for p in k.payers]
+    note = Message("seat {seat}'s {kong} of {tile}", seat=k.seat,
+                   kong=Message(_KONG_NAMES[k.kind]), tile=k.tile)
+    return [Payment(p, k.seat, amount, "kong", "MJS-7.1", note) for p in k.payers]
 
 
-def _refunds(hand: Hand, indexes: Iterable[int], rule: str, why: str) -> list[Payment]:
+def _refunds(hand: Hand, indexes: Iterable[int], rule: str,
+             why: Message | str) -> list[Payment]:
     """Kong payments paid back to those who paid them."""
     out = []
     for index in indexes:
         k = hand.kongs[index]
         amount = kong_amount(k.kind, hand.settings)
-        out += [Payment(k.seat, p, amount, "refund", rule,
-                        f"{why}: seat {k.seat} returns the payment for his "
-                        f"{_KONG_NAMES[k.kind]} of {k.tile}") for p in k.payers]
+        note = Message("{why}: seat {seat} returns the payment for his {kong} of {tile}",
+                       why=why, seat=k.seat, kong=Message(_KONG_NAMES[k.kind]), tile=k.tile)
+        out += [Payment(k.seat, p, amount, "refund", rule, note) for p in k.payers]
     return out
 
 
-def _describe(value: Value) -> str:
-    fans = ", ".join(f"{name} {n}" for name, n in value.fans) or "no fan"
-    return f"{value.pattern}; {fans}: fan {value.fan} → {value.points}"
+def _value_word(code: str) -> Message | str:
+    return Message(_VALUE_WORDS[code]) if code in _VALUE_WORDS else code
+
+
+def _describe(value: Value) -> Message:
+    """"allPongs; allPongs 1, selfDraw 1: fan 2 → 8": the pattern, each fan, the sum, the
+    points."""
+    fans = None
+    for name, n in value.fans:
+        fan = Message("{fan} {count}", fan=_value_word(name), count=n)
+        fans = fan if fans is None else Message("{earlier}, {later}", earlier=fans, later=fan)
+    return Message("{pattern}; {fans}: fan {fan} → {points}", pattern=_value_word(value.pattern),
+                   fans=fans or Message("no fan"), fan=value.fan, points=value.points)
+
+
+def _win_note(win, value: Value) -> Message:
+    """How ``win`` was made and what it is worth, in words."""
+    how = {"selfDraw": Message("self-drawn"),
+           "discard": Message("on seat {seat}'s discard", seat=win.from_seat),
+           "robKong": Message("robbing seat {seat}'s kong", seat=win.from_seat)}[win.how]
+    if win.tile:
+        return Message("seat {seat} wins {tile} {how}: {value}", seat=win.seat, tile=win.tile,
+                       how=how, value=_describe(value))
+    return Message("seat {seat} wins {how}: {value}", seat=win.seat, how=how,
+                   value=_describe(value))
 
 
 def _win_payments(hand: Hand, win) -> list[Payment]:
@@ -317,10 +350,7 @@ def _win_payments(hand: Hand, win) -> list[Payment]:
     discarder, a robbed kong by its maker (MJS-7.3); 杠上炮 cancels the kong's payments
     (MJS-7.2)."""
     value = win_value(hand, win)
-    how = {"selfDraw": "self-drawn", "discard": f"on seat {win.from_seat}'s discard",
-           "robKong": f"robbing seat {win.from_seat}'s kong"}[win.how]
-    tile = f" {win.tile}" if win.tile else ""
-    note = f"seat {win.seat} wins{tile} {how}: {_describe(value)}"
+    note = _win_note(win, value)
     out = [Payment(p, win.seat, value.points, "win", "MJS-6.4", note) for p in win.payers]
     return out + _refunds(hand, win.refunds, "MJS-7.2", "杠上炮")
 
@@ -344,12 +374,14 @@ def _draw_settlement(hand: Hand) -> list[Payment]:
     for c in checks:
         if c.status == "ready":
             continue
-        why = "花猪" if c.status == "flowerPig" else "not ready (没叫)"
+        why = "花猪" if c.status == "flowerPig" else Message("not ready (没叫)")
         kongs = [i for i, k in enumerate(hand.kongs) if k.seat == c.seat and i not in cancelled]
-        out += _refunds(hand, kongs, "MJS-8.3", f"exhaustive draw, {why}")
+        out += _refunds(hand, kongs, "MJS-8.3", Message("exhaustive draw, {why}", why=why))
         out += [Payment(c.seat, r.seat, r.value.points, "drawSettlement", "MJS-8.3",
-                        f"exhaustive draw: seat {c.seat} is {why}; seat {r.seat} is ready "
-                        f"({_describe(r.value)})") for r in ready]
+                        Message("exhaustive draw: seat {seat} is {why}; seat {ready} is ready "
+                                "({value})",
+                                seat=c.seat, why=why, ready=r.seat, value=_describe(r.value)))
+                for r in ready]
     return out
 
 

@@ -35,6 +35,7 @@ from datetime import timedelta
 from typing import Iterator
 
 from ..deadlines import Deadline
+from ..messages import N_, Message, Sentence
 from . import declaring, lateness, tricks
 from .hand import Hand
 from .match_state import Match
@@ -42,9 +43,10 @@ from .match_state import Match
 # the games whose seed times each move and counts lateness (seed 004: SJ3-11.8, 7.3; T-6.6)
 _MOVE_LIMITS_AND_LATENESS = frozenset({"SJ3"})
 
-_MOVE_LABELS = {"kitty": "seat {} to bury the kitty and lead", "lead": "seat {} to lead",
-                "follow": "seat {} to play", "throwChoice": "seat {} to designate the play of "
-                                                            "the failed throw"}
+# what a table clock shows (a Sentence: said in its reader's language where it is shown)
+_MOVE_LABELS = {"kitty": N_("seat {seat} to bury the kitty and lead"),
+                "lead": N_("seat {seat} to lead"), "follow": N_("seat {seat} to play"),
+                "throwChoice": N_("seat {seat} to designate the play of the failed throw")}
 
 
 def deadlines(m: Match) -> tuple[Deadline, ...]:
@@ -66,8 +68,8 @@ def _time_limit(m: Match) -> Iterator[Deadline]:
     limit = m.settings.time_limit_minutes
     if limit is None or m.time_called is not None or m.started_at is None:
         return
-    label = ("the alert: the hand in play is the last" if m.game == "SJ3"
-             else "the round's time limit: the hand in play is the last")
+    label = Sentence(Message("the alert: the hand in play is the last") if m.game == "SJ3"
+                     else Message("the round's time limit: the hand in play is the last"))
     yield Deadline(f"time/{limit}", m.started_at + timedelta(minutes=limit), "TimeLimitReached",
                    {"limit_minutes": limit}, m.rule("time"), label, None, m.started_at,
                    whole_match=True)
@@ -80,10 +82,15 @@ def _lateness(m: Match) -> Iterator[Deadline]:
     missing = sorted({"A", "B"} - lateness.seated_sides(m))
     if not missing:
         return
-    who = " and ".join(f"side {side}'s pair" for side in missing)
+    minute = lateness.FORFEIT_MINUTES
+    if len(missing) == 2:
+        label = Message("side {a}'s pair and side {b}'s pair not seated: minute {minute} "
+                        "forfeits the round", a=missing[0], b=missing[1], minute=minute)
+    else:
+        label = Message("side {side}'s pair not seated: minute {minute} forfeits the round",
+                        side=missing[0], minute=minute)
     yield Deadline(f"lateness/{'+'.join(missing)}", m.started_at + lateness.FORFEIT_AFTER,
-                   "LatenessLimitReached", {"sides": missing}, lateness.RULE,
-                   f"{who} not seated: minute {lateness.FORFEIT_MINUTES} forfeits the round",
+                   "LatenessLimitReached", {"sides": missing}, lateness.RULE, Sentence(label),
                    None, m.started_at, whole_match=True)
 
 
@@ -115,7 +122,8 @@ def _window(h: Hand, key: str) -> Iterator[Deadline]:
     started = max(b.deal_completed_at, b.last_accepted_at or b.deal_completed_at)
     yield Deadline(f"{key}/declaration/{len(b.history)}", due, "DeclarationWindowClosed",
                    {"hand": h.number}, "SJ3-3.6" if reveals else "SJ2-4.7",
-                   "the dealer's pause after drawing" if reveals else "the declaration window",
+                   Sentence(Message("the dealer's pause after drawing") if reveals
+                            else Message("the declaration window")),
                    None, started)
 
 
@@ -130,7 +138,7 @@ def _move(h: Hand, key: str) -> Iterator[Deadline]:
                    "SJ3TimeLimitExceeded",
                    {"hand": h.number, "seat": seat, "kind": kind},
                    "SJ3-7.3" if kind == "throwChoice" else "SJ3-11.8",
-                   _MOVE_LABELS[kind].format(seat), seat, h.clock)
+                   Sentence(Message(_MOVE_LABELS[kind], seat=seat)), seat, h.clock)
 
 
 def _occurrence(h: Hand, kind: str) -> str:

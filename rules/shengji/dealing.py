@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Mapping
 
 from ..frozen import evolve
-from ..messages import Message
+from ..messages import Message, Sentence
 from ..violations import RuleViolation
 from . import declaring, reveals, words
 from .cards import JOKERS, Trump, deck
@@ -236,5 +236,6 @@ def _close_reveals(h: Hand, at: datetime | None) -> Hand:
     fixed = fixed_by_reveals(h, bidding)
     if fixed is None:
         return evolve(h, bidding=bidding, phase="voided",
-                       void_reason="SJ3-3.7: no one revealed trump during the dealer's pause")
+                       void_reason=Sentence(Message("SJ3-3.7: no one revealed trump "
+                                                    "during the dealer's pause")))
     return evolve(fixed, phase="kitty")

@@ -146,7 +146,7 @@ class Hand:
     irregularities: tuple[Mapping, ...] = ()
     kitty_error: bool = False
     result: Mapping | None = None
-    void_reason: str | None = None
+    void_reason: str | None = None  # a code, the rules' words (a Sentence) or the referee's
     first_deal: bool = False             # the bids make the dealer (hand 1: SJ2-5.1, SJ3-4.1)
     first_drawer: int | None = None      # SJ3-1.3 / 1.4
     clock: datetime | None = None        # the last move a time limit counts from (SJ3-11.8)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from ..frozen import evolve
-from ..messages import Message
+from ..messages import Message, Sentence, sentence
 from ..violations import RuleViolation
 from . import scoring
 from .hand import PHASES, POINTS_PENALTY, Hand, in_phase
@@ -19,11 +19,11 @@ def assess_penalty(h: Hand, data: Mapping) -> Hand:
 
 
 def add_penalty(h: Hand, rule: str, side: str, amount: int, source: str,
-                reason: str | None) -> Hand:
+                reason: Message | str | None) -> Hand:
     """A point penalty against ``side`` in this hand (SJ2-12.1, SJ3-11.1)."""
     penalty = {"rule": rule, "side": side, "points": amount,
                "trick": len(h.tricks) + (h.trick is not None), "source": source,
-               "reason": reason}
+               "reason": sentence(reason)}
     return evolve(h, penalties=h.penalties + (penalty,))
 
 
@@ -90,9 +90,9 @@ def _sj3_irregularity(h: Hand, data: Mapping) -> Hand:
     entry = {"rule": rule, "seat": seat, "detail": data["detail"]}
     h = evolve(h, irregularities=h.irregularities + (entry,))
     if rule in _POINTS_IRREGULARITIES:
-        what = "exposed a card" if rule == "SJ3-11.5" else "played out of turn"
-        h = add_penalty(h, rule, scoring.side_of(seat), POINTS_PENALTY, "engine",
-                        f"seat {seat} {what}")
+        reason = Message("seat {seat} exposed a card", seat=seat) if rule == "SJ3-11.5" else \
+            Message("seat {seat} played out of turn", seat=seat)
+        h = add_penalty(h, rule, scoring.side_of(seat), POINTS_PENALTY, "engine", reason)
     return h
 
 
@@ -113,10 +113,13 @@ def count_mismatch(h: Hand, data: Mapping) -> Hand:
     h = evolve(h, irregularities=h.irregularities + (entry,))
     at_fault = sorted({scoring.side_of(s) for s in seats})
     if len(at_fault) == 2:
-        return evolve(h, phase="voided", void_reason="SJ3-11.6: both sides' card counts are wrong")
+        return evolve(h, phase="voided",
+                      void_reason=Sentence(Message("SJ3-11.6: both sides' card counts are "
+                                                   "wrong")))
     if h.dealer is None:
-        return evolve(h, phase="voided", void_reason="SJ3-11.6: a card count is wrong before "
-                                                      "the first dealer is known")
+        return evolve(h, phase="voided",
+                      void_reason=Sentence(Message("SJ3-11.6: a card count is wrong before the "
+                                                   "first dealer is known")))
     faultless = scoring.other_side(at_fault[0])
     result = {"ended": "countMismatch", "rule": "SJ3-11.6", "sides_at_fault": at_fault,
               "faultless_side": faultless}

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Mapping
 
 from ..frozen import evolve
+from ..messages import Message, Sentence
 from ..violations import RuleViolation
 from . import declaring, reveals, scoring
 from .cards import missing_cards, remove_cards
@@ -59,8 +60,9 @@ def _deal_transferred(h: Hand, taker: int) -> Hand:
                                        "cannot be handed to seat {taker}",
                                        dealer=h.dealer, taker=taker)
     entry = {"rule": "SJ3-4.3", "seat": taker,
-             "detail": f"seat {taker} took the kitty of dealer seat {h.dealer}: the defenders "
-                       "take the deal"}
+             "detail": Sentence(Message("seat {taker} took the kitty of dealer seat {dealer}: "
+                                        "the defenders take the deal",
+                                        taker=taker, dealer=h.dealer))}
     result = {"ended": "dealTransfer", "rule": "SJ3-4.3", "final_outcome": 0,
               "result": scoring.result_of(0)}
     return evolve(h, irregularities=h.irregularities + (entry,), phase="completed",
@@ -84,8 +86,9 @@ def bury_kitty(h: Hand, data: Mapping) -> Hand:
                 kitty=cards)
     if len(cards) == size:
         return evolve(h, phase="playing")
-    flag = {"rule": "SJ2-12.3", "seat": h.dealer, "detail": f"the dealer buried {len(cards)} "
-                                                            f"cards instead of {size}"}
+    flag = {"rule": "SJ2-12.3", "seat": h.dealer,
+            "detail": Sentence(Message("the dealer buried {count} cards instead of {size}",
+                                       count=len(cards), size=size))}
     return evolve(h, kitty_error=True, irregularities=h.irregularities + (flag,),
                    phase="correcting_kitty")
 

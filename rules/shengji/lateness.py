@@ -19,6 +19,7 @@ from typing import Mapping
 
 from ..frozen import evolve
 from ..match_clock import timestamp
+from ..messages import Message, Sentence
 from ..violations import RuleViolation
 from . import scoring
 from .match_state import Match, forfeited, level_names, must_be_playing
@@ -99,7 +100,8 @@ def record_lateness(m: Match, data: Mapping) -> Match:
         return m  # the other side's forfeit has decided the round
     if result.kind == POINTS:
         penalty = {"side": side, "points": result.points,
-                   "reason": f"side {side} was {minutes} minutes late"}
+                   "reason": Sentence(Message("side {side} was {minutes} minutes late",
+                                              side=side, minutes=minutes))}
         return evolve(m, first_hand_penalties=m.first_hand_penalties + (penalty,))
     if result.kind == FIRST_HAND:
         return _forfeit_first_hand(m, side, data.get("dealer"))

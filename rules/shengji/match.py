@@ -16,6 +16,7 @@ from typing import Mapping
 from ..frozen import evolve
 from ..match_clock import maybe_moment as _moment
 from ..match_clock import timestamp
+from ..messages import N_, Message, Sentence
 from ..violations import RuleViolation
 from . import dealing, irregularities, kitty, lateness, scoring, sheet, tricks
 from .deadlines import deadlines  # noqa: F401  (the engine's pending time rules, rules.deadlines)
@@ -244,6 +245,15 @@ def record_ruling(m: Match, data: Mapping) -> Match:
 
 # --- SJ3: move times (SJ3-11.8); lateness (T-6.6) is lateness.py's -----------------------------
 
+# the moves whose time is kept, by their codes (SJ3TimeLimitExceeded.kind), which the English shows
+_MOVE_WORDS = {  # i18n: a move of SJ3 whose time ran out ("seat 2 overran the lead time")
+    "kitty": N_("kitty"), "lead": N_("lead"), "follow": N_("follow")}
+
+def _move_word(kind: str) -> Message | str:
+    word = _MOVE_WORDS.get(kind)
+    return kind if word is None else Message(word)
+
+
 def time_overrun(m: Match, data: Mapping, at: datetime | None) -> Match:
     """SJ3TimeLimitExceeded (SJ3-11.8, 「第一次警告，以后每次扣20分」): a move's overrun, reported by the
     timer; the side's first breach (per match, or per hand with ``timeWarningScope:
@@ -258,12 +268,15 @@ def time_overrun(m: Match, data: Mapping, at: datetime | None) -> Match:
                (m.settings.timeWarningScope == "sidePerMatch" or b["hand"] == h.number)]
     breach = {"hand": h.number, "seat": seat, "side": side, "kind": data["kind"],
               "consequence": "penalty" if earlier else "warning"}
-    detail = f"seat {seat} overran the {data['kind']} time"
+    kind = _move_word(data["kind"])
     if earlier:
         h = irregularities.add_penalty(h, "SJ3-11.8", side, POINTS_PENALTY, "engine",
-                              f"{detail} again: 20 points")
+                                       Message("seat {seat} overran the {kind} time again: 20 "
+                                               "points", seat=seat, kind=kind))
     else:
-        warning = {"rule": "SJ3-11.8", "seat": seat, "detail": f"{detail}: warning"}
+        warning = {"rule": "SJ3-11.8", "seat": seat,
+                   "detail": Sentence(Message("seat {seat} overran the {kind} time: warning",
+                                              seat=seat, kind=kind))}
         h = evolve(h, irregularities=h.irregularities + (warning,))
     return with_hand(evolve(m, time_breaches=m.time_breaches + (breach,)), h)
 

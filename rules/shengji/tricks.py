@@ -10,7 +10,7 @@ from typing import Mapping
 
 from ..frozen import evolve
 from ..match_clock import timestamp
-from ..messages import Message
+from ..messages import Message, Sentence
 from ..violations import RuleViolation
 from . import obligations, scoring, words
 from .cards import Trump, points, remove_cards
@@ -127,10 +127,18 @@ def _throw_record(seat: int, attempt, verdict) -> dict:
 def _throw_penalty(seat: int, verdict, trick_no: int, rule: str) -> dict:
     """SJ2-8.5 / SJ2-12.2 (and SJ2-12.5 for a wrong lead): 10 points per card of every beatable
     component, against the thrower's side."""
-    what = "lead mixed classes" if rule == "SJ2-12.5" else "throw failed"
+    if rule == "SJ2-12.5":
+        reason = Sentence(Message("seat {seat}'s lead mixed classes: {count} component(s) "
+                                  "beatable", seat=seat, count=len(verdict.beaten)))
+    else:
+        reason = _throw_failed(seat, len(verdict.beaten))
     return {"rule": rule, "side": scoring.side_of(seat), "points": 10 * verdict.penalty_cards,
-            "trick": trick_no, "source": "engine",
-            "reason": f"seat {seat}'s {what}: {len(verdict.beaten)} component(s) beatable"}
+            "trick": trick_no, "source": "engine", "reason": reason}
+
+
+def _throw_failed(seat: int, beaten: int) -> Sentence:
+    return Sentence(Message("seat {seat}'s throw failed: {count} component(s) beatable",
+                            seat=seat, count=beaten))
 
 
 def _stated_lead(h: Hand, seat: int, cards: tuple[str, ...], structure,
@@ -151,8 +159,7 @@ def _stated_lead(h: Hand, seat: int, cards: tuple[str, ...], structure,
     options = throw_options(components)
     designator = scoring.next_seat(seat)
     penalty = {"rule": "SJ3-7.3", "side": scoring.side_of(seat), "points": POINTS_PENALTY,
-               "trick": number, "source": "engine",
-               "reason": f"seat {seat}'s throw failed: {len(beaten)} component(s) beatable"}
+               "trick": number, "source": "engine", "reason": _throw_failed(seat, len(beaten))}
     throw = {"rule": "SJ3-7.3", "seat": seat, "attempt": list(cards),
              "structure": [list(c.cards) for c in components],
              "beaten": [list(c.cards) for c in beaten], "penalty": POINTS_PENALTY,
@@ -226,7 +233,7 @@ def _follow(h: Hand, seat: int, cards: tuple[str, ...], at: datetime | None) -> 
             if h.settings.strict:
                 raise
             entry = {"seat": seat, "trick": trick.number,
-                     "rule": violation.rule, "message": violation.message}
+                     "rule": violation.rule, "message": Sentence(violation.text)}
             flagged, pending = flagged + (entry,), pending + (entry,)
     plays = trick.plays + ((seat, cards),)
     hands = with_holding(h.hands, seat, remove_cards(hand, cards))

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
 
+from ..messages import Sentence
 from ..setting_values import check_values
 from ..swiss_pairing import METHODS
 from ..violations import RuleViolation
@@ -81,7 +82,7 @@ class Round:
     meetings: tuple[Meeting, ...]
     bye: str | None = None
     manual: bool = False
-    warnings: tuple[str, ...] = ()   # what a manual pairing departs from (rematches, …)
+    warnings: tuple[Sentence, ...] = ()   # what a manual pairing departs from (rematches, …)
     reason: str | None = None        # why the referee paired it by hand
 
     def meeting_of(self, team: str) -> Meeting | None:

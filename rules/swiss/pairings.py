@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
-from ..messages import N_, Message
+from ..messages import N_, Message, Sentence
 from ..multisets import listed, roll_call
 from ..swiss_pairing import Pairing, differences, fewest_rematches, pair_round, score_groups
 from ..violations import RuleViolation
@@ -146,7 +146,7 @@ def _why_unpairable(ranked: Sequence[str], byes: set[str]) -> Message:
 
 # --- recording a pairing -----------------------------------------------------------------------
 
-def check_pairing(ev: TeamEvent, data: Mapping, by_lots: bool) -> tuple[str, ...]:
+def check_pairing(ev: TeamEvent, data: Mapping, by_lots: bool) -> tuple[Sentence, ...]:
     """A round's pairing — round 1 by lots (``by_lots``: ``LotsDrawn``), later rounds
     ``RoundPaired`` — fits the event: the next round, after the last one has been played; every
     team in play once, at a meeting or as the bye; one bye exactly when their number is odd; new
@@ -212,11 +212,14 @@ def _must_use_new_ids(ev: TeamEvent, data: Mapping) -> None:
                                      ids=', '.join(clash))
 
 
-def manual_warnings(ev: TeamEvent, teams: Sequence[str], given: Pairing) -> tuple[str, ...]:
-    """What a manual pairing departs from: rematches, a second bye, and scores further apart
-    than the method allows (T-6.4) — ``nearest``: a difference larger than the largest one of
-    the best pairing (without a rematch when there is one, else with the fewest); ``topDown``:
-    pairs further apart than adjacent score groups."""
+def manual_warnings(ev: TeamEvent, teams: Sequence[str],
+                    given: Pairing) -> tuple[Sentence, ...]:
+    """What a manual pairing departs from, each in English and said in its reader's language
+    where it is shown (a :class:`~rules.messages.Sentence`): rematches, a second bye, and
+    scores further apart than the method allows (T-6.4) — ``nearest``: a difference larger
+    than the largest one of the best pairing (without a rematch when there is one, else with
+    the fewest); ``topDown``: pairs further apart than adjacent score groups. Derived whenever
+    the round is folded, never stored in the log."""
     seen = met(ev)
     scores = {t: totals(ev, t).score for t in teams}
     playing = [t for t in teams if t != given.bye]
@@ -232,21 +235,24 @@ def manual_warnings(ev: TeamEvent, teams: Sequence[str], given: Pairing) -> tupl
     for a, b in given.pairs:
         if b in seen[a]:
             before = [r.number for r in ev.rounds if (m := r.meeting_of(a)) and b in m.teams]
-            warnings.append(f"rematch: {a} and {b} met in round "
-                            f"{', '.join(map(str, before))}")
+            warnings.append(Message("rematch: {a} and {b} met in round {rounds}",
+                                    a=a, b=b, rounds=", ".join(map(str, before))))
         elif near and abs(scores[a] - scores[b]) > limit:
-            warnings.append(f"{a} ({scores[a]}) and {b} ({scores[b]}) are "
-                            f"{abs(scores[a] - scores[b])} points apart; the nearest pairing "
-                            f"keeps every difference within {limit}")
+            warnings.append(Message("{a} ({a_score}) and {b} ({b_score}) are {apart} points "
+                                    "apart; the nearest pairing keeps every difference within "
+                                    "{limit}",
+                                    a=a, a_score=scores[a], b=b, b_score=scores[b],
+                                    apart=abs(scores[a] - scores[b]), limit=limit))
         elif not near and abs(groups[a] - groups[b]) > 1:
-            warnings.append(f"{a} ({scores[a]}) and {b} ({scores[b]}) are not in equal or "
-                            f"adjacent score groups")
+            warnings.append(Message("{a} ({a_score}) and {b} ({b_score}) are not in equal or "
+                                    "adjacent score groups",
+                                    a=a, a_score=scores[a], b=b, b_score=scores[b]))
     if given.bye in had_bye(ev):
-        warnings.append(f"second bye: {given.bye} has had a bye")
-    return tuple(warnings)
+        warnings.append(Message("second bye: {bye} has had a bye", bye=given.bye))
+    return tuple(map(Sentence, warnings))
 
 
-def record_pairing(ev: TeamEvent, data: Mapping, warnings: Sequence[str] = ()) -> TeamEvent:
+def record_pairing(ev: TeamEvent, data: Mapping, warnings: Sequence[Sentence] = ()) -> TeamEvent:
     number = data["round"]
     meetings = tuple(Meeting(m["match_id"], number, tuple(m["teams"])) for m in data["matches"])
     byes = data.get("byes") or []

@@ -15,9 +15,11 @@ from events.team_event_events import PairedMeetingSchema
 from events.tournament_events import IDENTIFIER
 from projections import team_event
 from rules import swiss
+from rules.messages import Message
 
 from ..application import Pairing
 from ..auth import allows, require_event
+from ..i18n import say
 from ..requests import load_body, optional_json_body, str_arg
 from ..schemas import MetaSchema
 from .common import (
@@ -140,12 +142,14 @@ def _signed(value: int | None) -> str:
 
 
 def _note(team: dict) -> str:
-    """Why a team is not ranked (T-6.7, SJ3-11.9), or that it withdrew."""
+    """Why a team is not ranked (T-6.7, SJ3-11.9), in the reader's language after the printed
+    sheet's own label, or that it withdrew (a label in both, as the headers are)."""
     out = team.get("excluded")
     if out is not None:
         label = "取消参赛资格" if out["rule"] == "SJ3-11.9" else "两次弃权，不计团体成绩"
-        return f"{label} {out['reason']} ({out['rule']}; not ranked from round " \
-               f"{out['after_round']} on)"
+        return say(Message("{label} {reason} ({rule}; not ranked from round {round} on)",
+                           label=label, reason=out["reason"], rule=out["rule"],
+                           round=out["after_round"]))
     return "退出 withdrawn" if team["withdrawn"] else ""
 
 

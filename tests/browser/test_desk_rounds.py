@@ -187,7 +187,9 @@ def test_a_pairing_by_hand_is_stored_with_the_servers_warnings(browser, language
         assert len(round_2["warnings"]) == 2 and all(w.startswith("rematch:") for w in round_2["warnings"])
         wait_for(browser, lambda: rows_shown(browser, 2), "round 2 shown")
         shown = texts(browser, "section.round-block[data-round='2'] ul.warnings li")
-        assert shown == ["⚠ " + w for w in round_2["warnings"]]
+        said = ok(day.api.get(day.base + "/rounds", headers={"Accept-Language": "zh"}))
+        assert shown == ["⚠ " + w for w in said["rounds"][1]["warnings"]]   # in the page's words
+        assert all(w.startswith("⚠ 重复对阵：") for w in shown)
         assert texts(browser, "#status") == ["第2轮已手工编排，存有2条警告（见该轮）。"]
         screenshot(browser, "desk-rounds-by-hand-zh")
     finally:

@@ -44,9 +44,10 @@
                   points: _("points"), levels: _("levels"), coins: _("coins"), amount: _("amount"),
                   position: _("position"), positions: _("positions"), data: _("data"),
                   player: _("player"), count: _("count"), dice: _("dice"), wildAs: _("wildAs")};
-  // GD-7.1: the tribute case of a hand
-  const TRIBUTE_CASES = {double: _("Tribute: double."), single: _("Tribute: single."),
-                         partnerLast: _("Tribute: partnerLast."), none: _("Tribute: none.")};
+  // GD-7.1: the tribute case of a hand, named by the glossary (seed 001's 双下, 单下)
+  const TRIBUTE_CASES = {double: _("Tribute: {case}, both losers pay one card each."),
+                         single: _("Tribute: {case}, the last player pays the first one card."),
+                         partnerLast: _("Tribute: {case}.")};
   // mahjong: the kind of a claim (Claim) and of a kong declared from the hand (KongDeclared)
   const KINDS = {chow: _("kind: chow"), pong: _("kind: pong"), kong: _("kind: kong"), win: _("kind: win"),
                  direct: _("kind: direct"), added: _("kind: added"), concealed: _("kind: concealed")};
@@ -729,7 +730,7 @@
     for (const win of view.wins || []) {
       parts.push(el("div", {class: "win"}, said(_("{seat} wins on {tile}"), {seat: seatLabel(win.seat), tile: Cards.tile(win.tile)}),
                     " ", win.self_drawn ? _("(self-drawn)") : said(_("({seat}'s discard)"), {seat: seatLabel(win.discarder)}),
-                    win.value ? " · " + described(win.value) : ""));
+                    win.value ? " · " + valueWords(win.value) : ""));
     }
     const ex = view.exchange;
     if (ex && ex.selections && view.phase === "exchange") {
@@ -852,18 +853,28 @@
     }
     if (t.awaiting_assignment) lines.push(_("The tributes are paid; who receives which is to be assigned."));
     if (!lines.length) {
-      lines.push(!t.case ? _("No tribute this hand.") : TRIBUTE_CASES[t.case] || _("Tribute: {case}.", {case: t.case}));
+      lines.push(!t.case || t.case === "none" ? _("No tribute this hand.")
+        : (TRIBUTE_CASES[t.case] || _("Tribute: {case}.")).replace("{case}", term("tribute", t.case)));
     }
     return lines;
   }
 
+  /* MJS-6: a win's value in words: its pattern and fans as the glossary names them, the fan
+     and the points ("碰碰胡、自摸1番：共2番，8分"). */
+  function valueWords(value) {
+    const fans = Object.entries(value.fans || {}).map(([fan, n]) => _("{fan} {n}", {fan: term("fan", fan), n}));
+    return _("{pattern}; {fans}: fan {fan}, {points} points", {
+      pattern: term("fan", value.pattern), fans: fans.length ? joined(fans).join("") : _("no fan"),
+      fan: value.fan, points: value.points});
+  }
+
   /* MJS: each payment of the ledger, who pays whom, how much and why. */
-  function paymentWords(view, p) {
-    const payer = cap(seatName(view, p.payer));
-    return [p.payee === null || p.payee === undefined
+  function paymentWords(view, p) {  // the API names a payment's seats from and to
+    const payer = cap(seatName(view, p.from));
+    return [p.to === null || p.to === undefined
       ? said(_("{payer} pays {amount}"), {payer, amount: p.amount})
-      : said(_("{payer} pays {amount} to {payee}"), {payer, amount: p.amount, payee: seatName(view, p.payee)}),
-            " — " + p.reason + (p.rule ? " (" + p.rule + ")" : "") + (p.note ? ": " + p.note : "")];
+      : said(_("{payer} pays {amount} to {payee}"), {payer, amount: p.amount, payee: seatName(view, p.to)}),
+            " — " + term("payment", p.reason) + (p.rule ? " (" + p.rule + ")" : "") + (p.note ? ": " + p.note : "")];
   }
 
   function words(lines) {

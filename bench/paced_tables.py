@@ -1,4 +1,4 @@
-"""掼蛋 tables at a human pace on one ``paiju serve`` node, with their tablets (issue 39).
+"""掼蛋 tables at a human pace on one ``paiju serve`` node, with their tablets.
 
 One real server (SQLite, the timer on: ``paiju serve --db …`` as ``make run`` starts it) per
 level and mode, on a fresh database:
@@ -16,7 +16,7 @@ table's four tablets has read the frame of the new view, whose id is the event's
 p50 and p99; the server's CPU per move (its user + system time over the moves served); its RSS
 at the end. Each level runs twice, the second time with the node's live state switched off
 (``PAIJU_LIVE_STATE=off``: every read and view folds from the log and its checkpoints, as
-before issue 39), and prints the CPU per move of both.
+before the live state), and prints the CPU per move of both.
 
 Then the length of a match: ``--length-tables`` tables (4) with their tablets play hand 1 at
 ``--length-pace`` (a move every 0.1–0.2 s a table), go as fast as they can to hand

@@ -22,7 +22,7 @@ Measured with tracemalloc on simulated logs, a stream's heads and checkpoints ta
 to 0.95 KiB (MJS, SJ3) per event folded, 0.6 KiB for SJ2 and Guandan; the default budget of
 150,000 events is so about 60 to 140 MiB. The least recently used streams go first.
 
-**The live state** (issue 39). Besides its head, a stream's entry holds the last ``RECENT``
+**The live state**. Besides its head, a stream's entry holds the last ``RECENT``
 states folded from *committed* events, each the next version of the one before (``recent``):
 the node's live state of the stream and the few just before it, advanced once per appended
 event (projections/streams.py: :func:`~projections.streams.advance`). A committed state never

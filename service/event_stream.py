@@ -1,4 +1,4 @@
-"""A subscription as Server-Sent Events (text/event-stream, issue 18).
+"""A subscription as Server-Sent Events (text/event-stream).
 
 Each frame's ``id`` is the global position of the event it follows, so a client that reconnects
 with ``Last-Event-ID`` resumes exactly after it (browsers' EventSource do it by themselves).

@@ -1,4 +1,4 @@
-"""Catch-up subscriptions: a cursor over global positions for each subscriber (issue 18).
+"""Catch-up subscriptions: a cursor over global positions for each subscriber.
 
 A subscriber names a tournament, a filter and the last position it has (``after``). It first
 reads the log by position up to where the node's fan-out stood when it arrived, then takes what

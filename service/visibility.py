@@ -1,5 +1,5 @@
 """What one token may see of each stored event: one rule for subscriptions and webhooks, made of
-the reads' own (issue 18, item 2).
+the reads' own.
 
 Those who may read the raw log (``read-log``: officials) get the stored envelope, as
 ``GET …/events`` gives it. Everyone else gets the event's *notice* — what happened, where and

@@ -1,5 +1,5 @@
-"""Webhooks: an organiser's URL that is told of each event of a tournament as it is stored
-(issue 18, item 4). This module keeps them; service/webhook_delivery.py delivers.
+"""Webhooks: an organiser's URL that is told of each event of a tournament as it is stored.
+This module keeps them; service/webhook_delivery.py delivers.
 
 A webhook is deployment configuration, not a tournament fact: it lives beside the log (tables
 ``webhooks`` and ``webhook_deliveries`` in the same SQLite file, or in the same PostgreSQL

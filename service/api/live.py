@@ -1,4 +1,4 @@
-"""Live: the log and a match's view pushed as Server-Sent Events as each event commits (issue 18).
+"""Live: the log and a match's view pushed as Server-Sent Events as each event commits.
 
 ``GET …/subscribe`` — every event of the tournament after ``Last-Event-ID`` (or ``?after=``;
 none: from the first), filtered by ``stream``, ``type`` and ``match`` (each repeatable, or comma-

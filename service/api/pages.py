@@ -1,6 +1,6 @@
 """Read-only pages for the browser: a hand replay for the rule committee, the dispute list, the
-bracket, the standings and the groups of a tournament (issue 9, items 5 and 6); the home page
-listing the tournaments, and the team event's rounds (issue 19, item 4).
+bracket, the standings and the groups of a tournament; the home page
+listing the tournaments, and the team event's rounds.
 
 The HTML holds no data, only the ids in the URL: the page's script reads the JSON API with the
 bearer token the viewer gave it (in the URL fragment ``#token=…``, which browsers never send to

@@ -277,7 +277,8 @@ class DeskPage:
         self.choose("#f-format", format_)
         self.type("#f-name", name)
         self.type("#f-venue", venue)
-        self.type("#f-id", tid)
+        # an organiser signed in for this tournament finds its id given already
+        self.wait(lambda: self.find("#f-id").get_attribute("value") == tid, "the id given")
         for pointer, value in settings.items():
             css = f"[data-pointer='{pointer}']"
             kind = self.find(css).tag_name

@@ -15,6 +15,15 @@ const DeskNew = (() => {
   // same creation is refused as a tournament that exists, never made twice.
   let pendingId = null;
 
+  // An organiser signed in for a tournament still to be created may create that one only: its
+  // id is given (an admin's session names none, and the box stays empty)
+  Desk.session().then(open => {
+    const box = byId("f-id");
+    if (open && open.role === "organiser" && open.tournament_id && !box.value) {
+      box.value = open.tournament_id;
+    }
+  });
+
   // --- the settings as fields -----------------------------------------------------------------
   function shown(value, setting) {
     if (value === null || value === undefined) return setting.nullable ? _("no limit") : _("none");

@@ -34,7 +34,7 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from events.storage.sqlite_schema import upgrade_connection
+from events.storage.sqlite_schema import upgrade_file
 
 if TYPE_CHECKING:
     from events.store import EventStore
@@ -172,11 +172,7 @@ class SQLiteQuietMarks(SQLQuietMarks):
     def __init__(self, path: str | Path):
         super().__init__()
         self.path = str(path)
-        conn = self._connect()
-        try:
-            upgrade_connection(conn)  # the table is the storage's (events/storage)
-        finally:
-            conn.close()
+        upgrade_file(self.path)  # the table is the storage's (events/storage)
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)

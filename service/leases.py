@@ -16,7 +16,7 @@ from abc import ABC, abstractmethod
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from events.storage.sqlite_schema import upgrade_connection
+from events.storage.sqlite_schema import upgrade_file
 from rules.match_clock import timestamp
 
 LEASE_SECONDS = 10
@@ -79,11 +79,7 @@ class SQLiteLease(RenewedLease):
         self.path, self.seconds, self.name = str(path), seconds, name
         self.holder = holder or f"{name}-{uuid.uuid4()}"
         self._lock = threading.Lock()
-        conn = self._connect()
-        try:
-            upgrade_connection(conn)  # the table is the storage's (events/storage)
-        finally:
-            conn.close()
+        upgrade_file(self.path)  # the table is the storage's (events/storage)
 
     def _connect(self) -> sqlite3.Connection:
         return sqlite3.connect(self.path, timeout=30, isolation_level=None)

@@ -141,12 +141,3 @@ def upgrade_file(path: str | Path) -> tuple[int, int]:
         return upgrade_connection(conn)
     finally:
         conn.close()
-
-
-def file_version(path: str | Path) -> int:
-    """The version of the file at ``path``, 0 for a file paiju has not set up; read only."""
-    conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, timeout=30)
-    try:
-        return version(conn)
-    finally:
-        conn.close()

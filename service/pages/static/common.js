@@ -112,17 +112,17 @@ const Paiju = (() => {
     return r.body;
   }
 
-  /* Every envelope of a stream, page by page (the API's `next`). */
-  async function stream(name) {
-    const events = [];
-    let path = base + "/streams/" + encodeURIComponent(name) + "?limit=1000";
+  /* Every item of a paged read, page after page (the API's `next`): the list in member `key`
+     of each answer; `what` names the read in an error. */
+  async function everyPage(path, key, what) {
+    const items = [];
     while (path) {
       const r = await get(path);
-      if (r.status !== 200) throw new ApiError("streams/" + name, r);
-      events.push(...r.body.events);
+      if (r.status !== 200) throw new ApiError(what, r);
+      items.push(...r.body[key]);
       path = r.body.next;
     }
-    return events;
+    return items;
   }
 
   class ApiError extends Error {
@@ -404,7 +404,7 @@ const Paiju = (() => {
     });
   }
 
-  return {tid, lang, _, term, when, byName, get, need, stream, el, append, fill, byId, status, short, table, pageUrl,
+  return {tid, lang, _, term, when, byName, get, need, everyPage, el, append, fill, byId, status, short, table, pageUrl,
           pagesOf, replayUrl, tournament, teamName, hashParams, setHash, token, at, run, ApiError,
           follow, logEnd, redrawLive};
 })();

@@ -6,7 +6,7 @@
 "use strict";
 
 const DeskHome = (() => {
-  const {_, el, fill, byId, get, term, when, pagesOf, pageUrl, status, ApiError} = Paiju;
+  const {_, el, fill, byId, get, everyPage, term, when, pagesOf, pageUrl, status} = Paiju;
   const bdi = text => el("bdi", {dir: "auto"}, text);
   const CODE_ROLES = ["referee", "committee", "table", "player", "organiser"];
   const ISSUERS = ["admin", "organiser"];
@@ -20,14 +20,7 @@ const DeskHome = (() => {
       const r = await get("/v1/tournaments/" + encodeURIComponent(open.tournament_id));
       return r.status === 200 ? [r.body] : [];
     }
-    const found = [];
-    for (let path = "/v1/tournaments"; path;) {
-      const r = await get(path);
-      if (r.status !== 200) throw new ApiError("tournaments", r);
-      found.push(...r.body.tournaments);
-      path = r.body.next;
-    }
-    return found;
+    return everyPage("/v1/tournaments", "tournaments", "tournaments");
   }
 
   function drawWho(open) {

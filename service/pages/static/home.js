@@ -6,20 +6,12 @@
 "use strict";
 
 const Home = (() => {
-  const {_, term, el, fill, byId, get, pagesOf, pageUrl, status, ApiError} = Paiju;
+  const {_, term, el, fill, byId, everyPage, pagesOf, pageUrl, status} = Paiju;
   const name = text => el("bdi", {class: "name", dir: "auto"}, text);
 
   /* Every listed tournament, in order of creation (the API leaves the archived out). */
-  async function load() {
-    const found = [];
-    let path = "/v1/tournaments";
-    while (path) {
-      const r = await get(path);
-      if (r.status !== 200) throw new ApiError("tournaments", r);
-      found.push(...r.body.tournaments);
-      path = r.body.next;
-    }
-    return found;
+  function load() {
+    return everyPage("/v1/tournaments", "tournaments", "tournaments");
   }
 
   function render(tournaments) {

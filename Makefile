@@ -5,6 +5,9 @@ BIN    := $(VENV)/bin
 DB     ?= var/paiju.db
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+# the tests run on this many worker processes (pytest-xdist): each test makes its own
+# databases, ports and servers, so they share nothing; 0 runs them in pytest's own process
+TEST_WORKERS ?= 2
 
 .PHONY: run test bench install install-test clean i18n docs
 
@@ -37,7 +40,7 @@ run: $(VENV)/.installed
 	$(BIN)/paiju serve --host $(HOST) --port $(PORT) --db $(DB)
 
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
 
 bench: $(VENV)/.installed-bench
 	$(BIN)/python bench/append.py

@@ -19,7 +19,6 @@ worker thread and back for every event, for every live subscriber, cost the appe
 cores (bench/live.py)."""
 from __future__ import annotations
 
-import json
 import random
 import threading
 import time
@@ -27,6 +26,7 @@ from typing import Callable, Iterator
 
 from events.envelope import Record
 
+from . import json_text
 from .subscriptions import Hub, Subscription
 
 RETRY_MS = 2000  # how soon an EventSource reconnects after the stream ends
@@ -51,7 +51,7 @@ def frame(data: str, id: int | None = None, event: str | None = None) -> bytes:
 
 
 def compact(value) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return json_text.dumps(value).decode()
 
 
 HEARTBEAT = b": heartbeat\n\n"

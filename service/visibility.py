@@ -90,7 +90,7 @@ class Visibility:
             return text
         if (seen := self.visible(record, reader, quick)) is None:
             return None
-        text = json.dumps(seen, ensure_ascii=False, separators=(",", ":"))
+        text = compact(seen)
         with self._lock:
             self._done[key] = text
             while len(self._done) > self.keep:

@@ -67,6 +67,11 @@ class Timekeeper:
         # asked after the stream's deadlines changed: a nudge after every POST asks for the
         # earliest of all, which must not sort every running match's deadlines each time
         self._earliest: dict[str, PendingDeadline | None] = {}
+        # the earliest of all, kept while its stream's deadlines stay the same; the streams
+        # whose deadlines changed since it was worked out are all a nudge compares it with
+        self._first: PendingDeadline | None = None
+        self._first_known = False
+        self._changed: set[str] = set()
         # timer event ids already in the log: a deadline that comes back with the same id (its
         # event voided by a ruling, say) has had its firing, and a retry would change nothing
         self._settled: set[str] = set()
@@ -95,6 +100,7 @@ class Timekeeper:
             self._pending.clear()                        # is followed by catch_up
             self._refused.clear()
             self._earliest.clear()
+            self._first_known = False
             self._unknown = dict.fromkeys(self.marks.unsettled(self.store))
             return len(self._unknown)
 
@@ -137,7 +143,7 @@ class Timekeeper:
                     touched.add(record.stream)
             for stream in touched:
                 self._refused.pop(stream, None)  # a new history: judge its deadlines afresh
-                self._earliest.pop(stream, None)
+                self._forget_earliest(stream)
                 self._unknown.pop(stream, None)  # folded now, with what was appended
                 self._refresh(stream)
             self.marks.flush()
@@ -158,7 +164,7 @@ class Timekeeper:
         else:
             folded = load_stream(self.store, self.catalogue, stream, cache=self.cache)
         found = pending_deadlines(folded)
-        self._earliest.pop(stream, None)
+        self._forget_earliest(stream)
         if found:
             self._pending[stream] = found
         else:
@@ -180,10 +186,25 @@ class Timekeeper:
         return first.due if first is not None else None
 
     def earliest(self) -> PendingDeadline | None:
-        """``pending()[0]``, or None, from each stream's earliest (kept until it changes)."""
+        """``pending()[0]``, or None: the earliest of all as it was, compared with the
+        earliest of each stream that changed since (all streams', when its own changed)."""
         with self._lock:
-            firsts = [self._earliest_of(stream) for stream in self._pending]
-        return min((p for p in firsts if p is not None), key=_order, default=None)
+            if self._first_known:
+                firsts = [self._first] + [self._earliest_of(s) for s in self._changed
+                                          if s in self._pending]
+            else:
+                firsts = [self._earliest_of(stream) for stream in self._pending]
+            self._first = min((p for p in firsts if p is not None), key=_order, default=None)
+            self._first_known = True
+            self._changed.clear()
+            return self._first
+
+    def _forget_earliest(self, stream: str) -> None:
+        """``stream``'s deadlines changed: its earliest is worked out again when asked."""
+        self._earliest.pop(stream, None)
+        self._changed.add(stream)
+        if self._first is not None and self._first.stream == stream:
+            self._first_known = False
 
     def _earliest_of(self, stream: str) -> PendingDeadline | None:
         if stream not in self._earliest:
@@ -247,18 +268,18 @@ class Timekeeper:
             log.info("deadline %s of %s refused: %s %s", deadline.deadline.key,
                      deadline.stream, refused.violation.rule, refused.violation.message)
             self._refused.setdefault(deadline.stream, set()).add(deadline.event_id)
-            self._earliest.pop(deadline.stream, None)
+            self._forget_earliest(deadline.stream)
             self.catch_up()
             return []
         except (IdempotencyConflict, WrongExpectedVersion) as conflict:
             log.warning("deadline %s of %s not appended: %s", deadline.deadline.key,
                         deadline.stream, conflict)
             self._refused.setdefault(deadline.stream, set()).add(deadline.event_id)
-            self._earliest.pop(deadline.stream, None)
+            self._forget_earliest(deadline.stream)
             return []
         self._refresh(deadline.stream)
         self._settled.add(deadline.event_id)
-        self._earliest.pop(deadline.stream, None)
+        self._forget_earliest(deadline.stream)
         if result.created:
             self.fired += 1
             log.info("deadline %s of %s fired: %s at %s", deadline.deadline.key, deadline.stream,

@@ -44,6 +44,9 @@ log = logging.getLogger("paiju.webhooks")
 FIRST_RETRY_SECONDS = 1.0
 MAX_RETRY_SECONDS = 600.0
 READ_PAGE = 200            # events read from the log at a time
+# after a commit wakes it, the thread waits this long, so that the commits of a busy hall that
+# come meanwhile are one round (a round asks the registry and reads the log once)
+GATHER_SECONDS = 0.1
 ROUND_LIMIT = 100          # deliveries to one webhook in one round, so one cannot starve the rest
 USER_AGENT = "paiju-webhooks/1"
 
@@ -217,7 +220,8 @@ class WebhookDelivery:
                 self.deliver_due()
             except Exception:  # a round must not end the thread: log it, try again
                 log.exception("webhook round failed")
-            self._wake.wait(self.poll_seconds)
+            if self._wake.wait(self.poll_seconds):
+                self._stopping.wait(GATHER_SECONDS)
 
     def stop(self) -> None:
         """No new round; the round in progress finishes its attempt; the lease is given up."""

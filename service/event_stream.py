@@ -69,8 +69,12 @@ class EventStream:
     def __init__(self, hub: Hub, sub: Subscription, render: Render, heartbeat_seconds: float,
                  opening: Callable[[], list[bytes]] | None = None,
                  still_valid: Callable[[], str | None] = lambda: None,
-                 recheck_seconds: float = RECHECK_SECONDS, quick: QuickRender | None = None):
+                 recheck_seconds: float = RECHECK_SECONDS, quick: QuickRender | None = None,
+                 gather_seconds: float = 0.0):
         self.hub, self.sub, self.render, self.quick = hub, sub, render, quick
+        # after it sent, the stream waits this long before it takes again, so that what comes
+        # meanwhile goes in one write (a board of a busy hall's log: one wake a few events)
+        self.gather_seconds = gather_seconds
         self.heartbeat_seconds = heartbeat_seconds
         self._opening = opening
         self._still_valid = still_valid  # why the token may no longer read, or None
@@ -163,10 +167,12 @@ class EventStream:
         self.add_waker(ready.set)
         return self.pump(ready)
 
-    def pump(self, ready, call: Callable = lambda work: work()) -> Iterator[bytes]:
+    def pump(self, ready, call: Callable = lambda work: work(),
+             pause: Callable[[float], None] = time.sleep) -> Iterator[bytes]:
         """The stream's bytes until it is over. ``ready`` is an event (of threading, or of an
         event loop) that the wakers set; ``call(work)`` runs what may read the store — here, or
-        in a worker thread of an event loop's (service/serving.py)."""
+        in a worker thread of an event loop's (service/serving.py); ``pause(seconds)`` sleeps
+        (the loop's own sleep there)."""
         idle_wait = self.heartbeat_seconds * random.random()  # out of step: see above
         try:
             yield b"".join(call(self.opening))
@@ -179,6 +185,8 @@ class EventStream:
                     yield b"".join(sent)
                 if self.over:
                     return
+                if sent and self.gather_seconds:
+                    pause(self.gather_seconds)
                 if not sent and not ready.wait(idle_wait):
                     yield HEARTBEAT
                     idle_wait = self.heartbeat_seconds

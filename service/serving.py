@@ -118,7 +118,7 @@ class Front:
         watcher.start(ready.set)
         stream.add_waker(watcher.send)  # thread-safe: the fan-out's thread calls it
         try:
-            yield from stream.pump(ready, self.pool.apply)
+            yield from stream.pump(ready, self.pool.apply, gevent.sleep)
         finally:
             watcher.stop()
             watcher.close()

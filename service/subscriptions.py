@@ -24,7 +24,6 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
-import time
 from collections import deque
 from itertools import chain
 from dataclasses import dataclass
@@ -321,16 +320,15 @@ class Hub:
 
 def _prepare(work: Iterable[tuple[Callable[[Record], object], Record]]) -> None:
     """Each rendering made ready, in log order; one that fails is left to the subscriber's own
-    stream, which renders it again (and says what went wrong). Between two, the fan-out lets
-    go of the interpreter: an append waiting for it (the writer's decision) goes first, rather
-    than after the fan-out's time slice."""
+    stream, which renders it again (and says what went wrong). (A pause between two, to let
+    a waiting append go first, cost more CPU in switches than it saved the appends: measured,
+    bench/paced_tables.py.)"""
     for make, record in work:
         try:
             make(record)
         except Exception:  # logged; the stream renders it itself
             log.warning("the fan-out could not prepare event %d", record.position,
                         exc_info=True)
-        time.sleep(0)
 
 
 def _keys(filter: Filter) -> frozenset[str | None]:

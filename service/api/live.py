@@ -34,6 +34,10 @@ bp = Blueprint("live", __name__, url_prefix="/v1/tournaments/<tid>")
 
 _POSITION = re.compile(r"[0-9]{1,18}")
 STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}  # proxies: pass it on
+# A subscriber of the log (a board) gets every event of the tournament: after a write it lets
+# this long pass, so that a busy hall's events reach it a few to a write (a match view's
+# tablet, whose match moves every second or two, sends each at once)
+LOG_GATHER_SECONDS = 0.05
 
 
 @bp.get("/subscribe")
@@ -59,7 +63,7 @@ def subscribe(tid: str):
                             current_app.config["LIVE_HEARTBEAT_SECONDS"],
                             still_valid=_token_check(),
                             recheck_seconds=current_app.config["LIVE_TOKEN_RECHECK_SECONDS"],
-                            quick=quick))
+                            quick=quick, gather_seconds=LOG_GATHER_SECONDS))
 
 
 @bp.get("/matches/<mid>/subscribe")

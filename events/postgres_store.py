@@ -138,6 +138,8 @@ class Pool:
             try:
                 with self._pool.connection() as conn:
                     return conn.execute(self.sql(sql), params).fetchall()
+            except psycopg_pool.PoolClosed:  # closed here, not lost: no retry will find it
+                raise StoreClosed("the event store is closed") from None
             except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as error:
                 if attempt == 2 or isinstance(error, psycopg_pool.PoolTimeout):
                     raise StoreUnavailable(Message("the database is unavailable: {error}",

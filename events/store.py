@@ -81,7 +81,7 @@ class StoreUnavailable(RuntimeError):
 
 
 class StoreClosed(RuntimeError):
-    """An append after the store was closed."""
+    """An append, or a read, after the store was closed."""
 
 
 @dataclass(frozen=True)

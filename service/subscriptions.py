@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Callable, Hashable, Iterable
 
 from events.envelope import Record
-from events.store import EventStore
+from events.store import EventStore, StoreClosed
 from rules.messages import Message
 
 log = logging.getLogger("paiju.subscriptions")
@@ -228,7 +228,7 @@ class Hub:
             try:
                 if not self._skip_if_unheard() and not (woken and self._hand_out_heard()):
                     self._fan_out()
-            except sqlite3.ProgrammingError:  # the store was closed under us: the app is gone
+            except (sqlite3.ProgrammingError, StoreClosed):  # closed under us: the app is gone
                 return
             except Exception:  # a store unavailable for a moment: the next poll reads again
                 log.exception("the fan-out could not read the log")

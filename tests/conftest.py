@@ -1,6 +1,7 @@
 import postgres
 import pytest
 from clients import admin_client
+from fold_logs import restored_store
 from timed import Timed
 
 from events.memory_store import InMemoryEventStore
@@ -51,6 +52,15 @@ def sqlite_store(tmp_path):
     s = SQLiteEventStore(tmp_path / "events.db")
     yield s
     s.close()
+
+
+@pytest.fixture(scope="module")
+def fold_logs_store(tmp_path_factory):
+    """The recorded logs of the five games (tests/fixtures/fold-logs.jsonl.xz) in a SQLite
+    store, for a module's tests."""
+    store = restored_store(tmp_path_factory.mktemp("fold-logs") / "logs.db")
+    yield store
+    store.close()
 
 
 @pytest.fixture(scope="session")

@@ -45,6 +45,20 @@ def records() -> Iterator[Record]:
             yield record
 
 
+def match_states(store: SQLiteEventStore, every: int) -> Iterator:
+    """Every ``every``-th state of each match stream of ``store``, and each stream's last,
+    folded event by event."""
+    from events import default_catalogue  # the folds, not needed to write the file
+    from projections.streams import StreamState, fold
+    catalogue = default_catalogue()
+    for stream in sorted({r.stream for r in store.read_type("MatchStarted")}):
+        state, records = StreamState(stream), list(store.read_stream(stream))
+        for index, record in enumerate(records):
+            state = fold(state, [record], catalogue, store)
+            if index % every == 0 or index == len(records) - 1:
+                yield state
+
+
 def restored_store(path: str | Path) -> SQLiteEventStore:
     """A SQLite log at ``path`` holding the file's events exactly (positions and hashes kept)."""
     store = SQLiteEventStore(str(path), synchronous="OFF")

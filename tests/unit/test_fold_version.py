@@ -12,7 +12,6 @@ from collections.abc import Iterable, Iterator
 
 import pytest
 from checkpoint_checks import assert_same_fold
-from fold_logs import restored_store
 
 from events import default_catalogue
 from projections import streams
@@ -26,10 +25,8 @@ CHANGED = "fold output changed: bump FOLD_VERSION and record the new digest"
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory):
-    store = restored_store(tmp_path_factory.mktemp("fold-logs") / "logs.db")
-    yield store
-    store.close()
+def store(fold_logs_store):
+    return fold_logs_store
 
 
 def folds(store) -> Iterator[tuple[StreamState, bool]]:

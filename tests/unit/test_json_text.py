@@ -7,16 +7,13 @@ import json
 from datetime import datetime, timezone
 
 import pytest
-from fold_logs import restored_store
+from fold_logs import match_states
 
-from events import default_catalogue
 from projections.matches import folded_view, hand_view
-from projections.streams import StreamState, fold
 from projections.viewers import Viewer
 from service import json_text
 from service.i18n import Saying, catalogue
 
-CATALOGUE = default_catalogue()
 VIEWERS = (Viewer("referee"), Viewer("public"), *(Viewer("seat", n) for n in range(4)))
 EVERY = 7  # the views of every seventh state of a stream, and of its last
 
@@ -27,24 +24,16 @@ def standard(value, sort_keys: bool = False, default=None) -> bytes:
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory):
-    store = restored_store(tmp_path_factory.mktemp("fold-logs") / "logs.db")
-    yield store
-    store.close()
+def store(fold_logs_store):
+    return fold_logs_store
 
 
 def views_of(store):
-    for stream in sorted({r.stream for r in store.read_type("MatchStarted")}):
-        state, records = StreamState(stream), list(store.read_stream(stream))
-        for index, record in enumerate(records):
-            state = fold(state, [record], CATALOGUE, store)
-            if index % EVERY and index != len(records) - 1:
-                continue
-            for viewer in VIEWERS:
-                yield state.state.game, folded_view(state, viewer)
-                if state.state.next_hand > 1:
-                    yield state.state.game, hand_view(state.state, state.state.next_hand - 1,
-                                                      viewer)
+    for state in match_states(store, EVERY):
+        for viewer in VIEWERS:
+            yield state.state.game, folded_view(state, viewer)
+            if state.state.next_hand > 1:
+                yield state.state.game, hand_view(state.state, state.state.next_hand - 1, viewer)
 
 
 def test_every_view_of_the_five_games_is_written_in_the_standard_librarys_bytes(store):

@@ -8,35 +8,21 @@ from __future__ import annotations
 import json
 
 import pytest
-from fold_logs import restored_store
+from fold_logs import match_states
 
-from events import default_catalogue
 from projections.matches import folded_view, hand_view
 from projections.state_codec import decode, encode
-from projections.streams import StreamState, fold
 from projections.viewers import Viewer
 from rules.messages import Message, Sentence
 from service.i18n import Saying, catalogue
 
-CATALOGUE = default_catalogue()
 VIEWERS = (Viewer("referee"), Viewer("public"), Viewer("seat", 1))
 EVERY = 10  # the views of every tenth state of a stream, and of its last
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory):
-    store = restored_store(tmp_path_factory.mktemp("fold-logs") / "logs.db")
-    yield store
-    store.close()
-
-
-def match_states(store):
-    for stream in sorted({r.stream for r in store.read_type("MatchStarted")}):
-        state, records = StreamState(stream), list(store.read_stream(stream))
-        for index, record in enumerate(records):
-            state = fold(state, [record], CATALOGUE, store)
-            if index % EVERY == 0 or index == len(records) - 1:
-                yield state
+def store(fold_logs_store):
+    return fold_logs_store
 
 
 def sentences_in(value) -> list[Sentence]:
@@ -48,7 +34,7 @@ def sentences_in(value) -> list[Sentence]:
 
 def test_every_view_of_the_five_games_is_plain_json_with_its_words_as_sentences(store):
     said, games = [], set()
-    for folded in match_states(store):
+    for folded in match_states(store, EVERY):
         games.add(folded.state.game)
         for viewer in VIEWERS:
             views = [folded_view(folded, viewer)] + [

@@ -12,6 +12,7 @@ the best of ``Accept-Language``, else the deployment's default (``paiju serve --
 default Chinese). Anything unknown or malformed falls through to the next, never an error."""
 from __future__ import annotations
 
+import json
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -76,6 +77,12 @@ def language() -> str:
 
 def gettext(text: str) -> str:
     return get_translations().gettext(text)
+
+
+def said(view: object) -> object:
+    """``view`` as this request's reader gets it in a JSON answer: plain JSON, each message and
+    sentence said in the reader's language (for a page that renders a view itself)."""
+    return json.loads(current_app.json.dumps(view))
 
 
 def say(message: Message | str) -> str:

@@ -26,7 +26,7 @@ from rules.glossary import terms
 from rules.messages import Message
 from rules.violations import RuleViolation
 
-from ..i18n import language
+from ..i18n import language, said
 from ..problems import Problem
 from ..requests import int_arg
 from .common import no_match, services
@@ -277,4 +277,4 @@ def _standings(tid: str, t: dict) -> dict:
         view = brackets.standings_view(s.store, s.catalogue, tid, cache=s.cache)
     view["has_prizes"] = any(row.get("prize") for row in view.get("ranking", []))
     view["position"] = s.store.tournament_head(tid)[0]  # the log's event it is read at
-    return view
+    return said(view)  # an exclusion's reason in the reader's language, as the API says it

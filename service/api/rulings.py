@@ -6,9 +6,7 @@ Disputes and rulings themselves are events, posted like any other to ``POST …/
 (``DisputeRaised``, ``DisputeResolved``, ``RulingRecorded``)."""
 from __future__ import annotations
 
-import json
-
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, jsonify
 from marshmallow import Schema, ValidationError, fields
 
 from events.catalogue import match_stream, match_stream_prefix
@@ -18,6 +16,7 @@ from projections.streams import stream_kind
 from rules.messages import Message
 
 from ..auth import allows, current_token, viewer_for
+from ..i18n import said
 from ..permissions import OFFICIALS
 from ..problems import Problem, field_errors, validation_failed
 from ..requests import int_arg, json_body, load_body, str_arg
@@ -115,10 +114,6 @@ def _proposed(tid: str, body: dict) -> NewEvent:
                     meta=request_meta(body.get("meta")), schema_version=event_type.schema_version)
 
 
-def _plain(view: object) -> object:
-    """A view as the API sends it (JSON only), so that before and after compare as a client
-    sees them."""
-    return json.loads(current_app.json.dumps(view))
 
 
 def _compared(s, tid: str, stream: str, before_log, after_log) -> tuple[list[str], list[dict]]:
@@ -140,7 +135,7 @@ def _compared(s, tid: str, stream: str, before_log, after_log) -> tuple[list[str
     after = rulings.tournament_views(after_log, s.catalogue, tid)
     pairs += [(name, before.get(name), after.get(name), {})
               for name in sorted(set(before) | set(after))]
-    changed = [rulings.compared(name, _plain(old), _plain(new), **where)
+    changed = [rulings.compared(name, said(old), said(new), **where)
                for name, old, new, where in pairs]
     return sorted({name for name, *_ in pairs} - {"hand"}), [c for c in changed if c]
 
@@ -167,7 +162,7 @@ def get_match_diff(tid: str, mid: str):
     else:
         old, new = _hand_pair(before, after, number, live_shown, mid, end)
         body["hand"] = number
-    old, new = _plain(old), _plain(new)
+    old, new = said(old), said(new)
     return jsonify({**body, "before": old, "after": new, "changes": rulings.diff(old, new)})
 
 

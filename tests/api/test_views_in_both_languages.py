@@ -132,6 +132,14 @@ def test_the_warnings_of_a_pairing_by_hand_and_the_note_of_an_excluded_team_in_b
     said_in_chinese({"note": (en_note, zh_note)})
     assert [row[-1] for row in en_rows[1:] if row[1] != "T1"] == ["", "", ""]
 
+    # the desk's printed standings say the exclusion's reason in the reader's language too
+    desk = ev.client.application.test_client()
+    code = ok(ev.client.post(f"{T}/{TID}/sign-in-codes", json={"role": "organiser"}))["code"]
+    ok(desk.post("/v1/sessions", json={"code": code}))
+    en, zh = read_twice(desk, f"/desk/t/{TID}/print/standings")
+    assert "T1队</bdi> — SJ3-11.9 pair a disqualified in round 1</li>" in en.get_data(as_text=True)
+    assert "T1队</bdi> — SJ3-11.9 a 对在第1轮被取消资格</li>" in zh.get_data(as_text=True)
+
 
 # --- Guandan: the end of a match at its time limit, and a hand's plays ----------------------------
 

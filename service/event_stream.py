@@ -25,12 +25,15 @@ import time
 from typing import Callable, Iterator
 
 from events.envelope import Record
+from rules.messages import Message
 
 from . import json_text
 from .subscriptions import Hub, Subscription
 
 RETRY_MS = 2000  # how soon an EventSource reconnects after the stream ends
 RECHECK_SECONDS = 5.0  # an open stream's token is looked up again this often (revoked? expired?)
+SHUTTING_DOWN = Message("the node is shutting down; reconnect")
+DROPPED = Message("this subscriber fell behind and was dropped; reconnect with Last-Event-ID")
 
 # What a stream sends for an event: the frame's data (JSON text) and, optionally, the event's
 # name; or the frame itself, made once for every subscriber who sees the same (bytes: b""
@@ -68,10 +71,14 @@ def _framed(rendered, record: Record) -> bytes:
 class EventStream:
     def __init__(self, hub: Hub, sub: Subscription, render: Render, heartbeat_seconds: float,
                  opening: Callable[[], list[bytes]] | None = None,
-                 still_valid: Callable[[], str | None] = lambda: None,
+                 still_valid: Callable[[], Message | str | None] = lambda: None,
                  recheck_seconds: float = RECHECK_SECONDS, quick: QuickRender | None = None,
-                 gather_seconds: float = 0.0):
+                 gather_seconds: float = 0.0,
+                 gettext: Callable[[str], str] = lambda text: text):
         self.hub, self.sub, self.render, self.quick = hub, sub, render, quick
+        # the stream's own words (why it ends) are written outside any request: in the language
+        # of the request that opened it (service/api/live.py), English by default
+        self.gettext = gettext
         # after it sent, the stream waits this long before it takes again, so that what comes
         # meanwhile goes in one write (a board of a busy hall's log: one wake a few events)
         self.gather_seconds = gather_seconds
@@ -98,7 +105,7 @@ class EventStream:
         for this filter is no reason to wait."""
         if (why := self._revoked()) is not None:
             self.over = True
-            return [frame(compact({"reason": why}), event="end")]
+            return [self._said("end", why)]
         sent: list[bytes] = []
         while True:
             records, self._pending = self._pending or self.sub.take(), []
@@ -110,15 +117,18 @@ class EventStream:
                 break
         if not sent:
             if self.sub.ended:
-                sent.append(frame(compact({"reason": "the node is shutting down; reconnect"}),
-                                  event="end"))
+                sent.append(self._said("end", SHUTTING_DOWN))
                 self.over = True
             elif self.sub.overflowed:
-                sent.append(frame(compact({"reason": "this subscriber fell behind and was "
-                                           "dropped; reconnect with Last-Event-ID",
-                                           "last_event_id": self.sub.sent}), event="overflow"))
+                sent.append(self._said("overflow", DROPPED, last_event_id=self.sub.sent))
                 self.over = True
         return sent
+
+    def _said(self, event: str, reason: Message | str, **fields) -> bytes:
+        """A frame of the stream's own, its ``reason`` said in the stream's language."""
+        if isinstance(reason, Message):
+            reason = reason.translated(self.gettext)
+        return frame(compact({"reason": reason, **fields}), event=event)
 
     def quick_frames(self) -> list[bytes] | None:
         """What is ready to send, if none of it needs the store or a fold (for an event loop's

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
+import postgres
 import pytest
 
 from events.envelope import NewEvent
 from events.sqlite_store import SQLiteEventStore
+from events.storage import postgres_schema, sqlite_schema
 from service.simulator.server_process import free_port, stop
 
 REPO = Path(__file__).resolve().parent.parent
@@ -82,6 +85,44 @@ def test_keys_and_tokens_are_told_in_the_readers_language(db, tmp_path):
     assert created.stdout.startswith("pj_")  # the secret itself: the same in every language
     assert re.fullmatch(r"paiju: 令牌 \S+（organiser, 赛事 t1）——仅显示这一次，请保密\n",
                         created.stderr)
+
+
+NEWER = {"zh": "paiju db upgrade: 数据库由更新版本的 paiju 写入（存储结构版本为 {found}；本版只认得 "
+                "{known}）\n",
+         "en": "paiju db upgrade: the database was written by a newer paiju (store schema {found}; "
+               "this one knows {known})\n"}
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_db_upgrade_refuses_a_file_of_a_newer_paiju_in_the_readers_language(db, language):
+    path, _ = db
+    newer = sqlite_schema.SCHEMA_VERSION + 1
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"PRAGMA user_version = {newer}")
+    done = paiju("--language", language, "db", "upgrade", "--db", path, LANG="zh_CN.UTF-8")
+    told = NEWER[language].format(found=newer, known=sqlite_schema.SCHEMA_VERSION)
+    assert (done.returncode, done.stderr) == (2, told)
+    # any other command that opens the file says the same, not a traceback
+    done = paiju("--language", language, "verify", "--db", path, LANG="zh_CN.UTF-8")
+    assert (done.returncode, done.stderr) == (2, told.replace("paiju db upgrade:", "paiju:"))
+
+
+NOT_UPGRADED = {"zh": "paiju: 数据库没有 paiju 的存储结构（本版 paiju 写入第 {known} 版）：请先运行 "
+                      "`paiju db upgrade --db URL`\n",
+                "en": "paiju: the database has no paiju schema (this paiju writes {known}): run "
+                      "`paiju db upgrade --db URL` first\n"}
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_a_postgresql_database_not_upgraded_is_told_in_the_readers_language(postgres_template,
+                                                                            language):
+    url = postgres.create(None)
+    try:
+        done = paiju("--language", language, "verify", "--db", url, LANG="zh_CN.UTF-8")
+    finally:
+        postgres.drop(url)
+    assert (done.returncode, done.stderr) == (2, NOT_UPGRADED[language].format(
+        known=postgres_schema.SCHEMA_VERSION))
 
 
 def test_a_language_paiju_does_not_speak_is_refused():

@@ -103,8 +103,8 @@ def test_no_request_and_no_stream_recheck_reads_the_tokens_table(database, state
             "tournament_id": TID, "name": "缓存", "game": "SJ2",
             "format": "knockout"}).status_code == 201
         statements.clear()
-        stream = client.get(f"/v1/tournaments/{TID}/subscribe",
-                            headers={"Authorization": f"Bearer {referee}"}, buffered=False)
+        stream = client.get(f"/v1/tournaments/{TID}/subscribe", buffered=False, headers={
+            "Authorization": f"Bearer {referee}", "Accept-Language": "en"})
         assert stream.status_code == 200
         received = frames(stream.response)
         take(received, 1)  # TournamentCreated: the stream's token checked at every frame

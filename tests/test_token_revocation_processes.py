@@ -52,8 +52,8 @@ def setup(db: str, admin_port: int, admin: str) -> dict:
             "expires_at": time.monotonic() + (expires - datetime.now(timezone.utc)).total_seconds()}
 
 
-def subscribed(port: int, secret: str) -> HttpSubscriber:
-    sub = HttpSubscriber(port, f"/v1/tournaments/{TID}/subscribe", secret)
+def subscribed(port: int, secret: str, query: str = "") -> HttpSubscriber:
+    sub = HttpSubscriber(port, f"/v1/tournaments/{TID}/subscribe{query}", secret)
     take(sub.frames, 1)  # TournamentCreated: the stream is open, and idle from here
     return sub
 
@@ -66,7 +66,9 @@ def refused_within(port: int, secret: str, deadline: float, what: str) -> dict:
     return problem
 
 
-def ended_within(sub: HttpSubscriber, deadline: float, why: str) -> None:
+def ended_within(sub: HttpSubscriber, deadline: float, why: str, said: str) -> None:
+    """The stream ends within the deadline, its last frame saying ``said`` (in the language
+    of the request that opened it: the node's default, Chinese, or ``?lang=en``)."""
     sub.conn.sock.settimeout(max(deadline - time.monotonic(), 0.01))
     try:
         (end,) = take(sub.frames, 1)
@@ -74,7 +76,22 @@ def ended_within(sub: HttpSubscriber, deadline: float, why: str) -> None:
         raise AssertionError(f"the stream was still open {WITHIN} s after {why}") from None
     finally:
         sub.close()
-    assert end.event == "end" and why in end.data["reason"], end
+    assert end.event == "end" and said in end.data["reason"], end
+
+
+def ended_in_both_languages(subs: dict, deadline: float, why: str, said: dict) -> None:
+    """Each of ``subs`` (by language) ended, saying ``said[language]``."""
+    for language, sub in subs.items():
+        ended_within(sub, deadline, f"{why} ({language})", said[language])
+
+
+def both_languages(port: int, secret: str) -> dict:
+    """A stream in the node's default language (Chinese) and one asked in English."""
+    return {"zh": subscribed(port, secret), "en": subscribed(port, secret, "?lang=en")}
+
+
+REVOKED = {"zh": "已被吊销；订阅就此结束", "en": "was revoked; the stream ends"}
+EXPIRED = {"zh": "过期；订阅就此结束", "en": "expired at"}
 
 
 def revoke(db: str, token_id: str) -> float:
@@ -114,9 +131,11 @@ def test_a_revoked_or_expired_token_loses_its_idle_stream_on_a_sqlite_node(tmp_p
     with sqlite_node(tmp_path, "A") as (nodes, _, admin):
         db, port = nodes[0].url, nodes[0].port
         made = setup(db, port, admin)
-        revoked, expiring = subscribed(port, made["revoked"]), subscribed(port, made["expiring"])
-        ended_within(revoked, revoke(db, made["token_id"]) + WITHIN, "revoked")
-        ended_within(expiring, made["expires_at"] + WITHIN, "expired")
+        revoked = both_languages(port, made["revoked"])
+        expiring = both_languages(port, made["expiring"])
+        ended_in_both_languages(revoked, revoke(db, made["token_id"]) + WITHIN, "revoked",
+                                REVOKED)
+        ended_in_both_languages(expiring, made["expires_at"] + WITHIN, "expired", EXPIRED)
 
 
 @streams_told
@@ -125,10 +144,10 @@ def test_a_revoked_or_expired_token_loses_its_idle_streams_on_both_postgresql_no
     admin = admin_token(postgres_url)
     with cluster(postgres_url, 2, tmp_path) as (a, b):
         made = setup(postgres_url, a.port, admin)
-        revoked = [subscribed(node.port, made["revoked"]) for node in (a, b)]
-        expiring = [subscribed(node.port, made["expiring"]) for node in (a, b)]
+        revoked = [both_languages(node.port, made["revoked"]) for node in (a, b)]
+        expiring = [both_languages(node.port, made["expiring"]) for node in (a, b)]
         revoked_at = revoke(postgres_url, made["token_id"])
-        for sub in revoked:
-            ended_within(sub, revoked_at + WITHIN, "revoked")
-        for sub in expiring:
-            ended_within(sub, made["expires_at"] + WITHIN, "expired")
+        for subs in revoked:
+            ended_in_both_languages(subs, revoked_at + WITHIN, "revoked", REVOKED)
+        for subs in expiring:
+            ended_in_both_languages(subs, made["expires_at"] + WITHIN, "expired", EXPIRED)

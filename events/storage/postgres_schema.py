@@ -90,7 +90,9 @@ assert len(MIGRATIONS) == SCHEMA_VERSION
 
 
 class SchemaNotCurrent(RuntimeError):
-    """The database's schema is missing, older (``paiju db upgrade``) or newer than this code."""
+    """The database's schema is missing, older (``paiju db upgrade``) or newer than this code.
+    Its one argument is a Message, said in the reader's language (service/cli/common.py:
+    said); ``str()`` is its English."""
 
 
 def is_postgres_url(db: str) -> bool:
@@ -125,8 +127,9 @@ def upgrade_schema(url: str) -> tuple[int, int]:
         conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", (LOCK_SPACE,))
         before = schema_version(conn)
         if before > SCHEMA_VERSION:
-            raise SchemaNotCurrent(f"the database has store schema {before}; this paiju knows "
-                                   f"{SCHEMA_VERSION}: upgrade paiju")
+            raise SchemaNotCurrent(Message("the database has store schema {found}; this paiju "
+                                           "knows {known}: upgrade paiju", found=before,
+                                           known=SCHEMA_VERSION))
         if before == 0:
             conn.execute("CREATE TABLE paiju_schema (version integer NOT NULL)")
             conn.execute("INSERT INTO paiju_schema VALUES (0)")
@@ -140,10 +143,15 @@ def check_schema(url: str) -> None:
     """Refuse a database whose schema is not the one this code writes."""
     with connect(url, autocommit=True) as conn:
         found = schema_version(conn)
+    if found == 0:
+        raise SchemaNotCurrent(Message("the database has no paiju schema (this paiju writes "
+                                       "{known}): run `paiju db upgrade --db URL` first",
+                                       known=SCHEMA_VERSION))
     if found < SCHEMA_VERSION:
-        what = "has no paiju schema" if found == 0 else f"has the older store schema {found}"
-        raise SchemaNotCurrent(f"the database {what} (this paiju writes {SCHEMA_VERSION}): "
-                               f"run `paiju db upgrade --db URL` first")
-    if found > SCHEMA_VERSION:
-        raise SchemaNotCurrent(f"the database was written by a newer paiju (store schema "
-                               f"{found}; this one knows {SCHEMA_VERSION})")
+        raise SchemaNotCurrent(Message("the database has the older store schema {found} (this "
+                                       "paiju writes {known}): run `paiju db upgrade --db URL` "
+                                       "first", found=found, known=SCHEMA_VERSION))
+    if found > SCHEMA_VERSION:  # the sentence of a SQLite file's (sqlite_schema.NewerSchema)
+        raise SchemaNotCurrent(Message("the database was written by a newer paiju (store "
+                                       "schema {found}; this one knows {known})", found=found,
+                                       known=SCHEMA_VERSION))

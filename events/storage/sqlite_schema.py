@@ -18,6 +18,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from rules.messages import Message
+
 SCHEMA_VERSION = 3
 
 _APPEND_ONLY = ("CREATE TRIGGER IF NOT EXISTS events_no_{action} BEFORE {ACTION} ON events "
@@ -98,7 +100,9 @@ assert len(MIGRATIONS) == SCHEMA_VERSION
 
 
 class NewerSchema(RuntimeError):
-    """The file was written by a newer paiju: this one must not write to it."""
+    """The file was written by a newer paiju: this one must not write to it. Its one argument
+    is a Message, said in the reader's language (service/cli/common.py: said); ``str()`` is
+    its English."""
 
 
 def version(conn: sqlite3.Connection) -> int:
@@ -107,8 +111,9 @@ def version(conn: sqlite3.Connection) -> int:
 
 def _refuse_newer(found: int) -> None:
     if found > SCHEMA_VERSION:
-        raise NewerSchema(f"the database was written by a newer paiju (store schema {found}; "
-                          f"this one knows {SCHEMA_VERSION})")
+        raise NewerSchema(Message("the database was written by a newer paiju (store schema "
+                                  "{found}; this one knows {known})", found=found,
+                                  known=SCHEMA_VERSION))
 
 
 def upgrade_connection(conn: sqlite3.Connection) -> tuple[int, int]:

@@ -31,11 +31,16 @@ _CLASS_NAMES = MappingProxyType({TRUMP: Message("trumps"), "S": Message("spades"
 
 
 class CardError(ValueError):
-    """Malformed card notation (README section 2); ``card`` is the offending text."""
+    """Malformed card notation (README section 2); ``card`` is the offending text, ``text`` the
+    sentence that says so (rules/messages.py): the error's one argument, so that whoever shows
+    it says it in its reader's language (service/cli/common.py: said); ``str()`` its English."""
 
-    def __init__(self, card: object, message: str | None = None):
-        super().__init__(message or f"{card!r} is not a card: write rank then suit "
-                         f"(ranks {' '.join(RANKS)}, suits {' '.join(SUITS)}) or BJ / SJ")
+    def __init__(self, card: object, message: Message | None = None):
+        # the sentence of GD-1.1's refusal (rules/guandan/cards.py): one translation for both
+        self.text = message or Message("{text!r} is not a card: write rank then suit (ranks "
+                                       "{RANKS}, suits {SUITS}) or BJ / SJ", text=card,
+                                       RANKS=" ".join(RANKS), SUITS=" ".join(SUITS))
+        super().__init__(self.text)
         self.card = card
 
 
@@ -71,7 +76,8 @@ def points(cards: Iterable[str]) -> int:
 def level_value(rank: str) -> int:
     """README section 2: numeric value of a level, 2..9 as is, T 10, J 11, Q 12, K 13, A 14."""
     if not isinstance(rank, str) or len(rank) != 1 or rank not in RANKS:
-        raise CardError(rank, f"{rank!r} is not a level: use one of {' '.join(RANKS)}")
+        raise CardError(rank, Message("{level!r} is not a level: use one of {RANKS}",
+                                      level=rank, RANKS=" ".join(RANKS)))
     return RANKS.index(rank) + 2
 
 

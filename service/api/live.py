@@ -24,6 +24,7 @@ from rules.messages import Message
 
 from ..auth import allows, current_token, registry, session_secret, viewer_for
 from ..event_stream import EventStream, compact, frame
+from ..i18n import catalogue, language
 from ..problems import validation_failed
 from ..subscriptions import Filter, HubClosed
 from ..visibility import Reader, Seen
@@ -63,7 +64,8 @@ def subscribe(tid: str):
                             current_app.config["LIVE_HEARTBEAT_SECONDS"],
                             still_valid=_token_check(),
                             recheck_seconds=current_app.config["LIVE_TOKEN_RECHECK_SECONDS"],
-                            quick=quick, gather_seconds=LOG_GATHER_SECONDS))
+                            quick=quick, gather_seconds=LOG_GATHER_SECONDS,
+                            gettext=_readers_gettext()))
 
 
 @bp.get("/matches/<mid>/subscribe")
@@ -103,7 +105,7 @@ def subscribe_match(tid: str, mid: str):
     return _sse(EventStream(s.hub, sub, render, current_app.config["LIVE_HEARTBEAT_SECONDS"],
                             opening, still_valid=_token_check(),
                             recheck_seconds=current_app.config["LIVE_TOKEN_RECHECK_SECONDS"],
-                            quick=quick))
+                            quick=quick, gettext=_readers_gettext()))
 
 
 def _shared_views(sub, tid: str, mid: str, viewer, live_shown: bool):
@@ -130,6 +132,12 @@ def _subscribe(tid: str, filter: Filter, after: int | None):
         raise StoreUnavailable(error.args[0]) from None  # its words (a Message)
 
 
+def _readers_gettext():
+    """The catalogue of this request's language, kept for the stream's own words: its frames
+    are written after the request has gone, where no language can be asked."""
+    return catalogue(language()).gettext
+
+
 def _token_check():
     """Why the request's token may no longer read (revoked or expired since the stream opened),
     or None: an open stream asks again every few seconds, as each new request would."""
@@ -140,12 +148,14 @@ def _token_check():
     if token is None:
         return lambda: None
 
-    def why_not() -> str | None:
+    def why_not() -> Message | None:
         now = tokens.lookup(secret)
         if now is None or now.revoked_at:
-            return f"token {token.token_id} was revoked; the stream ends"
+            return Message("token {token_id} was revoked; the stream ends",
+                           token_id=token.token_id)
         if now.expired(tokens.clock()):
-            return f"token {token.token_id} expired at {now.expires_at}; the stream ends"
+            return Message("token {token_id} expired at {expires_at}; the stream ends",
+                           token_id=token.token_id, expires_at=now.expires_at)
         return None
     return why_not
 

@@ -73,11 +73,12 @@ def opened(say, open_it):
     """What ``open_it()`` opens, or None after saying on stderr why the database cannot be
     used (unreachable, schema not current): a message, not a traceback."""
     from events.postgres_store import SchemaNotCurrent
+    from events.storage.sqlite_schema import NewerSchema
     from events.store import StoreUnavailable
 
     try:
         return open_it()
-    except (StoreUnavailable, SchemaNotCurrent) as error:
+    except (StoreUnavailable, SchemaNotCurrent, NewerSchema) as error:
         print(f"paiju: {said(error, say)}", file=sys.stderr)
         return None
 

@@ -202,11 +202,17 @@ def test_another_tournaments_token_is_403_and_an_unknown_tournament_404(client, 
     assert client.get(f"/v1/tournaments/{table.tid}/matches/R9-9/subscribe").status_code == 404
 
 
-def test_a_subscriber_that_does_not_read_is_dropped_and_appends_go_on(client, app):
+DROPPED = {"en": "this subscriber fell behind and was dropped; reconnect with Last-Event-ID",
+           "zh": "本订阅接收落后过多，已被断开；请带上 Last-Event-ID 重新连接"}
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_subscriber_that_does_not_read_is_dropped_and_appends_go_on(client, app, language):
     app.config["LIVE_BUFFER"] = 3
     app.extensions["paiju"].hub.capacity = 3
     table = Table(client)
-    received, response = stream(client, f"/v1/tournaments/{table.tid}/subscribe?match=R1-1")
+    received, response = stream(client, f"/v1/tournaments/{table.tid}/subscribe?match=R1-1"
+                                        f"&lang={language}")
     take(received, 1)  # MatchStarted: the subscriber is live, then stops reading
     for n in range(8):  # the buffer holds 3: the 4th event overflows it, appends never wait
         kind, data = ("MatchClockPaused", {"reason": f"pause {n}"}) if n % 2 == 0 else \
@@ -216,7 +222,8 @@ def test_a_subscriber_that_does_not_read_is_dropped_and_appends_go_on(client, ap
         assert answer.status_code == 201, answer.get_json()
     rest = list(received)
     assert rest[-1].event == "overflow"
-    assert len(rest) == 4 and rest[-1].data["last_event_id"] == rest[-2].id
+    assert len(rest) == 4 and rest[-1].data == {"reason": DROPPED[language],
+                                                "last_event_id": rest[-2].id}
     response.close()
 
 
@@ -228,16 +235,24 @@ def test_head_gives_the_headers_and_leaves_no_subscriber(client, app):
     assert app.extensions["paiju"].hub.subscriber_count == 0
 
 
-def test_a_stream_ends_when_its_token_is_revoked(client, app):
+REVOKED = {"en": "token {} was revoked; the stream ends", "zh": "令牌 {} 已被吊销；订阅就此结束"}
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_stream_ends_when_its_token_is_revoked_saying_so_in_its_readers_language(
+        client, app, language):
+    """The frame is written after the request that opened the stream has gone: it is said in
+    the language that request asked for (Accept-Language)."""
     table = Table(client)
     secret, token = app.extensions["paiju"].tokens.create("referee", table.tid)
     received, response = stream(app.test_client(), f"/v1/tournaments/{table.tid}/subscribe",
-                                bearer(secret))
+                                {**bearer(secret), "Accept-Language": language})
     take(received, 1)
     app.extensions["paiju"].tokens.revoke(token.token_id)
     table.deal()  # the next event: by then the stream has looked the token up again
     rest = list(received)
-    assert rest[-1].event == "end" and "revoked" in rest[-1].data["reason"]
+    assert rest[-1].event == "end"
+    assert rest[-1].data == {"reason": REVOKED[language].format(token.token_id)}
     assert all(f.event is None for f in rest[:-1])
     response.close()
 

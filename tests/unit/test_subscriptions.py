@@ -7,6 +7,7 @@ from __future__ import annotations
 from events.envelope import NewEvent
 from events.memory_store import InMemoryEventStore
 from service.event_stream import HEARTBEAT, EventStream
+from service.i18n import catalogue
 from service.subscriptions import CATCH_UP_PAGE, Filter, Hub, Subscription
 
 
@@ -108,6 +109,23 @@ def test_a_stream_due_its_token_check_asks_a_thread_whatever_is_buffered():
     assert stream.quick_frames() is None  # the check reads the token registry
     assert stream.frames() == [b'event: end\ndata: {"reason":"token t1 was revoked; '
                                b'the stream ends"}\n\n']
+
+
+def test_a_stream_that_ends_with_its_node_says_so_in_the_language_it_was_opened_in():
+    """Its last frame is written as the node shuts down, long after the request that opened it:
+    in that request's language (service/api/live.py gives its catalogue), English without one."""
+    store = InMemoryEventStore()
+    hub = Hub(store, poll_seconds=60)
+    opened = {language: hub.subscribe("t", Filter(), 0) for language in ("zh", "en")}
+    streams = {"zh": EventStream(hub, opened["zh"], lambda r: (r.type, None), 60,
+                                 gettext=catalogue("zh").gettext),
+               "en": EventStream(hub, opened["en"], lambda r: (r.type, None), 60)}
+    hub.close()
+    assert streams["zh"].frames() == ['event: end\ndata: {"reason":"本节点正在关闭；请重新连接"}'
+                                      '\n\n'.encode()]
+    assert streams["en"].frames() == [b'event: end\ndata: {"reason":"the node is shutting down; '
+                                      b'reconnect"}\n\n']
+    assert streams["zh"].over and streams["en"].over
 
 
 def received(sub: Subscription, count: int, seconds: float = 5.0) -> list[int]:

@@ -18,6 +18,7 @@ from rules.shengji.cards import (
     points,
     remove_cards,
 )
+from service.cli.common import said, translator
 
 
 def cards(text):
@@ -46,6 +47,31 @@ def test_parse_cards_reads_a_list_or_a_space_separated_string():
     with pytest.raises(CardError) as caught:
         parse_cards(["QH", "10H"])
     assert caught.value.card == "10H"
+
+
+RANKS_SHOWN = "2 3 4 5 6 7 8 9 T J Q K A"
+NOT_A_CARD = {"en": "'10H' is not a card: write rank then suit (ranks " + RANKS_SHOWN +
+                    ", suits S H D C) or BJ / SJ",
+              "zh": "'10H' 不是一张牌：先写点数再写花色（点数 " + RANKS_SHOWN +
+                    "，花色 S H D C），或写 BJ / SJ"}
+NOT_A_LEVEL = {"en": "'1' is not a level: use one of " + RANKS_SHOWN,
+               "zh": "'1' 不是级数：请用 " + RANKS_SHOWN + " 之一"}
+
+
+@pytest.mark.parametrize("refused, words", [
+    (lambda: parse_card("10H"), NOT_A_CARD),
+    (lambda: parse_cards(["QH", "10H"]), NOT_A_CARD),
+    (lambda: level_value("1"), NOT_A_LEVEL),
+    (lambda: Trump("4", "S").pos("10H"), NOT_A_CARD),
+    (lambda: Trump("4", "S").of_class(["QH", "10H"], "H"), NOT_A_CARD),
+], ids=["parse_card", "parse_cards", "level_value", "trump_entry", "of_class"])
+def test_a_refused_card_is_said_in_its_readers_language_and_prints_as_english(refused, words):
+    """Whoever shows the error (a CLI's line: service/cli/common.py said) says it in its
+    reader's language; ``str()`` stays the English, for logs and for ``pytest.raises(match=)``."""
+    with pytest.raises(CardError) as caught:
+        refused()
+    assert said(caught.value, translator("zh")) == words["zh"]
+    assert said(caught.value, translator("en")) == str(caught.value) == words["en"]
 
 
 def test_constants():

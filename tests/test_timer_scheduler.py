@@ -82,3 +82,30 @@ def test_the_holder_writes_the_lease_only_once_half_of_it_is_spent(tmp_path):
     assert lease.hold(T0 + timedelta(seconds=4)) and expiry() == written
     assert lease.hold(T0 + timedelta(seconds=6)) and expiry() > written  # renewed
     assert not SQLiteLease(path, "second").hold(T0 + timedelta(seconds=15))
+
+
+def test_the_earliest_deadline_kept_between_nudges_is_always_the_earliest_of_all(timed):
+    """The timekeeper keeps the earliest deadline of all and compares it, at the next nudge,
+    only with the matches whose deadlines changed. Three tables dealt 2 s apart (30 s to the
+    dealer's first discard, MJO-8.1): the first dealt is the earliest; the last one's discard
+    (15 s to the next, sooner) makes it the earliest; each firing changes the earliest's own
+    match. Each time, it is the first of every pending deadline sorted."""
+    def earliest_is_first() -> list:
+        timed.timekeeper.catch_up()
+        pending = timed.timekeeper.pending()
+        assert timed.timekeeper.earliest() == (pending[0] if pending else None)
+        return pending
+
+    tables = []
+    for n in range(3):
+        tables.append(Table(timed.client, tid=f"kept-{n}"))
+        tables[-1].deal()
+        earliest_is_first()
+        timed.advance(seconds=2)
+    assert timed.timekeeper.earliest().stream == tables[0].stream
+    tables[2].ok("TileDiscarded", seat=0, tile=tables[2].concealed(0)[0])
+    earliest_is_first()
+    assert timed.timekeeper.earliest().stream == tables[2].stream
+    while earliest_is_first():
+        timed.run_to_next()
+    assert timed.timekeeper.earliest() is None

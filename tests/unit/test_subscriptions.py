@@ -154,3 +154,27 @@ def test_the_fan_out_hands_out_what_the_words_bring_and_reads_the_log_only_for_a
     assert received(sub, 2) == [lost.position, after_gap.position]  # nothing lost, in order
     assert reads == [first[-1]]  # read from the log, after the last handed out
     hub.close()
+
+
+def test_a_gathering_stream_pauses_after_each_write_and_sends_what_came_meanwhile_in_one():
+    """A board of the log (service/api/live.py: LOG_GATHER_SECONDS): after a write its stream
+    pauses, and the events offered during the pause go out in one write, each its own frame."""
+    store = InMemoryEventStore()
+    hub = Hub(store, poll_seconds=60)  # not started: the test offers the events itself
+    sub = Subscription(store, "t", Filter(), after=0, live_from=0)
+    first, *meanwhile = stored(store, 3)
+    paused: list[float] = []
+
+    def pause(seconds):  # the events of a busy hall arrive while the stream waits
+        paused.append(seconds)
+        for record in meanwhile:
+            sub.offer(record)
+
+    stream = EventStream(hub, sub, lambda r: (r.type, None), 60, gather_seconds=0.05)
+    pump = stream.pump(TimedOut(), pause=pause)  # nothing wakes it: only the pause brings more
+    next(pump)  # the opening
+    sub.offer(first)
+    assert next(pump) == b"id: 1\ndata: TeamRegistered\n\n"
+    assert next(pump) == b"id: 2\ndata: TeamRegistered\n\nid: 3\ndata: TeamRegistered\n\n"
+    assert paused == [0.05]  # after the first write, not after the opening
+    pump.close()

@@ -47,6 +47,16 @@ class Event:
         return self.client.post(f"{T}/{TID}/rounds/{number}/lateness",
                                 json={"team": team, "pair": pair, "minutes": minutes})
 
+    def disqualify_pair_a(self, round_: dict, team: str) -> dict:
+        """A ruling at ``team``'s table a of ``round_`` disqualifies its pair there (SJ3-11.9,
+        seed 十〈5〉「重则判取消参赛资格」); returns the team's meeting."""
+        meeting = meeting_of(round_, team)
+        side = "AB"[meeting["teams"].index(team)]
+        ok(self.post("RulingRecorded", {"text": "暗示同伴，取消参赛资格",
+                                        "effect": {"kind": "disqualify", "side": side}},
+                     stream=f"match-{TID}:{meeting['match_id']}a"))
+        return meeting
+
     def call_time(self, number: int):
         self.clock.advance(minutes=80)
         return self.client.post(f"{T}/{TID}/rounds/{number}/time")
@@ -213,11 +223,7 @@ def test_sj3_11_9_a_disqualified_pair_takes_its_team_out_of_the_next_pairing():
     ev = Event(["T1", "T2", "T3", "T4"])
     r1 = ev.pair()
     ev.start_all(r1)
-    meeting = meeting_of(r1, "T1")
-    side = "AB"[meeting["teams"].index("T1")]
-    ok(ev.post("RulingRecorded", {"text": "暗示同伴，取消参赛资格",
-                                  "effect": {"kind": "disqualify", "side": side}},
-               stream=f"match-{TID}:{meeting['match_id']}a"))
+    meeting = ev.disqualify_pair_a(r1, "T1")
     ok(ev.call_time(1))
     assert ev.rounds()["excluded"] == {"T1": 1}
     r2 = ev.pair()

@@ -25,7 +25,7 @@ from mjs_table import ex8_kong_replacement_discarded
 from tables import ok
 from test_refusals_in_both_languages import CHINESE, english_left
 from test_rulings_effects import effect, plays, rule, started
-from test_swiss_rounds_api import TID, Event, meeting_of
+from test_swiss_rounds_api import TID, Event
 
 from events import default_catalogue
 from events.memory_store import InMemoryEventStore
@@ -103,11 +103,7 @@ def test_the_warnings_of_a_pairing_by_hand_and_the_note_of_an_excluded_team_in_b
     ev = Event(["T1", "T2", "T3", "T4"])
     r1 = ev.pair()
     ev.start_all(r1)
-    ruled = meeting_of(r1, "T1")
-    side = "AB"[ruled["teams"].index("T1")]
-    ok(ev.post("RulingRecorded", {"text": "暗示同伴，取消参赛资格",
-                                  "effect": {"kind": "disqualify", "side": side}},
-               stream=f"match-{TID}:{ruled['match_id']}a"))
+    ev.disqualify_pair_a(r1, "T1")
     ok(ev.call_time(1))
     x, y = next(m["teams"] for m in r1["meetings"] if "T1" not in m["teams"])
     bye = next(t for t in ("T2", "T3", "T4") if t not in (x, y))

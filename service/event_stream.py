@@ -43,14 +43,12 @@ Render = Callable[[Record], "tuple[str, str | None] | bytes | None"]
 QuickRender = Callable[[Record], "tuple[str, str | None] | bytes | None"]
 
 
-def frame(data: str, id: int | None = None, event: str | None = None) -> bytes:
-    lines = []
-    if id is not None:
-        lines.append(f"id: {id}")
-    if event is not None:
-        lines.append(f"event: {event}")
-    lines.append(f"data: {data}")
-    return ("\n".join(lines) + "\n\n").encode()
+def frame(data: str | bytes, id: int | None = None, event: str | None = None) -> bytes:
+    """One frame; ``data`` is one line of JSON, as text or already in UTF-8 (a view's frame,
+    which is not decoded only to be encoded again)."""
+    head = (f"id: {id}\n" if id is not None else "") + \
+        (f"event: {event}\n" if event is not None else "")
+    return b"%sdata: %s\n\n" % (head.encode(), data if isinstance(data, bytes) else data.encode())
 
 
 def compact(value) -> str:

@@ -26,7 +26,7 @@ from projections.matches import Viewer, folded_view, hand_in_play, hand_view, lo
 from projections.stream_cache import StreamCache
 from projections.streams import StreamState
 
-from . import permissions
+from . import json_text, permissions
 from .auth import natural_viewer
 from .event_stream import compact, frame
 from .tokens import Token
@@ -181,7 +181,7 @@ class MatchViews:
             return made
         folded = load_match(self.store, self.catalogue, tournament_id, match_id,
                             record.position, self.cache)
-        made = frame(compact(match_read(folded, seen)), record.position, "view")
+        made = frame(json_text.dumps(match_read(folded, seen)), record.position, "view")
         with self._lock:
             self._done[key] = made
             while len(self._done) > self.keep:

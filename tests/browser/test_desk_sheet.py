@@ -2,10 +2,12 @@
 Chinese and English: an SJ3 table of a team event entered row by row to the end of its match —
 the pair's lateness first (T-6.6) — each row's levels as the match read says them; a row that
 breaks a rule refused on that row, in the page's language, nothing stored; a double click (and
-the same row sent twice) stored once; a Guandan sheet with its time limit refused before its
+the same row sent twice) stored once; the row's own live echo leaving the next row being typed
+and its focus alone; a Guandan sheet with its time limit refused before its
 minute and called after it (GD-11.2). Screenshots go to test-artifacts/."""
 from __future__ import annotations
 
+import time
 from urllib.parse import quote
 
 import pytest
@@ -235,6 +237,49 @@ def test_a_double_click_stores_one_row(browser, language):
                  "both posts made")
         assert table.rows_logged() == 2
         assert [r["hand"] for r in ok(table.api.get(f"{table.base}/matches/{table.mid}/hands"))["hands"]] == [1, 2]
+    finally:
+        table.server.stop()
+
+
+def late_live_frames(wsgi_app, seconds: float):
+    """``wsgi_app`` with each write of a live stream (…/subscribe) sent ``seconds`` late, as on a
+    slow hall network: a row's echo then reaches the page after the page has read the row."""
+    def app(environ, start_response):
+        body = wsgi_app(environ, start_response)
+        if not environ.get("PATH_INFO", "").endswith("/subscribe"):
+            return body
+
+        def late():
+            try:
+                for chunk in body:
+                    time.sleep(seconds)
+                    yield chunk
+            finally:
+                getattr(body, "close", lambda: None)()
+        return late()
+    return app
+
+
+def test_the_rows_own_live_echo_leaves_the_next_row_and_its_focus_alone(browser, language):
+    """A row recorded comes back on the page's live stream a moment later: the page has already
+    drawn it, so the next row the scorer is typing into is not drawn again under the cursor."""
+    table = Table("SJ3")
+    table.app.wsgi_app = late_live_frames(table.app.wsgi_app, seconds=0.5)  # after the row's own read
+    try:
+        table.open(browser)
+        echoes = lambda: int(browser.execute_script("return document.body.dataset.redrawn || 0"))  # noqa: E731
+        before = echoes()
+        fill_sj_row(browser, SJ3_ROWS[0])
+        record(browser)
+        wait_for(browser, lambda: len(stored_levels(browser)) == 1, "the row shown")
+        first_box = browser.find_element(By.CSS_SELECTOR, "#entry tr.entry select, #entry tr.entry input")
+        wait_for(browser, lambda: browser.switch_to.active_element == first_box, "the next row's first box focused")
+        wait_for(browser, lambda: echoes() > before, "the row's live echo read")
+        assert browser.switch_to.active_element == first_box  # neither redrawn nor unfocused
+        fill_sj_row(browser, {"trump": "H", "trick_points": 80})
+        record(browser)
+        wait_for(browser, lambda: len(stored_levels(browser)) == 2, "the second row shown")
+        assert table.rows_logged() == 2
     finally:
         table.server.stop()
 

@@ -52,9 +52,19 @@ const DeskSheet = (() => {
     return {t, match, rows, table};
   }
 
-  async function refresh() {
-    shown = await load();
+  /* Reads the sheet again and draws it only if something changed: the live echo of the row just
+     recorded (or of the lateness just counted) must not redraw the entry row the scorer has
+     begun to type into, which would take the focus from the box under the cursor. With
+     `keepTyped` (another desk's row, the round's alert), what was typed into the entry row stays
+     as it is while its hand is still the next one. */
+  async function refresh(keepTyped = false) {
+    const data = await load();
+    if (shown && JSON.stringify(data) === JSON.stringify(shown)) return;
+    const typed = keepTyped && byId("entry") ? [...byId("entry").querySelectorAll("input, select")].map(x => [x.type === "checkbox" ? x.checked : x.value]) : null;
+    const before = shown && shown.match.next_hand;
+    shown = data;
     render(shown);
+    if (typed && shown.match.next_hand === before) restore(typed);
   }
 
   // --- what the sheet says ------------------------------------------------------------------------
@@ -188,14 +198,7 @@ const DeskSheet = (() => {
   Paiju.run(async () => {
     await refresh();
     status("");
-    // another desk's row, the round's alert: the stored rows and the state are read again; the
-    // row being typed stays as it is while its hand is still the next one
-    Paiju.redrawLive({stream: "match-" + tid + ":" + mid}, async () => {
-      const typed = byId("entry") ? [...byId("entry").querySelectorAll("input, select")].map(x => [x.type === "checkbox" ? x.checked : x.value]) : null;
-      const before = shown && shown.match.next_hand;
-      await refresh();
-      if (typed && shown.match.next_hand === before) restore(typed);
-    });
+    Paiju.redrawLive({stream: "match-" + tid + ":" + mid}, () => refresh(true));
   });
 
   function restore(typed) {

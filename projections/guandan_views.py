@@ -40,7 +40,15 @@ def match_view(m: GDMatch, viewer: Viewer) -> dict:
     """The match; ``recording`` says how its hands were recorded (GD-14): a match of
     score-sheet rows (``sheet``, rules/guandan/sheet.py) has no card-by-card hand to show —
     ``current_hand`` is null and its rows are ``last_result`` and ``GET …/hands``."""
+    view = dict(_MATCHES.made(m, None, lambda: _match_alike(m)))
     shown = None if m.settings.by_sheet else m.hand
+    if shown is not None:
+        view["current_hand"] = hand_view(m, shown, viewer)
+    return view
+
+
+def _match_alike(m: GDMatch) -> dict:
+    """The match as every viewer sees it (its current hand left out: see ``match_view``)."""
     return {
         "match_id": m.match_id, "game": m.game, "round": m.round, "teams": dict(m.teams),
         "seats": [{"seat": s, "player": p, "side": SIDES[team_of(s)]} for s, p in enumerate(m.seats)],
@@ -54,7 +62,7 @@ def match_view(m: GDMatch, viewer: Viewer) -> dict:
         "hands_played": m.hands_played, "next_hand": m.next_hand,
         "clock": _clock(m),
         "time_limit_reached": m.limits[-1]["limit_minutes"] if m.limits else None,
-        "current_hand": hand_view(m, shown, viewer) if shown is not None else None,
+        "current_hand": None,
         "last_result": dict(m.history[-1]) if m.history else None,
         "penalties": [dict(p) for p in m.penalties],
         "rulings": [dict(r) for r in m.rulings],
@@ -77,6 +85,17 @@ def _clock(m: GDMatch) -> dict:
 
 def hand_view(m: GDMatch, d: Deal, viewer: Viewer) -> dict:
     public = not d.in_play
+    view = dict(_HANDS.made(d, None, lambda: _hand_alike(d)))
+    view["tribute"] = _tribute(d, viewer, public)
+    view["seats"] = [_seat(m, d, seat, viewer, public) for seat in range(4)]
+    view["irregularities"] = [_irregularity(i, viewer, public) for i in d.irregularities]
+    view["viewer"] = str(viewer)
+    return view
+
+
+def _hand_alike(d: Deal) -> dict:
+    """The hand as every viewer sees it: what lies on the table. The parts that depend on who
+    looks (``tribute``, ``seats``, ``irregularities``, ``viewer``) are made by ``hand_view``."""
     h = d.state
     top = h.trick.top if h.trick is not None and h.phase == "play" else None
     return {
@@ -84,23 +103,23 @@ def hand_view(m: GDMatch, d: Deal, viewer: Viewer) -> dict:
         "wildcard": wildcard(h.level), "extra_hand": d.extra,
         "marked_card": d.marked_card,
         "first_drawer": first_drawer(d.marked_card) if d.marked_card else None,
-        "tribute": _tribute(d, viewer, public),
+        "tribute": None,
         "first_leader": h.first_leader,
         "turn": h.turn if h.phase == "play" else None,
         "top": None if top is None else {"seat": h.trick.top_seat, "cards": list(top.cards),
                                          "reading": top.reading(),
                                          "description": Sentence(top.words())},
         "passed": sorted(h.trick.passed) if top is not None else [],
-        "seats": [_seat(m, d, seat, viewer, public) for seat in range(4)],
+        "seats": None,
         "announced": [{"seat": seat, "count": n} for seat, n in sorted(h.public_counts().items())],
         "current_trick": _trick(d.trick, h.level) if d.trick is not None else None,
-        "tricks": [_ended_trick(t, h.level) for t in d.tricks],
+        "tricks": [_ENDED_TRICKS.made(t, h.level, lambda t=t: _trick(t, h.level)) for t in d.tricks],
         "order": list(h.order),
-        "irregularities": [_irregularity(i, viewer, public) for i in d.irregularities],
+        "irregularities": None,
         "time_overruns": [dict(entry) for entry in d.overruns],
         "result": dict(d.result) if d.result is not None else None,
         "void_reason": d.void_reason,
-        "viewer": str(viewer),
+        "viewer": None,
     }
 
 
@@ -155,26 +174,41 @@ def _sorted(cards, level: str) -> tuple:
     return _sorted_cached(cards, level) if type(cards) is tuple else sort_cards(cards, level)
 
 
-# An ended trick never changes (the state's tricks are a tuple that grows by one, its ended
-# tricks the same objects): each is rendered once, not again for every reader of every later
-# position of its hand. Kept by the object's identity, the object held with its rendering so
-# the identity is not another's; the oldest made goes first. A view shares the rendering:
-# views are written out, never changed.
-_ENDED: dict[int, tuple] = {}
-_ENDED_KEEP = 16384
-_ENDED_LOCK = threading.Lock()
+class _KeptByIdentity:
+    """Renderings of frozen objects kept by the object's identity, the object held with its
+    rendering so that the identity is not another's; the oldest made goes first. A view
+    shares what is kept: views are written out, never changed."""
+
+    def __init__(self, keep: int):
+        self._kept: dict[int, tuple] = {}
+        self._keep = keep
+        self._lock = threading.Lock()
+
+    def made(self, thing, extra, make):
+        kept = self._kept.get(id(thing))
+        if kept is not None and kept[0] is thing and kept[1] == extra:
+            return kept[2]
+        made = make()
+        with self._lock:
+            self._kept[id(thing)] = (thing, extra, made)
+            while len(self._kept) > self._keep:
+                del self._kept[next(iter(self._kept))]
+        return made
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
 
 
-def _ended_trick(t, level: str) -> dict:
-    kept = _ENDED.get(id(t))
-    if kept is not None and kept[0] is t and kept[1] == level:
-        return kept[2]
-    made = _trick(t, level)
-    with _ENDED_LOCK:
-        _ENDED[id(t)] = (t, level, made)
-        while len(_ENDED) > _ENDED_KEEP:
-            del _ENDED[next(iter(_ENDED))]
-    return made
+# Several viewers read each position — the fan-out renders every seat's view of each new
+# position, and a table app reads the referee's — and most of a view is alike for all of them:
+# it is made once a position (a state is frozen: one object, one position), and each view is a
+# new dict of it with its viewer's own parts. An ended trick never changes (the state's tricks
+# are a tuple that grows by one, its ended tricks the same objects): it is rendered once, not
+# again for every reader of every later position of its hand.
+_MATCHES = _KeptByIdentity(1024)
+_HANDS = _KeptByIdentity(1024)
+_ENDED_TRICKS = _KeptByIdentity(16384)
 
 
 def _trick(t, level: str) -> dict:

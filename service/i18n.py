@@ -21,6 +21,8 @@ from babel.support import NullTranslations, Translations
 from flask import Flask, current_app, g, has_request_context, request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_translations
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from rules.messages import Message, Sentence
 
@@ -57,11 +59,19 @@ def select_language() -> str:
     for asked in (request.args.get("lang"), kept):
         if language_of(asked):
             return language_of(asked)
+    return best_accepted(request.headers.get("Accept-Language")) or current_app.config["LANGUAGE"]
+
+
+@lru_cache(maxsize=512)
+def best_accepted(header: str | None) -> str | None:
+    """The best of LANGUAGES by an ``Accept-Language`` header, or None. Remembered: a hall's
+    tablets send the same few headers with every request."""
+    if not header:
+        return None
     try:
-        best = request.accept_languages.best_match(list(LANGUAGES))
+        return parse_accept_header(header, LanguageAccept).best_match(list(LANGUAGES))
     except Exception:  # a header werkzeug cannot read is no header: the default
-        best = None
-    return best or current_app.config["LANGUAGE"]
+        return None
 
 
 def _is_page() -> bool:

@@ -136,25 +136,27 @@ class Timekeeper:
             last = self.store.last_position()
             if last <= self._position:
                 return set()
-            touched = set()
+            touched: dict[str, int] = {}  # stream -> the position of its last event read
             for record in self.store.read_all(after=self._position):
                 self._position = record.position
                 if record.stream.startswith("match-"):
-                    touched.add(record.stream)
-            for stream in touched:
+                    touched[record.stream] = record.position
+            for stream, position in touched.items():
                 self._refused.pop(stream, None)  # a new history: judge its deadlines afresh
                 self._forget_earliest(stream)
                 self._unknown.pop(stream, None)  # folded now, with what was appended
-                self._refresh(stream)
+                self._refresh(stream, at=position)
             self.marks.flush()
-            return touched
+            return set(touched)
 
-    def _refresh(self, stream: str, starting: bool = False) -> None:
+    def _refresh(self, stream: str, starting: bool = False, at: int | None = None) -> None:
         """Fold ``stream`` and keep its deadlines. ``starting`` (a stream found at start-up,
         most of them over): the fold starts from the checkpoint file's newest checkpoint but
         writes none and keeps nothing in memory — a finished match is folded, and its
         checkpoints written, when it is first read — and only a running match's state is
-        kept, as the head its next move folds from, and written for the next start."""
+        kept, as the head its next move folds from, and written for the next start. ``at``:
+        the position of the stream's last event the caller read — the node's live state of
+        that position, when it holds it, is the stream's state without a read of the log."""
         if starting:
             own = StreamCache(budget=0, persisted=self.cache.persisted, writes=False)
             folded = load_stream(self.scan, self.catalogue, stream, cache=own)
@@ -162,7 +164,7 @@ class Timekeeper:
                 self.cache.put(folded)
                 self.cache.checkpoint(folded, persist=True)
         else:
-            folded = load_stream(self.store, self.catalogue, stream, cache=self.cache)
+            folded = load_stream(self.store, self.catalogue, stream, at, cache=self.cache)
         found = pending_deadlines(folded)
         self._forget_earliest(stream)
         if found:

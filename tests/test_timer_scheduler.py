@@ -109,3 +109,23 @@ def test_the_earliest_deadline_kept_between_nudges_is_always_the_earliest_of_all
     while earliest_is_first():
         timed.run_to_next()
     assert timed.timekeeper.earliest() is None
+
+
+def test_a_move_the_node_has_folded_costs_the_timer_no_read_of_its_stream(timed, monkeypatch):
+    """The timer folds the matches a move touched as of the move's position: the node's live
+    state of that position is the match, with no read of the log — and its deadline is the
+    new one (seat 1 to discard, MJO-8.1)."""
+    table = Table(timed.client, tid="unread")
+    table.deal()
+    timed.timekeeper.catch_up()
+    reads = []
+    store = timed.timekeeper.store
+    real = store.read_stream
+    monkeypatch.setattr(store, "read_stream",
+                        lambda stream, *a, **k: reads.append(stream) or real(stream, *a, **k))
+    table.ok("TileDiscarded", seat=0, tile=table.concealed(0)[0])
+    reads.clear()  # the move's own reads (its validation)
+    assert timed.timekeeper.catch_up() == {table.stream}
+    assert reads == []
+    after = [p.deadline.key for p in timed.timekeeper.pending() if p.stream == table.stream]
+    assert after == ["h1/c1/s1/discard", "h1/c1/claim"]  # seat 1 to discard; the claim window

@@ -56,6 +56,7 @@ def compact(value) -> str:
 
 
 HEARTBEAT = b": heartbeat\n\n"
+NOT_HERE = object()  # what a quick check answers when it would have to read: ask a thread
 
 
 def _framed(rendered, record: Record) -> bytes:
@@ -71,6 +72,7 @@ class EventStream:
                  opening: Callable[[], list[bytes]] | None = None,
                  still_valid: Callable[[], Message | str | None] = lambda: None,
                  recheck_seconds: float = RECHECK_SECONDS, quick: QuickRender | None = None,
+                 still_valid_quick: Callable[[], object] | None = None,
                  gather_seconds: float = 0.0,
                  gettext: Callable[[str], str] = lambda text: text):
         self.hub, self.sub, self.render, self.quick = hub, sub, render, quick
@@ -83,6 +85,8 @@ class EventStream:
         self.heartbeat_seconds = heartbeat_seconds
         self._opening = opening
         self._still_valid = still_valid  # why the token may no longer read, or None
+        # the same, for the event loop's own thread: NOT_HERE where it would read
+        self._still_valid_quick = still_valid_quick
         self._recheck_seconds = recheck_seconds
         self._checked = time.monotonic()
         self._pending: list[Record] = []  # taken by quick_frames, left for a thread to render
@@ -132,9 +136,17 @@ class EventStream:
         """What is ready to send, if none of it needs the store or a fold (for an event loop's
         own thread, which must not wait on either); None: call :meth:`frames` in a thread.
         Events taken whose rendering needs one are kept for that call, in order."""
-        if self.quick is None or self._pending or self.sub.catching_up or self._recheck_due() \
+        if self.quick is None or self._pending or self.sub.catching_up \
                 or self.sub.ended or self.sub.overflowed:
             return None
+        if self._recheck_due():
+            why = self._still_valid_quick() if self._still_valid_quick else NOT_HERE
+            if why is NOT_HERE:
+                return None
+            self._checked = time.monotonic()
+            if why is not None:
+                self.over = True
+                return [self._said("end", why)]
         sent: list[bytes] = []
         records = self.sub.take()
         for n, record in enumerate(records):

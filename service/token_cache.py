@@ -25,7 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from .tokens import Token, TokenRegistry
+from .tokens import NotHeld, Token, TokenRegistry
 
 log = logging.getLogger("paiju.tokens")
 
@@ -63,6 +63,12 @@ class CachedTokens(TokenRegistry):
         if token is None:  # made elsewhere since the last read?
             self.refresh()
             token = self._tokens.get(token_digest)  # whichever thread read them
+        return token
+
+    def _held(self, token_digest: str) -> Token | None:
+        token = self._tokens.get(token_digest) if self._poller is not None else None
+        if token is None:  # unknown here: made elsewhere a moment ago? That is a read
+            raise NotHeld
         return token
 
     def find(self, token_digest: str) -> Token | None:

@@ -19,7 +19,8 @@ from events.postgres_store import Pool
 from service import create_app
 from service.deployment import admin_token, open_deployment
 from service.token_cache import SERIAL
-from service.tokens import InMemoryTokenRegistry, PostgresTokenRegistry, SQLiteTokenRegistry
+from service.tokens import (InMemoryTokenRegistry, NotHeld, PostgresTokenRegistry,
+                            SQLiteTokenRegistry)
 
 READS_TOKENS = re.compile(r"\bfrom\s+tokens\b", re.IGNORECASE)
 POLLER = "paiju-tokens"  # the thread that reads the counter, and the tokens when it moved
@@ -219,3 +220,31 @@ def test_a_registry_tells_its_watchers_of_a_revocation_made_through_it():
     stop()
     registry.revoke(registry.create("admin")[1].token_id)
     assert told == [frozenset({token.token_id})]
+
+
+def test_a_node_holding_its_tokens_answers_a_look_up_without_a_read_and_says_when_it_cannot(
+        database, statements):
+    """``held``, for the event loop's own thread (an open stream's recheck there): the token
+    as the node holds it — revoked, here or elsewhere once the poller has seen it — without
+    a statement; a secret it does not hold is NotHeld (finding out is a read: a thread's)."""
+    admin_token(database, "admin")
+    elsewhere = Elsewhere(database)
+    secret, token = elsewhere.registry.create("referee", TID, name="裁判")
+    app = create_app({"DATABASE": database, "CHECKPOINTS": False})
+    tokens = app.extensions["paiju"].tokens
+    try:
+        assert tokens.lookup(secret) == token  # the poller starts: the tokens are held
+        statements.clear()
+        assert tokens.held(secret) == token
+        assert tokens.held("not a token") is None  # malformed: no token, nothing to ask
+        with pytest.raises(NotHeld):
+            tokens.held("pj_" + "y" * 43)  # made elsewhere a moment ago? A read would say
+        assert reads_of_tokens(statements) == []
+        elsewhere.run(lambda: elsewhere.registry.revoke(token.token_id))
+        assert poll(lambda: (tokens.held(secret) or token).revoked_at, 5, "the revocation held")
+        with pytest.raises(NotHeld):  # a registry on the table itself holds nothing
+            elsewhere.registry.held(secret)
+    finally:
+        tokens.close()
+        app.extensions["paiju"].store.close()
+        elsewhere.close()

@@ -23,10 +23,11 @@ from events.store import StoreUnavailable
 from rules.messages import Message
 
 from ..auth import allows, current_token, registry, session_secret, viewer_for
-from ..event_stream import EventStream, compact, frame
+from ..event_stream import NOT_HERE, EventStream, compact, frame
 from ..i18n import catalogue, language
 from ..problems import validation_failed
 from ..subscriptions import Filter, HubClosed
+from ..tokens import NotHeld
 from ..visibility import Reader, Seen
 from .common import no_match, require_tournament, services
 from .matches import _match_view
@@ -62,7 +63,7 @@ def subscribe(tid: str):
         sub.prepare = (("log", tid, reader.key), lambda r: s.visibility.render(r, reader))
     return _sse(EventStream(s.hub, sub, lambda r: (s.visibility.render(r, reader), None),
                             current_app.config["LIVE_HEARTBEAT_SECONDS"],
-                            still_valid=_token_check(),
+                            **_token_checks(),
                             recheck_seconds=current_app.config["LIVE_TOKEN_RECHECK_SECONDS"],
                             quick=quick, gather_seconds=LOG_GATHER_SECONDS,
                             gettext=_readers_gettext()))
@@ -103,7 +104,7 @@ def subscribe_match(tid: str, mid: str):
     if s.cache.live:
         render, quick = _shared_views(sub, tid, mid, viewer, live_shown)
     return _sse(EventStream(s.hub, sub, render, current_app.config["LIVE_HEARTBEAT_SECONDS"],
-                            opening, still_valid=_token_check(),
+                            opening, **_token_checks(),
                             recheck_seconds=current_app.config["LIVE_TOKEN_RECHECK_SECONDS"],
                             quick=quick, gettext=_readers_gettext()))
 
@@ -138,18 +139,25 @@ def _readers_gettext():
     return catalogue(language()).gettext
 
 
-def _token_check():
-    """Why the request's token may no longer read (revoked or expired since the stream opened),
-    or None: an open stream asks again every few seconds, as each new request would."""
+def _token_checks() -> dict:
+    """``still_valid`` and ``still_valid_quick`` of an EventStream: why the request's token may
+    no longer read (revoked or expired since the stream opened), or None — an open stream asks
+    again every few seconds, as each new request would; the quick one on the event loop, from
+    the tokens the node holds in memory (``NOT_HERE`` where that would read the table)."""
     token, tokens = current_token(), registry()
     # the bearer token's secret, or the session cookie's (a desk page's stream)
     secret = session_secret() or \
         request.headers.get("Authorization", "").strip().partition(" ")[2].strip()
     if token is None:
-        return lambda: None
+        return {"still_valid": lambda: None, "still_valid_quick": lambda: None}
 
-    def why_not() -> Message | None:
-        now = tokens.lookup(secret)
+    def quick() -> object:
+        try:
+            return why_not(tokens.held(secret))
+        except NotHeld:
+            return NOT_HERE
+
+    def why_not(now) -> Message | None:
         if now is None or now.revoked_at:
             return Message("token {token_id} was revoked; the stream ends",
                            token_id=token.token_id)
@@ -157,7 +165,7 @@ def _token_check():
             return Message("token {token_id} expired at {expires_at}; the stream ends",
                            token_id=token.token_id, expires_at=now.expires_at)
         return None
-    return why_not
+    return {"still_valid": lambda: why_not(tokens.lookup(secret)), "still_valid_quick": quick}
 
 
 def _watch_token(stream: EventStream) -> None:

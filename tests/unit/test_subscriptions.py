@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from events.envelope import NewEvent
 from events.memory_store import InMemoryEventStore
-from service.event_stream import HEARTBEAT, EventStream
+from service.event_stream import HEARTBEAT, NOT_HERE, EventStream
 from service.i18n import catalogue
 from service.subscriptions import CATCH_UP_PAGE, Filter, Hub, Subscription
 
@@ -109,6 +109,43 @@ def test_a_stream_due_its_token_check_asks_a_thread_whatever_is_buffered():
     assert stream.quick_frames() is None  # the check reads the token registry
     assert stream.frames() == [b'event: end\ndata: {"reason":"token t1 was revoked; '
                                b'the stream ends"}\n\n']
+
+
+def test_a_stream_due_its_token_check_asks_it_on_the_loop_where_the_tokens_are_held():
+    """With a quick check (service/api/live.py: the tokens the node holds in memory), the
+    recheck is made on the event loop: a token still valid sends what is buffered there, and
+    is not asked again before the next recheck is due; one revoked ends the stream there; one
+    the node does not hold (NOT_HERE) asks a thread, as without a quick check."""
+    store = InMemoryEventStore()
+    hub = Hub(store, poll_seconds=60)
+    answers, asked = [None, "token t1 was revoked; the stream ends"], []
+
+    def quick_check():
+        asked.append(answers[0])
+        return answers.pop(0)
+
+    def opened(recheck_seconds: float, check) -> tuple[Subscription, EventStream]:
+        sub = Subscription(store, "t", Filter(), after=0, live_from=0)
+        return sub, EventStream(hub, sub, lambda r: (r.type, None), 60,
+                                recheck_seconds=recheck_seconds, still_valid_quick=check,
+                                quick=lambda r: (r.type, None))
+    sub, stream = opened(0, quick_check)
+    first, second = stored(store, 2)
+    sub.offer(first)
+    assert stream.quick_frames() == [b"id: 1\ndata: TeamRegistered\n\n"]
+    sub.offer(second)
+    assert stream.quick_frames() == [b'event: end\ndata: {"reason":"token t1 was revoked; '
+                                     b'the stream ends"}\n\n'] and stream.over
+    assert asked == [None, "token t1 was revoked; the stream ends"]
+
+    sub, stream = opened(3600, lambda: asked.append("again"))  # checked at the start: not due
+    sub.offer(first)
+    assert stream.quick_frames() == [b"id: 1\ndata: TeamRegistered\n\n"]
+    assert asked[2:] == []
+
+    sub, stream = opened(0, lambda: NOT_HERE)
+    sub.offer(first)
+    assert stream.quick_frames() is None
 
 
 def test_a_stream_that_ends_with_its_node_says_so_in_the_language_it_was_opened_in():

@@ -72,7 +72,7 @@ class EventStream:
                  opening: Callable[[], list[bytes]] | None = None,
                  still_valid: Callable[[], Message | str | None] = lambda: None,
                  recheck_seconds: float = RECHECK_SECONDS, quick: QuickRender | None = None,
-                 still_valid_quick: Callable[[], object] | None = None,
+                 still_valid_quick: Callable[[], object] = lambda: NOT_HERE,
                  gather_seconds: float = 0.0,
                  gettext: Callable[[str], str] = lambda text: text):
         self.hub, self.sub, self.render, self.quick = hub, sub, render, quick
@@ -105,7 +105,7 @@ class EventStream:
         """What is ready to send now (may read the store); sets ``over`` at the stream's end.
         While catching up it reads on until something matches: a page of history with nothing
         for this filter is no reason to wait."""
-        if (why := self._revoked()) is not None:
+        if (why := self._revoked(self._still_valid)) is not None:
             self.over = True
             return [self._said("end", why)]
         sent: list[bytes] = []
@@ -139,14 +139,11 @@ class EventStream:
         if self.quick is None or self._pending or self.sub.catching_up \
                 or self.sub.ended or self.sub.overflowed:
             return None
-        if self._recheck_due():
-            why = self._still_valid_quick() if self._still_valid_quick else NOT_HERE
-            if why is NOT_HERE:
-                return None
-            self._checked = time.monotonic()
-            if why is not None:
-                self.over = True
-                return [self._said("end", why)]
+        if (why := self._revoked(self._still_valid_quick)) is NOT_HERE:
+            return None
+        if why is not None:
+            self.over = True
+            return [self._said("end", why)]
         sent: list[bytes] = []
         records = self.sub.take()
         for n, record in enumerate(records):
@@ -161,11 +158,16 @@ class EventStream:
     def _recheck_due(self) -> bool:
         return time.monotonic() - self._checked >= self._recheck_seconds
 
-    def _revoked(self) -> str | None:
+    def _revoked(self, check: Callable[[], object]) -> object:
+        """Why the token may no longer read, if its recheck is due and ``check`` says so; None
+        if it still reads or no recheck is due; NOT_HERE from a quick check that would read
+        (the recheck stays due, for a thread)."""
         if not self._recheck_due():
             return None
-        self._checked = time.monotonic()
-        return self._still_valid()
+        why = check()
+        if why is not NOT_HERE:
+            self._checked = time.monotonic()
+        return why
 
     def recheck_now(self) -> None:
         """The token's registry says it changed: ask again at once, not at the next recheck."""

@@ -143,9 +143,8 @@ class Timekeeper:
                     touched[record.stream] = record.position
             for stream, position in touched.items():
                 self._refused.pop(stream, None)  # a new history: judge its deadlines afresh
-                self._forget_earliest(stream)
                 self._unknown.pop(stream, None)  # folded now, with what was appended
-                self._refresh(stream, at=position)
+                self._refresh(stream, at=position)  # which forgets its earliest deadline
             self.marks.flush()
             return set(touched)
 

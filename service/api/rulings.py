@@ -114,8 +114,6 @@ def _proposed(tid: str, body: dict) -> NewEvent:
                     meta=request_meta(body.get("meta")), schema_version=event_type.schema_version)
 
 
-
-
 def _compared(s, tid: str, stream: str, before_log, after_log) -> tuple[list[str], list[dict]]:
     """The projections the ruling may touch (their names) and those it changes, each read
     before (the store, its cache) and after (the overlay, folded afresh: nothing of it enters

@@ -309,12 +309,17 @@ def test_bracket_and_standings_show_the_knockout_as_the_api_says(scene, browser)
     assert texts(driver, "#standings td[data-col='eliminated_in']") == ["—", "1"]
     screenshot(driver, "standings")
 
-    # the tournament's page: its match, won by east, links to the replay of its hand
-    open_page(driver, f"{s.server.url}/pages/tournaments/{SJ2}")
+    # the tournament's page: its match, won by east, links to the replay of its hand, which
+    # the committee (its token given here, not left by an earlier test) steps through
+    open_page(driver, f"{s.server.url}/pages/tournaments/{SJ2}#token={s.committee}")
     assert texts(driver, "#matches td[data-col='match_id']") == ["R1-1"]
     assert texts(driver, "#matches td[data-col='winner']") == ["east"]
     driver.find_element(By.CSS_SELECTOR, "#matches td[data-col='hands'] a").click()
-    wait_until(driver, lambda d: d.execute_script("return document.body.dataset.ready"), "the replay")
+    # the tournament page is ready too: wait for the replay's own address and its mark
+    replay_path = f"/pages/tournaments/{SJ2}/matches/R1-1/hands/1/replay"
+    wait_until(driver, lambda d: d.execute_script(
+        "return location.pathname === arguments[0] && document.body.dataset.ready", replay_path),
+        "the replay")
     assert driver.current_url == replay_url(s, SJ2, "R1-1", f"#pos={s.table_first}")
 
 

@@ -12,6 +12,7 @@ gevent object that another thread may signal); it makes the frames on the loop w
 neither the store nor a fold, and asks a thread for the others."""
 from __future__ import annotations
 
+import gc
 import io
 import logging
 import re
@@ -29,6 +30,8 @@ from .event_stream import EventStream
 log = logging.getLogger("paiju.serving")
 
 STOP_SECONDS = 5  # how long a stopping server lets requests in flight finish
+# The cyclic collector's thresholds while serving (Python's are 700, 10, 10): see settle_the_heap
+GC_THRESHOLDS = (20_000, 50, 100)
 
 
 class Front:
@@ -221,12 +224,25 @@ class Server(WSGIServer):
         super().handle(sock, address)
 
 
+def settle_the_heap() -> None:
+    """What the node holds from its start (modules, the app, the states folded at start-up) is
+    moved out of the cyclic collector's sight, and the collector runs less often. A move makes
+    and drops thousands of dicts and lists (its views, its JSON), nearly all freed by their
+    reference counts; at Python's thresholds the collector still ran about every 700 of them,
+    and each full collection walked every state the node holds: 0.12–0.14 ms of CPU a move in
+    process (a tenth of a table app's read and post), 0.02 ms at these thresholds. A cycle of
+    garbage still goes at the next collection of its generation."""
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def serve(app, host: str, port: int, threads: int, ready: Callable[[], None]) -> None:
     """Serve ``app`` until SIGTERM or SIGINT: then every subscription is told the node is
     shutting down (so clients reconnect elsewhere), and requests in flight may finish."""
     front = Front(app, threads)
     server = Server((host, port), front, log=None)
     server.start()  # bound: a port already taken fails here, before ``ready``
+    settle_the_heap()
     ready()
 
     stopped = Event()

@@ -143,6 +143,16 @@ class RequestHead:
     def __init__(self, fields: list[tuple[str, str]], status: str = ""):
         self.fields = fields
         self.status = status  # why the head is refused; "" when it is not
+        self._first = self._firsts(fields)
+
+    @staticmethod
+    def _firsts(fields: list[tuple[str, str]]) -> dict[str, str]:
+        """Each name's first value, by its name in lower case: the handler asks for six
+        fields a request (the length, the connection, the upgrade…)."""
+        first: dict[str, str] = {}
+        for key, value in fields:
+            first.setdefault(key.lower(), value)
+        return first
 
     @classmethod
     def read(cls, rfile, *args) -> "RequestHead":
@@ -160,14 +170,14 @@ class RequestHead:
 
     def get(self, name: str, default=None):
         """The first field of that name (any case), as http.client's message gives it."""
-        name = name.lower()
-        return next((value for key, value in self.fields if key.lower() == name), default)
+        return self._first.get(name.lower(), default)
 
     getheader = get
 
     def __delitem__(self, name: str) -> None:
         name = name.lower()
         self.fields = [(key, value) for key, value in self.fields if key.lower() != name]
+        self._first.pop(name, None)
 
     @property
     def typeheader(self) -> str | None:
@@ -189,6 +199,16 @@ class Handler(WSGIHandler):
 
     def MessageClass(self, rfile, *args) -> RequestHead:
         return RequestHead.read(rfile)
+
+    def _headers(self) -> Iterator[tuple[str, str]]:
+        """The fields as the environ's ``HTTP_*`` keys, from the fields read (gevent's own
+        writes each field as a line again and splits it): a name with ``_`` left out, as
+        gevent does, and the content's type and length, which have keys of their own."""
+        for key, value in self.headers.fields:
+            if "_" not in key:
+                name = key.replace("-", "_").upper()
+                if name not in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+                    yield "HTTP_" + name, value
 
     def log_request(self) -> None:
         pass

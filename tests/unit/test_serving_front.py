@@ -106,6 +106,24 @@ def test_a_streamed_answer_sends_its_head_with_its_first_chunk():
     assert writes[1:] == [b"6\r\nsecond\r\n", b"0\r\n\r\n"]
 
 
+def test_the_fields_reach_the_app_as_gevent_gave_them():
+    """The environ's HTTP_* keys: a repeated field joined with commas (cookies with "; "), a
+    name with "_" left out, the content's type and length under keys of their own."""
+    seen = {}
+
+    def app(environ, start_response):
+        seen.update((k, v) for k, v in environ.items()
+                    if k.startswith(("HTTP_", "CONTENT_")))
+        return json_app(environ, start_response)
+
+    served(app, b"POST /e HTTP/1.1\r\nHost: x\r\nX-Two: a\r\nx-two: b\r\nCookie: c=1\r\n"
+                b"Cookie: d=2\r\nX_Under: no\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 2\r\nAccept-Language: zh\r\n\r\n{}")
+    assert seen == {"HTTP_HOST": "x", "HTTP_X_TWO": "a,b", "HTTP_COOKIE": "c=1; d=2",
+                    "CONTENT_TYPE": "application/json", "CONTENT_LENGTH": "2",
+                    "HTTP_ACCEPT_LANGUAGE": "zh"}
+
+
 def test_a_request_with_a_malformed_field_gets_400():
     answers, _ = served(json_app, b"GET / HTTP/1.1\r\nHost: x\r\nBad Name: y\r\n\r\n")
     assert answers[0].startswith(b"HTTP/1.1 400")

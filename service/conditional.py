@@ -30,6 +30,7 @@ from flask import Flask, Response, current_app, request
 from werkzeug.http import parse_etags
 
 from .auth import credentials_sent, current_token
+from .headers import vary_on
 from .problems import Problem
 
 READS = ("GET", "HEAD")
@@ -44,15 +45,19 @@ def conditional(response: Response) -> Response:
     """Tag a successful read, say who may cache it, and answer 304 when the client holds it."""
     if request.method not in READS or response.status_code != 200:
         return response
-    if "ETag" not in response.headers and not response.is_streamed:
+    headers = response.headers
+    if "ETag" not in headers and not response.is_streamed:
         response.set_etag(_digest(response.get_data()))
-    response.vary.add("Authorization")
-    if "Cache-Control" not in response.headers:
-        response.headers["Cache-Control"] = _cache_control()
-    etag, _ = response.get_etag()
-    if etag is not None and parse_etags(request.headers.get("If-None-Match")).contains_weak(etag):
-        _not_modified(response)
+    vary_on(response, "Authorization")
+    if "Cache-Control" not in headers:
+        headers["Cache-Control"] = _cache_control()
+    held = request.headers.get("If-None-Match")  # most reads hold nothing: nothing to parse
+    if held is not None:
+        etag, _ = response.get_etag()
+        if etag is not None and parse_etags(held).contains_weak(etag):
+            _not_modified(response)
     return response
+
 
 
 def tag_weakly(response: Response, meaning: object) -> Response:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 
+from .headers import vary_on
+
 ALLOWED_HEADERS = "Last-Event-ID, If-None-Match"
 EXPOSED_HEADERS = "ETag, Link, Location, Retry-After, X-Request-Id"
 PREFLIGHT_SECONDS = 600
@@ -20,7 +22,7 @@ def register(app: Flask) -> None:
     def _cross_origin(response: Response) -> Response:
         if not app.config["CORS_ORIGINS"]:
             return response
-        response.vary.add("Origin")  # a shared cache keeps the club's copy apart from others'
+        vary_on(response, "Origin")  # a shared cache keeps the club's copy apart from others'
         origin = request.headers.get("Origin")
         if origin not in app.config["CORS_ORIGINS"] or not _a_read(app):
             return response

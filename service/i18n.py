@@ -27,6 +27,7 @@ from werkzeug.http import parse_accept_header
 from rules.messages import Message, Sentence
 
 from . import json_text
+from .headers import vary_on
 
 # The languages served: the code of the catalogue -> the tag of <html lang> and Content-Language.
 LANGUAGES = {"zh": "zh-Hans", "en": "en"}
@@ -201,7 +202,7 @@ def init_app(app: Flask) -> None:
     def _say_which(response):
         if "language" in g or response.mimetype in ("text/html", "application/problem+json"):
             response.headers["Content-Language"] = LANGUAGES[language()]
-            response.vary.add("Accept-Language")
+            vary_on(response, "Accept-Language")
         asked = language_of(request.args.get("lang"))
         if asked and request.cookies.get(COOKIE) != asked:
             response.set_cookie(COOKIE, asked, max_age=COOKIE_SECONDS, samesite="Lax",

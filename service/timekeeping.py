@@ -210,10 +210,11 @@ class Timekeeper:
     def _earliest_of(self, stream: str) -> PendingDeadline | None:
         if stream not in self._earliest:
             refused = self._refused.get(stream, ())
-            self._earliest[stream] = min(
+            # the first that will fire: a stream's deadlines are kept in _order already
+            # (pending_deadlines), so the ids of the later ones need not be made
+            self._earliest[stream] = next(
                 (p for p in self._pending[stream]
-                 if p.event_id not in refused and p.event_id not in self._settled),
-                key=_order, default=None)
+                 if p.event_id not in refused and p.event_id not in self._settled), None)
         return self._earliest[stream]
 
     def next_due_of(self, stream: str) -> datetime | None:

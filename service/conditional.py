@@ -59,7 +59,6 @@ def conditional(response: Response) -> Response:
     return response
 
 
-
 def tag_weakly(response: Response, meaning: object) -> Response:
     """Tag ``response`` weakly by ``meaning`` (JSON): what it says less what the passing time
     changes, so that an answer a client holds is good while ``meaning`` stays the same."""

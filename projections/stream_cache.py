@@ -10,8 +10,8 @@ commit that was rolled back, a checkpoint of another database) is never used, an
 Checkpoints are taken by the fold itself (:func:`checkpoint_due`): after every deal (a hand
 boundary in every game) and every ``CHECKPOINT_EVERY`` versions, so that no fold from a
 checkpoint reads more than that many events; those after a deal or every ``PERSIST_EVERY``
-versions are also written to the checkpoint file (projections/checkpoints.py), when there is
-one, so that they outlive the process.
+versions (``MATCH_PERSIST_EVERY`` for a match) are also written to the checkpoint file
+(projections/checkpoints.py), when there is one, so that they outlive the process.
 
 A ruling appended at position p never changes the fold of the positions before p (a read
 ``?at=`` before it shows the match as it then stood), so the checkpoints before a ruling stay
@@ -51,6 +51,12 @@ if TYPE_CHECKING:
 
 CHECKPOINT_EVERY = 32     # versions between checkpoints kept in memory
 PERSIST_EVERY = 64        # versions between checkpoints written to the file (besides deals)
+# ... for a match, whose state holds every finished hand: its text grows with the match (a
+# Guandan checkpoint, 0.75 ms more to write per finished hand: at hand 20 the checkpoint
+# writer took a fifth of the length run's growth). A match is written at each deal, and between
+# deals only this often (a hand of the four games is 100 to 250 events: a new process folds at
+# most one hand of a match in play)
+MATCH_PERSIST_EVERY = 512
 DEFAULT_BUDGET = 150_000  # events folded into the states held, over all streams
 RECENT = 16               # committed states kept in a row per stream: the live state and before
 # the live state is on unless the environment switches it off (bench/paced_tables.py compares)
@@ -62,8 +68,9 @@ def checkpoint_due(event_type: str, version: int) -> bool:
     return version % CHECKPOINT_EVERY == 0 or event_type in DEAL_TYPES
 
 
-def persist_due(event_type: str, version: int) -> bool:
-    return version % PERSIST_EVERY == 0 or event_type in DEAL_TYPES
+def persist_due(stream: str, event_type: str, version: int) -> bool:
+    every = MATCH_PERSIST_EVERY if stream.startswith("match-") else PERSIST_EVERY
+    return version % every == 0 or event_type in DEAL_TYPES
 
 
 class _Entry:

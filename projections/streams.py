@@ -87,7 +87,7 @@ def fold(start: StreamState, records: Iterable[Record], catalogue: Catalogue,
             if follow:
                 cache.follow(made)
             if checkpoint_due(record.type, version):
-                cache.checkpoint(made, persist_due(record.type, version))
+                cache.checkpoint(made, persist_due(start.stream, record.type, version))
     return StreamState(start.stream, state, version, position, last_hash, flags, edits)
 
 

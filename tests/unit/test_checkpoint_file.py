@@ -19,8 +19,9 @@ from events import default_catalogue
 from events.envelope import NewEvent
 from events.sqlite_store import SQLiteEventStore
 from projections.checkpoints import CheckpointFile, dumps, fold_code, loads
-from projections.stream_cache import PERSIST_EVERY, StreamCache
+from projections.stream_cache import MATCH_PERSIST_EVERY, PERSIST_EVERY, StreamCache
 from projections.streams import StreamState, load_stream
+from rules.rulings import DEAL_TYPES
 
 CATALOGUE = default_catalogue()
 ROOT = Path(__file__).resolve().parents[2]
@@ -237,3 +238,31 @@ def test_a_comment_edited_in_the_rules_keeps_every_checkpoint(store, tmp_path):
                             str(PERSIST_EVERY)], cwd=release, capture_output=True, text=True,
                            env={**os.environ, "PYTHONPATH": str(release)}, check=True)
     assert found.stdout.split() == [fold_code(), "t", str(PERSIST_EVERY - 1)]
+
+
+def test_a_match_is_written_at_its_deals_and_a_tournament_every_64_versions(fold_logs_store,
+                                                                             tmp_path):
+    """A match's state holds its finished hands, so a checkpoint of it grows with the match:
+    one is written at each deal (and every MATCH_PERSIST_EVERY versions), not every 64."""
+    path = tmp_path / "log.db-checkpoints"
+    file = CheckpointFile(path)
+    streams = sorted({r.stream for r in fold_logs_store.read_type("MatchStarted")} |
+                     {r.stream for r in fold_logs_store.read_type("TournamentCreated")})
+    for stream in streams:
+        load_stream(fold_logs_store, CATALOGUE, stream, cache=StreamCache(persisted=file))
+    file.flush()
+    file.close()
+    written = {}
+    for stream, version in rows(path):
+        written.setdefault(stream, []).append(version)
+    for stream in streams:
+        records = list(fold_logs_store.read_stream(stream))
+        if stream.startswith("match-"):
+            wanted = [r.version for r in records
+                      if r.type in DEAL_TYPES or r.version % MATCH_PERSIST_EVERY == 0]
+        else:
+            wanted = [r.version for r in records if r.version % PERSIST_EVERY == 0]
+        assert written.get(stream, []) == wanted, stream
+    long_matches = [s for s in streams if s.startswith("match-") and
+                    len(list(fold_logs_store.read_stream(s))) > PERSIST_EVERY]
+    assert long_matches  # the logs hold matches longer than 64 events: the rule is tried

@@ -10,8 +10,10 @@ log is the stored one, hash for hash."""
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 import random
+import threading
 
 import pytest
 from fold_logs import records
@@ -25,6 +27,7 @@ from projections.matches import Viewer, folded_view
 from projections.stream_cache import StreamCache
 from projections.streams import StreamState, advance, fold, load_stream
 from service.appending import append_events
+from service.subscriptions import Filter, Hub
 
 CATALOGUE = default_catalogue()
 VIEWERS = [Viewer.parse(v) for v in ("referee", "public", "seat:0", "seat:1", "seat:2",
@@ -185,3 +188,39 @@ def test_the_view_of_an_event_just_appended_reads_nothing_from_the_log(live):
     replay.store.read = 0
     assert load_stream(replay.store, CATALOGUE, match, cache=cache) == seen
     assert replay.store.read == (1 if live else 2)
+
+
+def test_the_fan_out_renders_an_event_its_append_has_not_yet_advanced_without_a_read():
+    """The fan-out hears of a commit as soon as the appending thread does, and often renders
+    first: it moves the live state on by the records it hands out (service/subscriptions.py),
+    so the view of the new position still reads no row — and the appending thread, coming
+    second, finds the state held. Without that, the rendering read the stream's tail back."""
+    log = list(records())
+    match = next(r.stream for r in log if r.type == "MatchStarted")
+    move = [n for n, r in enumerate(log) if r.stream == match][30]
+    replay, cache = Replay(CountingStore), StreamCache(live=True)
+    for record in log[:move]:
+        replay.append(record, cache)
+    store = replay.store
+    hub = Hub(store, poll_seconds=60, advance=functools.partial(advance, store, CATALOGUE, cache))
+    sub = hub.subscribe(log[move].tournament_id, Filter(streams=frozenset({match})), None)
+    rendered: list[tuple[int, int]] = []  # (the version seen, rows read to see it)
+
+    def prepare(record: Record) -> None:
+        store.read = 0
+        seen = load_stream(store, CATALOGUE, match, at=record.position, cache=cache)
+        rendered.append((seen.version, store.read))
+
+    sub.prepare = ("seat", prepare)
+    handed_out = threading.Event()
+    sub.add_waker(handed_out.set)
+    try:
+        replay.now = log[move].recorded_at
+        (moved,) = store.append(log[move].tournament_id, [as_new(log[move])]).records  # committed:
+        # the appending thread's own advance has not run
+        assert handed_out.wait(10)
+        assert rendered == [(moved.version, 0)]
+        assert cache.exact(match, moved.position) is not None
+    finally:
+        hub.close()
+        store.close()

@@ -42,7 +42,8 @@ class CommitFeed:
 
     def listen_own(self, listener: Listener) -> None:
         """Hear this process's own commits only, each with its records (the metrics count
-        them): no word of other nodes' commits, so no LISTEN connection is started for it."""
+        them, the live states fold them), before the other listeners: no word of other nodes'
+        commits, so no LISTEN connection is started for it."""
         with self._lock:
             self._own.append(listener)
 
@@ -53,7 +54,9 @@ class CommitFeed:
                     listeners.remove(listener)
 
     def announce(self, last_position: int, records: Sequence[Record] = ()) -> None:
-        for listener in list(self._listeners) + (list(self._own) if records else []):
+        """The listeners of this process's own commits first: what they keep (the node's live
+        states, projections/streams.py: keep_live) is read by those the others wake."""
+        for listener in (list(self._own) if records else []) + list(self._listeners):
             try:
                 listener(last_position, records)
             except Exception:  # a listener's fault must never fail an append that committed

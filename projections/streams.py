@@ -171,6 +171,18 @@ def advance(log: EventStore, catalogue: Catalogue, cache: StreamCache | None,
             fold(held, mine, catalogue, log, cache, committed=True)
 
 
+def keep_live(store: EventStore, catalogue: Catalogue, cache: StreamCache) -> None:
+    """Each of this process's commits folded onto the live states of its streams by the
+    thread that committed it, before anyone else hears of it (events/commits.py): once, in
+    commit order. The appending thread and the fan-out, woken together by the commit, each
+    folded it when their turn came — the fan-out, often first, reading the stream's tail back
+    from the log to do so, and both of them at once as often as not (bench/paced_tables.py).
+    The appending thread's own :func:`advance` then finds the state held."""
+    if cache.live:
+        store.commits.listen_own(lambda _last, records: advance(store, catalogue, cache,
+                                                                  records))
+
+
 def _start(log: Tail, cache: StreamCache, stream: str,
            at: int | None) -> tuple[StreamState, Iterable[Record]]:
     """The state to fold from, and the records after it (up to ``at``)."""

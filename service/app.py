@@ -3,7 +3,6 @@ leases, checkpoints, the export key), the event catalogue, the stream cache, the
 fan-out to subscribers, webhook delivery, and the blueprints of its routes."""
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -16,7 +15,7 @@ from events.store import EventStore
 from projections.checkpoints import CheckpointFile
 from projections.quiet_marks import QuietMarks
 from projections.stream_cache import DEFAULT_BUDGET, StreamCache
-from projections.streams import advance
+from projections.streams import keep_live
 
 from . import conditional, cors, i18n, metrics, problems, request_log
 from .api import register_blueprints
@@ -73,6 +72,7 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
     catalogue = catalogue or default_catalogue()
     cache = StreamCache(app.config["CACHE_BUDGET"], storage.checkpoints,
                         live=app.config["LIVE_STATE"])
+    keep_live(storage.store, catalogue, cache)
     tournaments = Tournaments(storage.store, catalogue, cache,
                               clock=app.config.get("NOW") or _utc_now)
     timekeeper = _timekeeper(app.config, storage, tournaments)
@@ -81,7 +81,7 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
         store=storage.store, catalogue=catalogue, cache=cache, tokens=storage.tokens,
         tournaments=tournaments,
         signer=storage.signer, timekeeper=timekeeper, timer=_timer(app.config, timekeeper),
-        hub=_fan_out(app.config, storage.store, catalogue, cache), visibility=visibility,
+        hub=_fan_out(app.config, storage.store), visibility=visibility,
         webhooks=storage.webhooks,
         webhook_delivery=_webhook_delivery(app.config, storage, visibility))
     _answers(app)
@@ -139,11 +139,9 @@ def _timer(config: dict, timekeeper: Timekeeper) -> TimerService | None:
     return TimerService(timekeeper) if config["TIMER"] else None
 
 
-def _fan_out(config: dict, store: EventStore, catalogue: Catalogue, cache: StreamCache) -> Hub:
-    """The node's subscriptions: each new event to every subscriber who may see it, after it
-    moved the live states on (projections/streams.py: advance)."""
-    return Hub(store, config["LIVE_POLL_SECONDS"], config["LIVE_BUFFER"],
-               advance=functools.partial(advance, store, catalogue, cache))
+def _fan_out(config: dict, store: EventStore) -> Hub:
+    """The node's subscriptions: each new event to every subscriber who may see it."""
+    return Hub(store, config["LIVE_POLL_SECONDS"], config["LIVE_BUFFER"])
 
 
 def _webhook_delivery(config: dict, storage: Storage, visibility: Visibility) -> WebhookDelivery:

@@ -11,7 +11,9 @@ The decision runs inside the transaction that appends, on the log exactly as the
 follow it, so two writers can never both be judged on the same state; concurrent appends still
 share commits (see events/sqlite_store.py). Once committed, the new events advance the node's
 live state of their streams (projections/streams.py: advance), outside the transaction: the
-writer judges the next append meanwhile, and every read and view of the new position finds it.
+thread that committed them folds them before anyone hears of the commit (keep_live), so every
+read and view of the new position finds it; the appending thread's own advance then finds the
+state held (it folds only where no one did, as an app without that listener).
 """
 from __future__ import annotations
 

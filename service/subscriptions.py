@@ -144,11 +144,8 @@ class Hub:
     """A node's fan-out: one reader of the log's new events for all of its subscribers."""
 
     def __init__(self, store: EventStore, poll_seconds: float = POLL_SECONDS,
-                 capacity: int = BUFFER,
-                 advance: Callable[[list[Record]], None] | None = None):
+                 capacity: int = BUFFER):
         self.store, self.poll_seconds, self.capacity = store, poll_seconds, capacity
-        # moves the node's live states on by the records about to be handed out (see _hand_out)
-        self._advance = advance
         # tournament -> stream (None: every stream) -> its subscribers: a commit costs only the
         # subscribers of its own stream, however many follow other tables
         self._by_tournament: dict[str, dict[str | None, set[Subscription]]] = {}
@@ -285,7 +282,6 @@ class Hub:
         took some is woken once for all of them (a wake is a word to another thread: one per
         event and subscriber was most of the fan-out's cost)."""
         records = list(records)
-        self._advance_live_states(records)
         _prepare(self._to_prepare(records))
         took: set[Subscription] = set()
         dropped: set[Subscription] = set()
@@ -304,21 +300,6 @@ class Hub:
             sub.wake()
         for sub in dropped:
             self.unsubscribe(sub)
-
-    def _advance_live_states(self, records: list[Record]) -> None:
-        """The live states of the records' streams moved on by them before anything is
-        rendered, so that every rendering of the new position finds its state held. The
-        appending thread does the same when its append returns (service/appending.py), and
-        the fan-out, woken by the same commit, often rendered first: each such rendering read
-        the stream's tail back from the log to fold the event it had in hand (a tenth of the
-        fan-out's time in the paced tables' profile). Whichever comes second finds the state
-        held and folds nothing."""
-        if self._advance is None or not records:
-            return
-        try:
-            self._advance(records)
-        except Exception:  # the renderings fold from the log instead, as they would have
-            log.warning("the fan-out could not advance the live states", exc_info=True)
 
     def _to_prepare(self, records: list[Record]) -> list[tuple[Callable[[Record], object],
                                                                 Record]]:

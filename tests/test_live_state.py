@@ -10,7 +10,6 @@ log is the stored one, hash for hash."""
 from __future__ import annotations
 
 import bisect
-import functools
 import json
 import random
 import threading
@@ -25,7 +24,7 @@ from events.postgres_store import PostgresEventStore
 from events.sqlite_store import SQLiteEventStore
 from projections.matches import Viewer, folded_view
 from projections.stream_cache import StreamCache
-from projections.streams import StreamState, advance, fold, load_stream
+from projections.streams import StreamState, advance, fold, keep_live, load_stream
 from service.appending import append_events
 from service.subscriptions import Filter, Hub
 
@@ -190,11 +189,11 @@ def test_the_view_of_an_event_just_appended_reads_nothing_from_the_log(live):
     assert replay.store.read == (1 if live else 2)
 
 
-def test_the_fan_out_renders_an_event_its_append_has_not_yet_advanced_without_a_read():
-    """The fan-out hears of a commit as soon as the appending thread does, and often renders
-    first: it moves the live state on by the records it hands out (service/subscriptions.py),
-    so the view of the new position still reads no row — and the appending thread, coming
-    second, finds the state held. Without that, the rendering read the stream's tail back."""
+def test_a_commit_is_folded_by_its_committing_thread_before_the_fan_out_renders_it():
+    """The committing thread folds each commit onto the live state before anyone hears of it
+    (projections/streams.py: keep_live), so the fan-out's rendering of the new position reads
+    no row, though the appending thread's own advance has not run. Without that the fan-out,
+    woken with the appending thread, read the stream's tail back and folded the event too."""
     log = list(records())
     match = next(r.stream for r in log if r.type == "MatchStarted")
     move = [n for n, r in enumerate(log) if r.stream == match][30]
@@ -202,7 +201,8 @@ def test_the_fan_out_renders_an_event_its_append_has_not_yet_advanced_without_a_
     for record in log[:move]:
         replay.append(record, cache)
     store = replay.store
-    hub = Hub(store, poll_seconds=60, advance=functools.partial(advance, store, CATALOGUE, cache))
+    keep_live(store, CATALOGUE, cache)
+    hub = Hub(store, poll_seconds=60)
     sub = hub.subscribe(log[move].tournament_id, Filter(streams=frozenset({match})), None)
     rendered: list[tuple[int, int]] = []  # (the version seen, rows read to see it)
 
@@ -216,8 +216,8 @@ def test_the_fan_out_renders_an_event_its_append_has_not_yet_advanced_without_a_
     sub.add_waker(handed_out.set)
     try:
         replay.now = log[move].recorded_at
-        (moved,) = store.append(log[move].tournament_id, [as_new(log[move])]).records  # committed:
-        # the appending thread's own advance has not run
+        # committed by the store alone: no appending thread advances it
+        (moved,) = store.append(log[move].tournament_id, [as_new(log[move])]).records
         assert handed_out.wait(10)
         assert rendered == [(moved.version, 0)]
         assert cache.exact(match, moved.position) is not None

@@ -7,7 +7,7 @@ temporary directory (``--dir`` picks the disk), all with ``journal_mode=WAL`` an
 (a) ``SQLiteEventStore.append``: ``--events`` small events over four streams of tournament
     "bench", in batches of ``--batch``, each batch one call and so one durable commit. It
     includes everything the store does per append: canonical JSON, idempotency and version
-    look-ups, the SHA-256 hash chain, the group-commit hand-off to the writer thread.
+    look-ups, the SHA-256 hash chain, the group commit (led by the calling thread).
 (b) The very rows (a) stored, re-inserted into a fresh database with the same schema and
     indexes (``create_schema``) by one ``executemany`` in ONE transaction: the ceiling of SQLite
     itself on this disk, with no per-batch fsync and no store logic.

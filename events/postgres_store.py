@@ -44,15 +44,8 @@ from rules.messages import Message
 
 from .commits import CommitFeed
 from .envelope import NewEvent, Record
-from .postgres_writer import (
-    COMMITS_CHANNEL,
-    RETRIES,
-    SEAL_LOCK,
-    Job,
-    TournamentGroups,
-    commit_group,
-    insert,
-)
+from .group_commit import CommitGroups, Job
+from .postgres_writer import COMMITS_CHANNEL, RETRIES, SEAL_LOCK, commit_group, insert
 from .sql_reads import (
     SELECT,
     first_positions,
@@ -175,7 +168,7 @@ class PostgresEventStore(EventStore):
         check_schema(url)
         self.url = url
         self.pool = Pool(url, pool_size)  # the node's connections (tokens and lease share it)
-        self._groups = TournamentGroups(self._commit)
+        self._groups = CommitGroups(self._commit)  # a group a tournament
         self.group_sizes = self._groups.sizes
         self._closed = False
         self._closing = threading.Lock()

@@ -22,20 +22,17 @@ committed together, in arrival order, each judged on the log its predecessors le
   time.
 
 There are no writer threads: whichever request thread leads does the work, as a request would
-have done its own.
+have done its own (events/group_commit.py forms the groups, one queue a tournament).
 """
 from __future__ import annotations
 
 import itertools
-import threading
 from typing import Callable, Sequence
 
 import psycopg
 
-from rules.messages import Message
-
-from .commits import GroupSizes
-from .envelope import NewEvent, Record, record_hash
+from .envelope import Record, record_hash
+from .group_commit import Job
 from .sql_reads import (
     COLUMNS,
     LAST_POSITION,
@@ -44,7 +41,7 @@ from .sql_reads import (
     stream_head_row,
     tournament_head_row,
 )
-from .store import AppendResult, Decide, StoreUnavailable, plan_append
+from .store import AppendResult, Decide, plan_append
 
 LOCK_SPACE = 0x7061696A   # 'paij': the two-key advisory lock space of the seal lock
 SEAL_LOCK = (LOCK_SPACE, 1)
@@ -52,94 +49,6 @@ RETRIES = 3               # a group that met another tournament's insert of an i
 
 
 COMMITS_CHANNEL = "paiju_commits"  # LISTEN/NOTIFY: word of each commit, its last position
-
-
-class Job:
-    __slots__ = ("tournament_id", "events", "decide", "result", "error", "finished",
-                 "wake", "leads")
-
-    def __init__(self, tournament_id: str, events: list[NewEvent], decide: Decide | None):
-        self.tournament_id, self.events, self.decide = tournament_id, events, decide
-        self.result: AppendResult | None = None
-        self.error: BaseException | None = None
-        self.finished = False
-        self.leads = False
-        self.wake = threading.Event()  # set when finished, or when it is to lead a group
-
-    def outcome(self) -> AppendResult:
-        if self.error is not None:
-            raise self.error
-        return self.result
-
-
-class TournamentGroups:
-    """Forms the groups: ``commit(jobs)`` is called with one tournament's queued appends at a
-    time per tournament, and must finish every job it is given."""
-
-    def __init__(self, commit: Callable[[list[Job]], None], max_group: int = 256):
-        self._commit, self.max_group = commit, max_group
-        self._lock = threading.Lock()
-        self._queued: dict[str, list[Job]] = {}  # tournament -> jobs waiting; key: a leader runs
-        self.sizes = GroupSizes()  # appends per group (recorded under the lock)
-
-    def submit(self, job: Job) -> AppendResult:
-        with self._lock:
-            queue = self._queued.get(job.tournament_id)
-            if queue is None:
-                self._queued[job.tournament_id] = []
-                job.leads = True
-            else:
-                queue.append(job)
-        if not job.leads:
-            self._wait(job)
-        if not job.finished:
-            self._lead(job)
-        return job.outcome()
-
-    def _wait(self, job: Job) -> None:
-        """Wait to be finished or to lead. A waiter that is interrupted (KeyboardInterrupt in
-        the thread) leaves the queue, or, if the lead has just come to it, passes it on: no
-        append of the tournament may be left waiting for it."""
-        try:
-            job.wake.wait()
-        except BaseException:
-            with self._lock:
-                queue = self._queued.get(job.tournament_id, [])
-                if job in queue:
-                    queue.remove(job)
-                    raise
-            if job.leads and not job.finished:
-                self._hand_on(job.tournament_id)
-            raise
-
-    def _lead(self, job: Job) -> None:
-        with self._lock:
-            queue = self._queued[job.tournament_id]
-            group = [job, *queue[:self.max_group - 1]]
-            del queue[:self.max_group - 1]
-            self.sizes.record(len(group))
-        done = False
-        try:
-            self._commit(group)
-            done = True
-        finally:
-            for member in group:
-                if not done:  # cut short (an exception through the commit): nothing counts
-                    member.result, member.error = None, StoreUnavailable(Message(
-                        "the append was interrupted; nothing of it was committed"))
-                member.finished = True
-                member.wake.set()
-            self._hand_on(job.tournament_id)
-
-    def _hand_on(self, tournament_id: str) -> None:
-        with self._lock:
-            queue = self._queued[tournament_id]
-            if not queue:
-                del self._queued[tournament_id]
-                return
-            successor = queue.pop(0)
-        successor.leads = True
-        successor.wake.set()
 
 
 def commit_group(conn: psycopg.Connection, sql: Callable[[str], str], jobs: list[Job],

@@ -1,8 +1,9 @@
 """The embedded SQLite event store (the default).
 
-Durability first: WAL journal, ``synchronous=FULL``. Writes go through one writer thread that
-practises *group commit*: appends that arrive while a commit is being made wait for the next one,
-and all of them share its single fsync. Each append after the first of a group runs inside its
+Durability first: WAL journal, ``synchronous=FULL``. Writes practise *group commit*: appends that
+arrive while a commit is being made wait for the next one, and all of them share its single
+fsync, made by the thread of the first of them on the store's one writing connection (no writer
+thread: events/group_commit.py). Each append after the first of a group runs inside its
 own SAVEPOINT, so a refused append (version conflict, idempotency conflict, a rule its ``decide``
 enforces) rolls back alone and the others still commit; the first needs none (its refusal rolls
 the transaction back and begins it again). ``decide`` runs inside the transaction, after the appends before it
@@ -24,8 +25,8 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 from rules.messages import Message
 
-from .commits import GroupSizes
 from .envelope import NewEvent, Record
+from .group_commit import CommitGroups, Job
 from .sql_reads import (  # noqa: F401 - COLUMNS: bench/append.py takes it from here
     COLUMNS,
     INSERT,
@@ -44,7 +45,6 @@ from .store import (
     Decide,
     EventStore,
     RestoreConflict,
-    StoreClosed,
     plan_append,
 )
 
@@ -69,7 +69,7 @@ class SQLiteEventStore(EventStore):
         create_schema(writer_connection)
         self._writer = _GroupCommitWriter(writer_connection, self.clock, max_group,
                                           self._announce_records)
-        self.group_sizes = self._writer.sizes
+        self.group_sizes = self._writer.groups.sizes
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
@@ -96,8 +96,8 @@ class SQLiteEventStore(EventStore):
     # --- writes -------------------------------------------------------------------------
     def append(self, tournament_id: str, events: Sequence[NewEvent],
                decide: Decide | None = None) -> AppendResult:
-        # word of the commit comes from the writer, a group at a time (_GroupCommitWriter)
-        return self._writer.submit(tournament_id, list(events), decide)
+        # word of the commit comes from the group's leader, a group at a time (_GroupCommitWriter)
+        return self._writer.groups.submit(Job(tournament_id, list(events), decide))
 
     def restore(self, records: Iterable[Record]) -> int:
         """One transaction on a connection of its own: SQLite serialises it with the writer's."""
@@ -205,77 +205,24 @@ class _TransactionTail:
         return read_stream_rows(self.query, stream, from_version, limit, until_position)
 
 
-class _Job:
-    __slots__ = ("tournament_id", "events", "decide", "result", "error", "done")
-
-    def __init__(self, tournament_id: str, events: list[NewEvent], decide: Decide | None):
-        self.tournament_id, self.events, self.decide = tournament_id, events, decide
-        self.result: AppendResult | None = None
-        self.error: BaseException | None = None
-        self.done = threading.Event()
-
-
 class _GroupCommitWriter:
+    """The store's one writing connection, and the groups that take turns on it: every append
+    of the file is one group's (SQLite has one writer), whichever tournament it is for."""
+
     def __init__(self, conn: sqlite3.Connection, clock, max_group: int,
                  committed: Callable[[list[Record]], None] = lambda records: None):
-        self.conn, self.clock, self.max_group = conn, clock, max_group
+        self.conn, self.clock = conn, clock
         self.committed = committed  # told of each group's records, in position order
-        self.sizes = GroupSizes()  # appends per commit (only this thread records them)
         self.tail = _TransactionTail(conn)
-        self.queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
-        self.closed = False
-        self.closing = threading.Lock()  # makes "not closed, so queue the job" one step
-        self.thread = threading.Thread(target=self._run, name="paiju-writer", daemon=True)
-        self.thread.start()
-
-    def submit(self, tournament_id: str, events: list[NewEvent],
-               decide: Decide | None) -> AppendResult:
-        job = _Job(tournament_id, events, decide)
-        with self.closing:
-            if self.closed:
-                raise StoreClosed("the event store is closed")
-            self.queue.put(job)
-        job.done.wait()
-        if job.error is not None:
-            raise job.error
-        return job.result
+        self.groups = CommitGroups(self._commit, max_group, key=lambda job: None)
 
     def stop(self) -> None:
-        """Commit what was queued before the stop, then close; later appends are refused."""
-        with self.closing:
-            if self.closed:
-                return
-            self.closed = True
-            self.queue.put(None)  # the last item: nothing can be queued after it
-        self.thread.join()
+        """Commit what was submitted before the stop, then close; later appends are refused."""
+        self.groups.close()
         self.conn.close()
 
-    def _run(self) -> None:
-        while True:
-            jobs, stopping = self._next_group()
-            if jobs:
-                self._commit(jobs)
-            if stopping:
-                return
-
-    def _next_group(self) -> tuple[list[_Job], bool]:
-        first = self.queue.get()
-        if first is None:
-            return [], True
-        jobs = [first]
-        while len(jobs) < self.max_group:
-            try:
-                job = self.queue.get_nowait()
-            except queue.Empty:
-                break
-            if job is None:
-                return jobs, True
-            jobs.append(job)
-        return jobs, False
-
-    def _commit(self, jobs: list[_Job]) -> None:
+    def _commit(self, jobs: list[Job]) -> None:
         conn = self.conn
-        self.sizes.record(len(jobs))
         try:
             conn.execute("BEGIN IMMEDIATE")
             recorded_at = self.clock()
@@ -296,11 +243,8 @@ class _GroupCommitWriter:
             # from here, in commit order, so that a listener gets every event once and in order
             self.committed([r for job in jobs if job.error is None and job.result.created
                             for r in job.result.records])
-        finally:
-            for job in jobs:
-                job.done.set()
 
-    def _plan_and_insert(self, job: _Job, recorded_at: str) -> None:
+    def _plan_and_insert(self, job: Job, recorded_at: str) -> None:
         job.result = plan_append(job.tournament_id, job.events, self.tail, recorded_at,
                                  job.decide)
         if job.result.created:
@@ -308,7 +252,7 @@ class _GroupCommitWriter:
             # sequence protocol, measurably slower per row than a tuple's own items.
             self.conn.executemany(INSERT, map(tuple, job.result.records))
 
-    def _append_first(self, job: _Job, recorded_at: str) -> bool:
+    def _append_first(self, job: Job, recorded_at: str) -> bool:
         """An append with no other job's rows in the transaction, so that a refusal rolls the
         whole transaction back and begins it again: no savepoint, whose sub-journal would copy
         every page the batch touches (a lone append, the common case, pays nothing for the
@@ -322,7 +266,7 @@ class _GroupCommitWriter:
             self.conn.execute("BEGIN IMMEDIATE")
             return False
 
-    def _append_beside_others(self, job: _Job, recorded_at: str) -> None:
+    def _append_beside_others(self, job: Job, recorded_at: str) -> None:
         """An append after others of its group: a savepoint keeps theirs if it is refused."""
         self.conn.execute("SAVEPOINT append")
         try:

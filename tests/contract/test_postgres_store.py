@@ -303,9 +303,10 @@ def test_a_restore_never_writes_a_tournament_an_append_is_writing(pg, postgres_u
 
 
 def test_an_interrupted_group_leaves_no_one_waiting_and_claims_nothing():
-    """TournamentGroups (events/postgres_writer.py): a commit cut by an exception gives every
-    member of the group an error (none a result), and the tournament's next appends still run."""
-    from events.postgres_writer import Job, TournamentGroups
+    """CommitGroups (events/group_commit.py), as a PostgreSQL node forms them: a commit cut by
+    an exception gives every member of the group an error (none a result), and the
+    tournament's next appends still run."""
+    from events.group_commit import CommitGroups, Job
 
     calls = []
 
@@ -318,7 +319,7 @@ def test_an_interrupted_group_leaves_no_one_waiting_and_claims_nothing():
         for job in jobs:
             job.result = "stored"
 
-    groups = TournamentGroups(commit)
+    groups = CommitGroups(commit)
     with pytest.raises(KeyboardInterrupt):
         groups.submit(Job("t", [], None))
     assert groups.submit(Job("t", [], None)) == "stored"

@@ -187,6 +187,46 @@ def test_group_commit_keeps_every_concurrent_append_and_isolates_a_refused_one(s
     assert all(last == group[-1].position for last, group in heard)
 
 
+def test_an_append_is_judged_and_committed_by_its_own_thread_and_a_group_by_its_first(tmp_path):
+    """No writer thread (events/group_commit.py): a lone append is judged and committed by the
+    thread that asked for it; appends queued behind a commit are judged and committed together
+    by the thread of the first of them, and word of the commit is given there too, before any of
+    them returns (the live states are folded by it: projections/streams.py, keep_live)."""
+    store = SQLiteEventStore(tmp_path / "leaders.db")
+    judged_by, heard_by = [], []
+    store.commits.listen_own(lambda last, records: heard_by.append(threading.current_thread()))
+
+    def judged(tail, recorded_at):
+        judged_by.append(threading.current_thread())
+
+    store.append("t1", [NewEvent("X", "match-1", {})], decide=judged)
+    assert judged_by == heard_by == [threading.current_thread()]
+    assert not [t for t in threading.enumerate() if t.name == "paiju-writer"]
+    holding, release = threading.Event(), threading.Event()
+
+    def held(tail, recorded_at):
+        holding.set()
+        release.wait(10)
+
+    first = threading.Thread(target=store.append, args=("t1", [NewEvent("X", "match-2", {})]),
+                             kwargs={"decide": held})
+    first.start()
+    assert holding.wait(10)
+    queued = [threading.Thread(target=store.append, args=("t2", [NewEvent("X", f"match-{n}", {})]),
+                               kwargs={"decide": judged}) for n in (3, 4)]
+    for n, thread in enumerate(queued):
+        thread.start()
+        while store._writer.groups.waiting() <= n:
+            threading.Event().wait(0.001)
+    release.set()
+    for thread in (first, *queued):
+        thread.join(10)
+    # the held commit's word from its thread; the two queued behind it, one commit by the first
+    assert judged_by[1:] == [queued[0], queued[0]] and heard_by[1:] == [first, queued[0]]
+    assert [r.stream for r in store.read_all()] == ["match-1", "match-2", "match-3", "match-4"]
+    store.close()
+
+
 def test_a_refused_append_rolls_back_alone_first_in_its_group_or_after_others(tmp_path):
     """Appends queued while a commit is being made share the next one. Of the group [refused,
     ok, refused, ok] the first is rolled back with the whole transaction, the third to its
@@ -221,7 +261,7 @@ def test_a_refused_append_rolls_back_alone_first_in_its_group_or_after_others(tm
     for queued, (name, decide) in enumerate([("a", refuse), ("b", None), ("c", refuse), ("d", None)]):
         threads.append(threading.Thread(target=append, args=(name, decide)))
         threads[-1].start()
-        while store._writer.queue.qsize() <= queued:  # queued in this order behind the held one
+        while store._writer.groups.waiting() <= queued:  # queued in this order behind the held one
             threading.Event().wait(0.001)
     release.set()
     for t in threads:

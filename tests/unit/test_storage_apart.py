@@ -9,9 +9,10 @@ from test_house import imports
 
 ENGINES = ("events.envelope", "events.commits", "events.store", "events.memory_store",
            "events.sqlite_store", "events.postgres_store", "events.postgres_writer",
-           "events.sql_reads", "events.export_file", "events.storage")
+           "events.group_commit", "events.sql_reads", "events.export_file", "events.storage")
 MAY_IMPORT = ("events.envelope", "events.commits", "events.store", "events.sql_reads",
-              "events.postgres_writer", "events.storage", "rules.messages")
+              "events.postgres_writer", "events.group_commit", "events.storage",
+              "rules.messages")
 
 
 def _engine(module: str) -> bool:

@@ -21,7 +21,8 @@ before the live state), and prints the CPU per move of both.
 Then the length of a match: ``--length-tables`` tables (4) with their tablets play hand 1 at
 ``--length-pace`` (a move every 0.1–0.2 s a table), go as fast as they can to hand
 ``--last-hand`` (20), and play it at that pace again: the CPU per move of each of the two hands
-(counted while every table is in it), and their ratio (goal ≤ 1.5). Their matches are set to
+(counted while every table is in it: up to the first table's next deal), and their ratio (goal
+≤ 1.5); beside them, the same counted on to the last table's deal, idle waits included. Their matches are set to
 reset a side failing at A at once (``aFailuresBeforeReset`` 1), so that they last.
 
 The subscribers are read by one process, the table apps run in ``--app-processes`` (2) more,
@@ -447,20 +448,51 @@ def run_length(workdir: Path, args) -> dict:
         stop_server(server)
     return {"tables": len(mids), "first": first, "last": last,
             "ratio": last["cpu_ms_per_move"] / first["cpu_ms_per_move"],
+            "ratio_to_last_deal": last["cpu_ms_per_move_to_last_deal"]
+            / first["cpu_ms_per_move_to_last_deal"],
             "overflows": sum(w[0] for w in words)}
 
 
 def measured_hand(server: Server, tid: str, mids: list[str], args, pace, next_hand: int) -> dict:
-    """Every table plays at ``pace`` until it deals ``next_hand`` (then waits for the others);
-    the CPU per move over all of it."""
-    cpu_start = server.cpu_seconds()
-    tables = collect(apps(server, tid, mids, args.app_processes, args.seed + next_hand, pace,
-                          time.time() + args.length_time_limit, next_hand))
-    cpu_end = server.cpu_seconds()
+    """Every table plays at ``pace`` until it deals ``next_hand`` (then waits for the others).
+    The CPU per move is counted while every table is in the hand: from the start to the first
+    table's deal of ``next_hand`` (the server's CPU read every 0.1 s), the moves answered by
+    then. Counted on to the last table's deal (``..._to_last_deal``), the node's cost of its
+    idle tablets and boards while the tables that finished wait for the others weighs on the
+    moves as well: that share depends on how unequal the tables' hands are, not on the hand."""
+    readings: list[tuple[float, float]] = []
+    stop = threading.Event()
+
+    def read_cpu():
+        while not stop.is_set():
+            readings.append((time.time(), server.cpu_seconds()))
+            stop.wait(0.1)
+
+    reader = threading.Thread(target=read_cpu, daemon=True)
+    reader.start()
+    try:
+        tables = collect(apps(server, tid, mids, args.app_processes, args.seed + next_hand, pace,
+                              time.time() + args.length_time_limit, next_hand))
+    finally:
+        stop.set()
+        reader.join()
+    readings.append((time.time(), server.cpu_seconds()))
+    dealt = [t for table in tables for hand, t in table.hands if hand == next_hand]
+    first_deal = min(dealt, default=readings[-1][0])
     moves = [m for t in tables for m in t.moves]
-    return {"hand": next_hand - 1, "moves": len(moves),
-            "cpu_ms_per_move": 1000 * (cpu_end - cpu_start) / max(1, len(moves)),
+    within = [m for m in moves if m[2] <= first_deal]
+    return {"hand": next_hand - 1, "moves": len(within),
+            "cpu_ms_per_move": 1000 * (_cpu_at(readings, first_deal) - readings[0][1])
+            / max(1, len(within)),
+            "moves_to_last_deal": len(moves),
+            "cpu_ms_per_move_to_last_deal": 1000 * (readings[-1][1] - readings[0][1])
+            / max(1, len(moves)),
             "errors": [t.error for t in tables if t.error][:3]}
+
+
+def _cpu_at(readings: list[tuple[float, float]], when: float) -> float:
+    """The server's CPU seconds at ``when``, from the reading just after it (at most 0.1 s)."""
+    return next((cpu for at, cpu in readings if at >= when), readings[-1][1])
 
 
 # --- the report ----------------------------------------------------------------------------
@@ -489,7 +521,10 @@ def report(levels: list[dict], length: dict | None) -> str:
             f"{length['first']['hand']} {length['first']['cpu_ms_per_move']:.2f} ms "
             f"({length['first']['moves']} moves), in hand {length['last']['hand']} "
             f"{length['last']['cpu_ms_per_move']:.2f} ms ({length['last']['moves']} moves): "
-            f"{length['ratio']:.2f}× (goal ≤ {GOAL_LENGTH_RATIO})")
+            f"{length['ratio']:.2f}× (goal ≤ {GOAL_LENGTH_RATIO}); counted on to the last "
+            f"table's deal: {length['first']['cpu_ms_per_move_to_last_deal']:.2f} and "
+            f"{length['last']['cpu_ms_per_move_to_last_deal']:.2f} ms, "
+            f"{length['ratio_to_last_deal']:.2f}×")
     return "\n".join(lines)
 
 

@@ -99,13 +99,18 @@ def guandan_knockout(client) -> None:
                      lambda n: {"hand": n, "order": [0, 2, 1, 3]})
 
 
-@pytest.fixture(scope="module")
-def day():
+def served(*set_ups):
+    """An app of its own, each set-up done through its API, and its live server."""
     app = create_app(store=InMemoryEventStore(clock=Clock()))
     admin = admin_client(app)
-    team_event(admin)
-    guandan_knockout(admin)
-    server = LiveServer(app)
+    for set_up in set_ups:
+        set_up(admin)
+    return app, admin, LiveServer(app)
+
+
+@pytest.fixture(scope="module")
+def day():
+    app, admin, server = served(team_event, guandan_knockout)
     yield app, admin, server
     server.stop()
 
@@ -115,11 +120,7 @@ def finished_team_event():
     """The team event of ``day`` with its round 1 played out, on a server of its own: the
     tests of ``day`` expect that round as it was left (one row entered), in whatever order the
     workers take them."""
-    app = create_app(store=InMemoryEventStore(clock=Clock()))
-    admin = admin_client(app)
-    team_event(admin)
-    finish_team_event_round(admin)
-    server = LiveServer(app)
+    app, admin, server = served(team_event, finish_team_event_round)
     yield app, admin, server
     server.stop()
 

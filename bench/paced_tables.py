@@ -22,8 +22,9 @@ Then the length of a match: ``--length-tables`` tables (4) with their tablets pl
 ``--length-pace`` (a move every 0.1–0.2 s a table), go as fast as they can to hand
 ``--last-hand`` (20), and play it at that pace again: the CPU per move of each of the two hands
 (counted while every table is in it: up to the first table's next deal), and their ratio (goal
-≤ 1.5); beside them, the same counted on to the last table's deal, idle waits included. Their matches are set to
-reset a side failing at A at once (``aFailuresBeforeReset`` 1), so that they last.
+≤ 1.5); beside them, the same counted on to the last table's deal, idle waits included. Their
+matches are set to reset a side failing at A at once (``aFailuresBeforeReset`` 1), so that
+they last.
 
 The subscribers are read by one process, the table apps run in ``--app-processes`` (2) more,
 each table on a thread and a connection of its own: the load's cores are the server's

@@ -57,7 +57,7 @@ def select_language() -> str:
     choice, kept for the next page: the API's answers, which caches keep by URL and
     Accept-Language (Vary), follow ``?lang=`` and the header only."""
     kept = request.cookies.get(COOKIE) if _is_page() else None
-    for asked in (request.args.get("lang"), kept):
+    for asked in (_asked_in_url(), kept):
         if language_of(asked):
             return language_of(asked)
     return best_accepted(request.headers.get("Accept-Language")) or current_app.config["LANGUAGE"]
@@ -73,6 +73,13 @@ def best_accepted(header: str | None) -> str | None:
         return parse_accept_header(header, LanguageAccept).best_match(list(LANGUAGES))
     except Exception:  # a header werkzeug cannot read is no header: the default
         return None
+
+
+def _asked_in_url() -> str | None:
+    """``?lang=``, if the URL has it (``args.get`` raises and catches an exception when it has
+    not: a cost every request paid twice)."""
+    args = request.args
+    return args["lang"] if "lang" in args else None
 
 
 def _is_page() -> bool:
@@ -203,7 +210,7 @@ def init_app(app: Flask) -> None:
         if "language" in g or response.mimetype in ("text/html", "application/problem+json"):
             response.headers["Content-Language"] = LANGUAGES[language()]
             vary_on(response, "Accept-Language")
-        asked = language_of(request.args.get("lang"))
+        asked = language_of(_asked_in_url())
         if asked and request.cookies.get(COOKIE) != asked:
             response.set_cookie(COOKIE, asked, max_age=COOKIE_SECONDS, samesite="Lax",
                                 secure=request.is_secure, httponly=True)

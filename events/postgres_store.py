@@ -162,8 +162,6 @@ class Pool:
 
 
 class PostgresEventStore(EventStore):
-    reads_in_process = False  # each read is a round trip to the server
-
     def __init__(self, url: str, pool_size: int = 20, clock: Callable[[], str] | None = None):
         if clock is not None:
             self.clock = clock

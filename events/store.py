@@ -259,9 +259,6 @@ class EventStore(ABC):
     clock: Callable[[], str] = staticmethod(utc_timestamp)
     # how many appends each commit carried, for a store that groups them (service/metrics.py)
     group_sizes: GroupSizes | None = None
-    # every read answered inside this process (a file, memory), none waiting on a network:
-    # ``paiju serve``'s event loop may then answer the quick reads itself (service/serving.py)
-    reads_in_process: bool = True
 
     @abstractmethod
     def append(self, tournament_id: str, events: Sequence[NewEvent],

@@ -9,9 +9,7 @@ monkey-patched. The loop only moves bytes: it reads each request's body, hands t
 thread, and sends the answer; a subscription (service/event_stream.py) is served from the loop
 itself, waking when the fan-out says there is something for it (an ``async`` watcher, the one
 gevent object that another thread may signal); it makes the frames on the loop when they need
-neither the store nor a fold, and asks a thread for the others. The quick reads that tablets and
-table apps make at every move (a match's view from its live state) are answered by the loop
-itself on a node whose store reads in process (:func:`answered_on_the_loop`)."""
+neither the store nor a fold, and asks a thread for the others."""
 from __future__ import annotations
 
 import gc
@@ -26,7 +24,6 @@ import gevent
 from gevent.event import Event
 from gevent.pywsgi import WSGIHandler, WSGIServer
 from gevent.threadpool import ThreadPool
-from werkzeug.exceptions import HTTPException
 
 from .event_stream import EventStream
 
@@ -37,40 +34,12 @@ STOP_SECONDS = 5  # how long a stopping server lets requests in flight finish
 GC_THRESHOLDS = (20_000, 50, 100)
 
 
-def answered_on_the_loop(app) -> Callable[[dict], bool]:
-    """Which requests the event loop answers itself: a ``GET`` or ``HEAD`` of a route marked
-    as a quick read (service/api/common.py: quick_read), on a node whose store answers every
-    read in process (SQLite, memory). A hand-off to a thread and back cost a small read a fifth
-    of its CPU (``/v1/health``: 0.79 ms against 0.98 through a thread, measured over HTTP).
-    Anything else goes to a thread: a write waits on the disk (SQLite commits with
-    ``synchronous=FULL``), a PostgreSQL read on the network, a long read (an export, a replay,
-    a page) on the CPU — and while the loop waits, no socket of the node is served."""
-    if not app.extensions["paiju"].store.reads_in_process:
-        return lambda environ: False
-    quick = {endpoint for endpoint, view in app.view_functions.items()
-             if getattr(view, "quick_read", False)}
-    url_map = app.url_map
-
-    def on_the_loop(environ: dict) -> bool:
-        if environ["REQUEST_METHOD"] not in ("GET", "HEAD"):
-            return False
-        try:
-            endpoint, _ = url_map.bind_to_environ(environ).match()
-        except HTTPException:  # not found, a redirect: the app answers it, in a thread
-            return False
-        return endpoint in quick
-    return on_the_loop
-
-
 class Front:
-    """The WSGI app the event loop calls: ``app`` run in the thread pool, or on the loop for
-    the requests ``on_the_loop`` names."""
+    """The WSGI app the event loop calls: ``app`` run in the thread pool."""
 
-    def __init__(self, app, threads: int,
-                 on_the_loop: Callable[[dict], bool] = lambda environ: False):
+    def __init__(self, app, threads: int):
         self.app = app
         self.pool = ThreadPool(threads)
-        self.on_the_loop = on_the_loop
         self.max_body = app.config["MAX_CONTENT_LENGTH"]
         self._answering = 0  # answers begun and not yet sent whole (on the loop: no lock)
         self.all_answered = Event()
@@ -87,10 +56,7 @@ class Front:
         try:
             self._buffer_body(environ)
             answer: dict = {"written": []}
-            if self.on_the_loop(environ):
-                body = self._call_app(environ, answer)
-            else:
-                body = self.pool.apply(self._call_app, (environ, answer))
+            body = self.pool.apply(self._call_app, (environ, answer))
             start_response(answer["status"], answer["headers"])
             stream = environ.get("paiju.event_stream")
             if environ["REQUEST_METHOD"] == "HEAD":  # the headers only, whatever the app made
@@ -289,7 +255,7 @@ def settle_the_heap() -> None:
 def serve(app, host: str, port: int, threads: int, ready: Callable[[], None]) -> None:
     """Serve ``app`` until SIGTERM or SIGINT: then every subscription is told the node is
     shutting down (so clients reconnect elsewhere), and requests in flight may finish."""
-    front = Front(app, threads, answered_on_the_loop(app))
+    front = Front(app, threads)
     server = Server((host, port), front, log=None)
     server.start()  # bound: a port already taken fails here, before ``ready``
     settle_the_heap()

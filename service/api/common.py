@@ -30,15 +30,6 @@ from ..webhooks import WebhookRegistry
 DEFAULT_LIMIT = 100
 
 
-def quick_read(view):
-    """Marks a read answered from what the node holds in memory (the live state of a match)
-    in a fraction of a millisecond, made by tablets and table apps at every move: the event
-    loop of ``paiju serve`` answers it itself rather than hand it to a thread and back
-    (service/serving.py: answered_on_the_loop)."""
-    view.quick_read = True
-    return view
-
-
 @dataclass(frozen=True)
 class Services:
     store: EventStore

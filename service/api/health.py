@@ -19,7 +19,7 @@ from rules.messages import Message
 from ..auth import allows
 from ..problems import Problem
 from ..version import VERSION
-from .common import Services, quick_read, services
+from .common import Services, services
 
 bp = Blueprint("health", __name__, url_prefix="/v1")
 
@@ -27,7 +27,6 @@ RETRY_SECONDS = 5
 
 
 @bp.get("/health")
-@quick_read
 @allows("read")
 def health():
     store = services().store

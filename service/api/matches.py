@@ -38,7 +38,6 @@ from .common import (
     no_match,
     page,
     paged_response,
-    quick_read,
     read_at,
     request_meta,
     require_tournament,
@@ -114,7 +113,6 @@ def _match_view(s, tid: str, mid: str, at: int | None, viewer: Viewer,
 
 
 @bp.get("/matches/<mid>")
-@quick_read
 @allows("read")
 def get_match(tid: str, mid: str):
     at = int_arg("at", None, 0)
@@ -170,7 +168,6 @@ def get_hand(tid: str, mid: str, n: int):
 
 
 @bp.get("/matches/<mid>/clock")
-@quick_read
 @allows("read")
 def get_clock(tid: str, mid: str):
     """The match's clocks as a table clock shows them now: running or paused, and each limit

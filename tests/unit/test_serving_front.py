@@ -4,22 +4,13 @@ refused with 400 — and each answer's head written with its first bytes, one wr
 from __future__ import annotations
 
 import io
-import json
 import socket
-import threading
-from types import SimpleNamespace
 
 import gevent
 import gevent.pywsgi
 import pytest
 
-from flask import Flask, Response
-from werkzeug.test import EnvironBuilder
-
-from events.memory_store import InMemoryEventStore
-from service.api.common import quick_read
-from service.app import create_app
-from service.serving import MAX_FIELDS, Front, RequestHead, Server, answered_on_the_loop
+from service.serving import MAX_FIELDS, RequestHead, Server
 
 
 def head(text: bytes) -> RequestHead:
@@ -136,49 +127,3 @@ def test_the_fields_reach_the_app_as_gevent_gave_them():
 def test_a_request_with_a_malformed_field_gets_400():
     answers, _ = served(json_app, b"GET / HTTP/1.1\r\nHost: x\r\nBad Name: y\r\n\r\n")
     assert answers[0].startswith(b"HTTP/1.1 400")
-
-
-# --- which requests the loop answers itself -------------------------------------------------
-
-def thread_telling_app(reads_in_process: bool) -> Flask:
-    """A Flask app whose routes say which thread answered them: a quick read, a plain read and
-    a write, on a store that reads in process or not."""
-    app = Flask("telling")
-    app.config["MAX_CONTENT_LENGTH"] = 1024
-    app.extensions["paiju"] = SimpleNamespace(store=SimpleNamespace(
-        reads_in_process=reads_in_process))
-
-    def which_thread():
-        return Response(json.dumps({"loop": threading.get_ident() == LOOP_THREAD}),
-                        mimetype="application/json")
-
-    app.get("/quick")(quick_read(lambda: which_thread()))
-    app.get("/plain", endpoint="plain")(which_thread)
-    app.post("/quick", endpoint="write")(which_thread)
-    return app
-
-
-LOOP_THREAD = threading.get_ident()  # the tests' own thread runs gevent's loop
-
-
-@pytest.mark.parametrize("reads_in_process, quick_on_loop", [(True, True), (False, False)])
-def test_the_loop_answers_a_quick_read_itself_and_hands_the_rest_to_a_thread(
-        reads_in_process, quick_on_loop):
-    app = thread_telling_app(reads_in_process)
-    front = Front(app, 2, answered_on_the_loop(app))
-    answers, _ = served(front, b"GET /quick HTTP/1.1\r\nHost: x\r\n\r\n",
-                        b"GET /plain HTTP/1.1\r\nHost: x\r\n\r\n",
-                        b"POST /quick HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
-    assert [json.loads(a.split(b"\r\n\r\n", 1)[1])["loop"] for a in answers] == \
-        [quick_on_loop, False, False]
-    assert not answered_on_the_loop(app)(EnvironBuilder("/nowhere").get_environ())
-
-
-def test_the_match_view_and_the_health_are_the_apps_quick_reads():
-    """What the tablets and table apps read at every move, and the probes; not the replays,
-    the exports, the pages, nor a subscription's start."""
-    app = create_app({"TESTING": True}, store=InMemoryEventStore())
-    quick = sorted(rule.rule for rule in app.url_map.iter_rules()
-                   if getattr(app.view_functions[rule.endpoint], "quick_read", False))
-    assert quick == ["/v1/health", "/v1/tournaments/<tid>/matches/<mid>",
-                     "/v1/tournaments/<tid>/matches/<mid>/clock"]

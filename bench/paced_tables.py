@@ -26,6 +26,10 @@ Then the length of a match: ``--length-tables`` tables (4) with their tablets pl
 matches are set to reset a side failing at A at once (``aFailuresBeforeReset`` 1), so that
 they last.
 
+Before the levels and after the length run, the machine's reference: the CPU of a fixed piece
+of the rules' work in the bench's own process (:func:`machine_reference`). Runs of the same code
+wander here by a third; two runs are compared beside their references.
+
 The subscribers are read by one process, the table apps run in ``--app-processes`` (2) more,
 each table on a thread and a connection of its own: the load's cores are the server's
 neighbours, as in a hall where the tablets are other machines they would not be. Positions
@@ -57,6 +61,8 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
+from rules.guandan.cards import two_decks  # noqa: E402
+from rules.guandan.moves import legal_plays  # noqa: E402
 from service.deployment import admin_token  # noqa: E402
 from service.simulator import guandan_bots  # noqa: E402
 from service.simulator.runner import TIMER_EVENTS  # noqa: E402
@@ -71,6 +77,7 @@ GOAL_CPU_MS = 3.0
 GOAL_SERVED = 0.95
 GOAL_P99_MS = {100: 100.0, 200: 250.0}
 GOAL_LENGTH_RATIO = 1.5
+REFERENCE_HANDS = 120      # hands whose legal plays are the machine's reference
 _FRAME_ID = re.compile(rb"(?m)^id: (\d+)\r?$")
 
 
@@ -498,6 +505,24 @@ def _cpu_at(readings: list[tuple[float, float]], when: float) -> float:
 
 # --- the report ----------------------------------------------------------------------------
 
+def machine_reference() -> float:
+    """CPU milliseconds of a fixed piece of the rules' own work, in this process: every legal
+    play of ``REFERENCE_HANDS`` hands dealt from a seeded pack, as the bots list them (pure
+    Python, as the node's work is). How fast the machine ran at that moment: here the same
+    code's CPU per move wandered by a third from one run to the next, so a run is compared
+    with another beside their references (docs/benchmarks.md). The best of three: the first
+    pays for what the rules remember between calls."""
+    def once() -> float:
+        rng, pack = random.Random(7), sorted(two_decks().elements())
+        started = time.process_time()
+        for _ in range(REFERENCE_HANDS):
+            rng.shuffle(pack)
+            for _ in legal_plays(pack[:27], "2"):
+                pass
+        return 1000 * (time.process_time() - started)
+    return min(once() for _ in range(3))
+
+
 def report(levels: list[dict], length: dict | None) -> str:
     lines = ["tables  wanted/s  served/s  served÷wanted  move→tablet p50/p99 ms  "
              "POST p50/p99 ms  CPU ms/move (live state off)  RSS MiB  missing  overflow"]
@@ -547,6 +572,7 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     levels = []
+    reference = [machine_reference()]
     with tempfile.TemporaryDirectory(prefix="paiju-paced-") as folder:
         for tables in (int(t) for t in args.levels.split(",") if t.strip()):
             on = run_level(Path(folder), tables, True, args)
@@ -555,11 +581,15 @@ def main() -> int:
             if not args.json:
                 print(report([(on, off)], None).splitlines()[1], flush=True)
         length = run_length(Path(folder), args) if args.length_tables else None
+    reference.append(machine_reference())
     if args.json:
         print(json.dumps({"levels": [{"live": on, "live_state_off": off} for on, off in levels],
-                          "length": length}, indent=2))
+                          "length": length, "machine_reference_ms": reference}, indent=2))
     else:
         print(report(levels, length))
+        print(f"machine reference (CPU of the legal plays of {REFERENCE_HANDS} dealt hands, in "
+              f"the bench's process, best of 3): {reference[0]:.0f} ms before the levels, "
+              f"{reference[1]:.0f} ms after")
     return 0
 
 

@@ -386,3 +386,37 @@ def test_a_group_answers_its_decisions_reads_as_the_log_does(pg):
     pg.append("A", [ev("match-a", 9)], decide)
     assert seen == expected
     assert expected[("match-a", 3, None)] != [] and expected[("match-one", 1, None)] != []
+
+
+def test_closing_with_appends_in_flight_commits_them_or_refuses_them(postgres_url):
+    """As a node stops: every caller returns, its batch committed before the pool closed or
+    refused with StoreClosed — never a connection pulled from under its commit."""
+    from events.store import StoreClosed
+
+    def writer(store, n, outcomes):
+        for i in range(30):
+            try:
+                store.append("t1", [ev(f"match-{n}", i)])
+            except StoreClosed:
+                outcomes.append("closed")
+                return
+            except Exception as error:  # noqa: BLE001 - what the test is about
+                outcomes.append(repr(error))
+                return
+        outcomes.append("done")
+
+    store, outcomes = PostgresEventStore(postgres_url), []
+    threads = [threading.Thread(target=writer, args=(store, n, outcomes)) for n in range(8)]
+    for t in threads:
+        t.start()
+    time.sleep(0.05)
+    store.close()
+    for t in threads:
+        t.join(timeout=20)
+    assert not any(t.is_alive() for t in threads)
+    assert sorted(set(outcomes)) <= ["closed", "done"], outcomes
+    reopened = PostgresEventStore(postgres_url)
+    try:
+        assert reopened.verify("t1").ok
+    finally:
+        reopened.close()

@@ -177,8 +177,7 @@ class PostgresEventStore(EventStore):
     # --- writes -------------------------------------------------------------------------
     def append(self, tournament_id: str, events: Sequence[NewEvent],
                decide: Decide | None = None) -> AppendResult:
-        if self._closed:
-            raise StoreClosed("the event store is closed")
+        # a closed store's groups refuse it (StoreClosed)
         return self._announce(self._groups.submit(Job(tournament_id, list(events), decide)))
 
     def _commit(self, jobs: list[Job]) -> None:
@@ -292,6 +291,7 @@ class PostgresEventStore(EventStore):
             if self._closed:
                 return
             self._closed = True
+        self._groups.close()  # what was submitted is committed first, then appends are refused
         self.pool.close()
 
 

@@ -6,7 +6,7 @@ it (a request's, the timer's). The first to arrive *leads*: it commits a group o
 every append queued behind it by then, wakes them with their results, hands the lead to the
 next one queued (which leads the next group, with whatever queued meanwhile) and returns. Which
 appends may share a commit is the store's to say (``key``): a PostgreSQL node groups each
-tournament's apart (events/postgres_writer.py); SQLite, one writer to the file, groups them all
+tournament's apart (events/postgres_store.py); SQLite, one writer to the file, groups them all
 (events/sqlite_store.py).
 
 No thread is there only to commit: a hand-over to one and back cost every append two wake-ups

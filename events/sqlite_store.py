@@ -20,6 +20,7 @@ from __future__ import annotations
 import queue
 import sqlite3
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -174,12 +175,25 @@ def create_schema(conn: sqlite3.Connection) -> None:
 
 
 class _TransactionTail:
-    """The :class:`events.store.Tail` of the writer's open transaction."""
+    """The :class:`events.store.Tail` of the writer's open transaction. While one append is
+    planned (:meth:`plan`), a stream's head is read once: the decision asks for it, and the
+    sealing asks again for the same stream, on a log that cannot move between the two (the
+    append's rows go in after its plan, and the transaction holds SQLite's one write lock)."""
 
     ID_CHUNK = 500  # ids per IN (…): under the 999 variables older SQLite builds allow
 
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn
+        self._heads: dict[str, tuple[str, int] | None] | None = None  # while a plan runs
+
+    @contextmanager
+    def plan(self):
+        """One append's plan: the heads read during it are remembered until it ends."""
+        self._heads = {}
+        try:
+            yield self
+        finally:
+            self._heads = None
 
     def query(self, sql: str, params: Sequence = ()) -> list[tuple]:
         return self.conn.execute(sql, params).fetchall()
@@ -193,7 +207,12 @@ class _TransactionTail:
         return found
 
     def stream_head(self, stream):
-        return stream_head_row(self.query, stream)
+        heads = self._heads
+        if heads is None:
+            return stream_head_row(self.query, stream)
+        if stream not in heads:
+            heads[stream] = stream_head_row(self.query, stream)
+        return heads[stream]
 
     def tournament_head(self, tournament_id):
         return tournament_head_row(self.query, tournament_id)
@@ -245,8 +264,9 @@ class _GroupCommitWriter:
                             for r in job.result.records])
 
     def _plan_and_insert(self, job: Job, recorded_at: str) -> None:
-        job.result = plan_append(job.tournament_id, job.events, self.tail, recorded_at,
-                                 job.decide)
+        with self.tail.plan() as tail:
+            job.result = plan_append(job.tournament_id, job.events, tail, recorded_at,
+                                     job.decide)
         if job.result.created:
             # Plain tuples: sqlite3 binds a tuple subclass (a Record) item by item through the
             # sequence protocol, measurably slower per row than a tuple's own items.

@@ -277,6 +277,53 @@ def test_a_refused_append_rolls_back_alone_first_in_its_group_or_after_others(tm
     store.close()
 
 
+def test_an_append_reads_a_stream_head_once_and_the_next_append_of_its_group_afresh(tmp_path):
+    """The decision asks for the stream's head and the sealing asks again: one read, as the
+    log cannot move between them. The next append of the same group, to the same stream,
+    reads it again and follows the first (versions 1 and 2); a lone append after them, 3."""
+    store = SQLiteEventStore(tmp_path / "heads.db")
+    statements = []
+    store._writer.conn.set_trace_callback(statements.append)
+    holding, release = threading.Event(), threading.Event()
+
+    def judge(tail, recorded_at):
+        tail.stream_head("match-m")  # as the rules' decision does (events/store.py callers)
+
+    def hold(tail, recorded_at):
+        holding.set()
+        release.wait(10)
+
+    outcomes = {}
+
+    def append(name, decide):
+        outcomes[name] = store.append("t1", [NewEvent("X", "match-m" if name != "held" else
+                                                      "match-held", {"n": name})],
+                                      decide=decide).records[0]
+
+    threads = [threading.Thread(target=append, args=("held", hold))]
+    threads[0].start()
+    assert holding.wait(10)
+    for queued, name in enumerate(("first", "second")):
+        threads.append(threading.Thread(target=append, args=(name, judge)))
+        threads[-1].start()
+        while store._writer.groups.waiting() <= queued:
+            threading.Event().wait(0.001)
+    statements.clear()
+    release.set()
+    for t in threads:
+        t.join(10)
+    assert [outcomes[n].version for n in ("first", "second")] == [1, 2]
+    assert outcomes["first"].recorded_at == outcomes["second"].recorded_at  # one group
+    heads = [s for s in statements if "WHERE stream = 'match-m'" in s and "version DESC" in s]
+    assert len(heads) == 2  # once for each append of the group
+    statements.clear()
+    store.append("t1", [NewEvent("X", "match-m", {"n": "lone"})], decide=judge)
+    assert [s for s in statements if "WHERE stream = 'match-m'" in s] != []
+    assert len([s for s in statements if "version DESC" in s]) == 1
+    assert store.stream_head("match-m") == ("t1", 3)
+    store.close()
+
+
 def test_a_closed_store_refuses_appends(tmp_path):
     store = SQLiteEventStore(tmp_path / "x.db")
     store.close()

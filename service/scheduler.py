@@ -12,8 +12,9 @@ deadlines are known and what was due has been fired, :attr:`TimerService.caught_
 Two jobs: ``paiju-deadline``, a date job at the earliest pending deadline (re-planned after
 every tick), and ``paiju-follow``, an interval job that follows the log each second, so that an
 append by another worker moves the plan within a second. A POST in this process calls
-:meth:`TimerService.nudge`, which follows the log at once on a thread of its own
-(``paiju-timer-nudge``, woken by an event: a POST must not pay for a scheduler job of its own).
+:meth:`TimerService.nudge`, which follows at once, on a thread of its own (``paiju-timer-nudge``,
+woken by an event: a POST must not pay for a scheduler job of its own), the commits this process
+made as they were heard (their records), reading the log only where they leave a gap.
 The jobs hold no state: the plan is rebuilt from the timekeeper, which is rebuilt from the log.
 """
 from __future__ import annotations
@@ -60,6 +61,7 @@ class TimerService:
         then set :attr:`caught_up`. ``paused``: fold them here and plan without running
         (tests inspect the jobs)."""
         began, fired_before = time.perf_counter(), self.timekeeper.fired
+        self.timekeeper.follow_commits()  # before begin: what is heard after it is followed
         to_fold = self.timekeeper.begin()
         self.scheduler.add_job(self.tick, IntervalTrigger(seconds=self.follow_seconds),
                                id=FOLLOW_JOB, replace_existing=True, coalesce=True,
@@ -105,13 +107,14 @@ class TimerService:
                  self.timekeeper.fired - fired_before, len(self.timekeeper.pending()))
         self.caught_up.set()
 
-    def tick(self) -> list[Record]:
-        """Follow the log, fire what is due, plan the next firing; the events fired."""
+    def tick(self, heard: bool = False) -> list[Record]:
+        """Follow the log, fire what is due, plan the next firing; the events fired.
+        ``heard``: follow this process's commits as heard (a nudge), not the log."""
         if self._stopping.is_set():
             return []
         fired: list[Record] = []
         try:
-            fired = self.timekeeper.tick()
+            fired = self.timekeeper.tick(heard)
         except Exception:  # a job must not die with one bad tick: log it, try again next time
             log.exception("timer tick failed")
         self.plan()
@@ -164,13 +167,14 @@ class TimerService:
     def _nudged(self) -> None:
         with self.timekeeper.turn():  # the nudge waits until here: what it follows is after this
             self._nudge_waiting.clear()
-            self.tick()
+            self.tick(heard=True)
 
     def shutdown(self) -> None:
         """Stop firing: no new tick starts, a tick in progress finishes its appends, and the
         lease is given up. (APScheduler's waiting shutdown holds the scheduler's locks while a
         tick may still be planning, so the wait is the timekeeper's instead.)"""
         self._stopping.set()
+        self.timekeeper.stop_following_commits()
         self._nudge_waiting.set()  # wakes the nudges' thread, which sees the timer stopping
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)

@@ -34,6 +34,9 @@ from .leases import Lease, SoleLease
 
 log = logging.getLogger("paiju.timer")
 
+# Commits heard and not yet followed, at most: beyond them the next follow reads the log instead
+# (the follow job trims what was heard every second: this bounds a timer that stopped following)
+MAX_HEARD = 10_000
 # Deadlines fired in one call at most: a restart after a long stop fires what passed, in order,
 # and a chain of deadlines each due at once is finite, but a bound keeps a fault from spinning.
 MAX_FIRINGS_PER_TICK = 10_000
@@ -81,8 +84,46 @@ class Timekeeper:
         self.fired = 0                           # the deadlines this process has fired
         self._position = 0                       # the log position followed so far
         self._lock = threading.RLock()
+        # this process's commits, with their records, heard since the last follow
+        # (follow_commits): a nudge follows them without reading the log back
+        self._heard: list[Record] = []
+        self._heard_lost = False  # more were heard than MAX_HEARD: read the log
+        self._heard_lock = threading.Lock()
 
     # --- following the log --------------------------------------------------------------------
+    def follow_commits(self) -> None:
+        """Hear this process's commits with their records (events/commits.py), so that a
+        follow after one of them (``catch_up(heard=True)``: the nudge a POST gives) takes
+        them as they were stored instead of reading the log back. Another process's appends
+        are read from the log by the follow that runs each second."""
+        self.store.commits.listen_own(self._hear)
+
+    def stop_following_commits(self) -> None:
+        self.store.commits.unlisten(self._hear)
+
+    def _hear(self, _last: int, records) -> None:
+        with self._heard_lock:
+            if len(self._heard) + len(records) > MAX_HEARD:
+                self._heard.clear()
+                self._heard_lost = True
+            else:
+                self._heard.extend(records)
+
+    def _take_heard(self) -> list[Record] | None:
+        """The records heard after the position followed, if they follow on from it with no
+        gap (another process's commit between two of ours is one); None: read the log."""
+        with self._heard_lock:
+            heard, self._heard = self._heard, []
+            lost, self._heard_lost = self._heard_lost, False
+        if lost:
+            return None
+        heard.sort(key=lambda r: r.position)
+        after = [r for r in heard if r.position > self._position]
+        expected = range(self._position + 1, self._position + 1 + len(after))
+        if any(r.position != p for r, p in zip(after, expected)):
+            return None
+        return after
+
     def start(self) -> None:
         """Rebuild the deadlines of every match still running from the log (start-up): both
         halves, :meth:`begin` and :meth:`load`, at once."""
@@ -129,15 +170,19 @@ class Timekeeper:
         been folded)."""
         return not self._unknown
 
-    def catch_up(self) -> set[str]:
+    def catch_up(self, heard: bool = False) -> set[str]:
         """Read what was appended since last time (by this process or another) and recompute
-        the deadlines of the matches it touched; returns those streams."""
+        the deadlines of the matches it touched; returns those streams. ``heard``: follow
+        this process's commits as they were heard (:meth:`follow_commits`), reading the log
+        only where they leave a gap."""
         with self._lock:
-            last = self.store.last_position()
-            if last <= self._position:
-                return set()
+            records = self._take_heard() if heard else None
+            if records is None:
+                if self.store.last_position() <= self._position:
+                    return set()
+                records = self.store.read_all(after=self._position)
             touched: dict[str, int] = {}  # stream -> the position of its last event read
-            for record in self.store.read_all(after=self._position):
+            for record in records:
                 self._position = record.position
                 if record.stream.startswith("match-"):
                     touched[record.stream] = record.position
@@ -235,9 +280,10 @@ class Timekeeper:
         return self._lock
 
     # --- firing -------------------------------------------------------------------------------
-    def tick(self) -> list[Record]:
-        """Follow the log, then fire what is due: what the scheduler calls."""
-        self.catch_up()
+    def tick(self, heard: bool = False) -> list[Record]:
+        """Follow the log (``heard``: this process's commits as heard), then fire what is
+        due: what the scheduler calls."""
+        self.catch_up(heard)
         return self.fire_due()
 
     def fire_due(self) -> list[Record]:

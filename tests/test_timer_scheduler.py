@@ -129,3 +129,38 @@ def test_a_move_the_node_has_folded_costs_the_timer_no_read_of_its_stream(timed,
     assert reads == []
     after = [p.deadline.key for p in timed.timekeeper.pending() if p.stream == table.stream]
     assert after == ["h1/c1/s1/discard", "h1/c1/claim"]  # seat 1 to discard; the claim window
+
+
+def test_a_nudge_follows_the_commits_it_heard_without_reading_the_log(timed, monkeypatch):
+    """A nudge (a POST of this process) follows the process's commits as they were heard,
+    records and all: no read of the log's end or of its new events, and the deadline is the
+    new one (seat 1 to discard, MJO-8.1). A commit it did not hear (another process's, here
+    a word lost) leaves a gap: the next nudge reads the log, and misses nothing."""
+    table = Table(timed.client, tid="heard")
+    timed.timekeeper.follow_commits()
+    table.deal()
+    timed.timekeeper.catch_up()
+    store = timed.timekeeper.store
+    reads = []
+    for name in ("last_position", "read_all"):
+        real = getattr(store, name)
+        monkeypatch.setattr(store, name, lambda *a, _real=real, _name=name, **k:
+                            reads.append(_name) or _real(*a, **k))
+    table.ok("TileDiscarded", seat=0, tile=table.concealed(0)[0])
+    reads.clear()  # the move's own reads (its validation)
+    assert timed.timekeeper.catch_up(heard=True) == {table.stream}
+    assert reads == []
+    after = [p.deadline.key for p in timed.timekeeper.pending() if p.stream == table.stream]
+    assert after == ["h1/c1/s1/discard", "h1/c1/claim"]
+
+    timed.timekeeper.stop_following_commits()  # the next commits go unheard: a gap
+    unheard = Table(timed.client, tid="unheard")
+    unheard.deal()
+    timed.timekeeper.follow_commits()
+    heard = Table(timed.client, tid="heard-after-the-gap")
+    heard.deal()
+    reads.clear()
+    assert timed.timekeeper.catch_up(heard=True) == {unheard.stream, heard.stream}
+    assert "read_all" in reads
+    assert {p.stream for p in timed.timekeeper.pending()} >= {unheard.stream, heard.stream}
+    assert timed.timekeeper.catch_up(heard=True) == set()  # nothing more heard

@@ -89,8 +89,32 @@ def create_app(config: dict | None = None, store: EventStore | None = None,
     return app
 
 
+class PaijuFlask(Flask):
+    """Flask, asking once per function whether it is a coroutine: Flask asks at every call
+    of every hook and view (ten times a request here, through ``inspect``), and the answer
+    for a function never changes. The app's hooks and views are a few hundred: what is asked
+    beyond ``REMEMBERED`` (a function made per call) is asked each time, as Flask does."""
+
+    REMEMBERED = 4096
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._made_sync: dict = {}
+
+    def ensure_sync(self, func):
+        try:
+            made = self._made_sync.get(func)
+        except TypeError:  # an unhashable callable
+            return super().ensure_sync(func)
+        if made is None:
+            made = super().ensure_sync(func)
+            if len(self._made_sync) < self.REMEMBERED:
+                self._made_sync[func] = made
+        return made
+
+
 def _flask(config: dict | None) -> Flask:
-    app = Flask("paiju")
+    app = PaijuFlask("paiju")
     app.config.update(DEFAULTS)
     app.config.update(config or {})
     return app

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from events.catalogue import Catalogue
+from events.catalogue import Catalogue, tournament_stream
 from events.envelope import NewEvent
 from events.store import (
     AppendResult,
@@ -59,7 +59,7 @@ def append_events(store: EventStore, catalogue: Catalogue, tournament_id: str,
     stream ownership). ``events`` must already match their catalogue schemas.
     """
     def decide_in_transaction(log: Tail, recorded_at: str) -> None:
-        if not creating and not tournament_exists(log, tournament_id):
+        if not creating and not _exists(log, tournament_id, cache):
             raise TournamentNotFound(tournament_id)
         decide(log, catalogue, tournament_id, events, recorded_at, cache)
 
@@ -67,6 +67,13 @@ def append_events(store: EventStore, catalogue: Catalogue, tournament_id: str,
     if result.created:
         advance(store, catalogue, cache, result.records)
     return result
+
+
+def _exists(log: Tail, tournament_id: str, cache: StreamCache | None) -> bool:
+    """Whether the tournament exists: its stream has its first event. A committed state of
+    that stream held by the node says so without a read, for good (nothing is ever deleted)."""
+    held = cache.live_state(tournament_stream(tournament_id)) if cache is not None else None
+    return (held is not None and held.version > 0) or tournament_exists(log, tournament_id)
 
 
 def decide(log: Tail, catalogue: Catalogue, tournament_id: str, events: Sequence[NewEvent],

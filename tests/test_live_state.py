@@ -224,3 +224,23 @@ def test_a_commit_is_folded_by_its_committing_thread_before_the_fan_out_renders_
     finally:
         hub.close()
         store.close()
+
+
+def test_a_move_of_a_known_tournament_reads_no_head_of_its_tournament_stream(tmp_path):
+    """A tournament exists for good once its stream has its first event: an append to a
+    tournament whose stream the node holds a committed state of is not asked to read that
+    stream's head again (its move is judged on the same log, one statement fewer)."""
+    log = list(records())
+    match = next(r.stream for r in log if r.type == "MatchStarted")
+    move = [n for n, r in enumerate(log) if r.stream == match][30]
+    replay = Replay(lambda clock: SQLiteEventStore(tmp_path / "known.db", clock=clock))
+    cache = StreamCache()
+    for record in log[:move]:
+        replay.append(record, cache)
+    statements = []
+    replay.store._writer.conn.set_trace_callback(statements.append)
+    replay.append(log[move], cache)
+    tournament = f"stream = 'tournament-{log[move].tournament_id}'"
+    assert [s for s in statements if tournament in s and "version DESC" in s] == []
+    assert any(f"stream = '{match}'" in s and "version DESC" in s for s in statements)
+    replay.store.close()

@@ -36,10 +36,14 @@ bp = Blueprint("live", __name__, url_prefix="/v1/tournaments/<tid>")
 
 _POSITION = re.compile(r"[0-9]{1,18}")
 STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}  # proxies: pass it on
-# A subscriber of the log (a board) gets every event of the tournament: after a write it lets
-# this long pass, so that a busy hall's events reach it a few to a write (a match view's
-# tablet, whose match moves every second or two, sends each at once)
+# A subscriber of the log gets every event it follows: after a write it lets this long pass, so
+# that a busy hall's events reach it a few to a write (a match view's tablet, whose match moves
+# every second or two, sends each at once). A board of the whole hall waits longer: a write a
+# quarter of a second carries a 50-table hall's eight moves, where one every 50 ms carried one
+# or two, and the board's reader does not see the difference; a subscriber that follows some
+# streams (a table's, ``?match=``) is a table's device, and hears each move within 50 ms.
 LOG_GATHER_SECONDS = 0.05
+HALL_GATHER_SECONDS = 0.25
 
 
 @bp.get("/subscribe")
@@ -65,8 +69,13 @@ def subscribe(tid: str):
                             current_app.config["LIVE_HEARTBEAT_SECONDS"],
                             **_token_checks(),
                             recheck_seconds=current_app.config["LIVE_TOKEN_RECHECK_SECONDS"],
-                            quick=quick, gather_seconds=LOG_GATHER_SECONDS,
+                            quick=quick, gather_seconds=_gather_seconds(filter),
                             gettext=_readers_gettext()))
+
+
+def _gather_seconds(filter: Filter) -> float:
+    """How long a log stream lets pass after a write: longer for a board of the whole hall."""
+    return HALL_GATHER_SECONDS if filter.streams is None else LOG_GATHER_SECONDS
 
 
 @bp.get("/matches/<mid>/subscribe")

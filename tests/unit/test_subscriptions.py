@@ -194,7 +194,7 @@ def test_the_fan_out_hands_out_what_the_words_bring_and_reads_the_log_only_for_a
 
 
 def test_a_gathering_stream_pauses_after_each_write_and_sends_what_came_meanwhile_in_one():
-    """A board of the log (service/api/live.py: LOG_GATHER_SECONDS): after a write its stream
+    """A board of the log (service/api/live.py: _gather_seconds): after a write its stream
     pauses, and the events offered during the pause go out in one write, each its own frame."""
     store = InMemoryEventStore()
     hub = Hub(store, poll_seconds=60)  # not started: the test offers the events itself
@@ -215,3 +215,15 @@ def test_a_gathering_stream_pauses_after_each_write_and_sends_what_came_meanwhil
     assert next(pump) == b"id: 2\ndata: TeamRegistered\n\nid: 3\ndata: TeamRegistered\n\n"
     assert paused == [0.05]  # after the first write, not after the opening
     pump.close()
+
+
+def test_a_board_of_the_whole_hall_gathers_longer_than_a_tables_device():
+    """A board of the whole log lets a quarter of a second pass after each write (a busy hall's
+    moves a few to a write); a subscriber that follows a table's stream (``?match=``, or any
+    named streams) hears each move within 50 ms, as a board of the log did before."""
+    from service.api.live import HALL_GATHER_SECONDS, LOG_GATHER_SECONDS, _gather_seconds
+
+    assert _gather_seconds(Filter()) == HALL_GATHER_SECONDS == 0.25
+    assert _gather_seconds(Filter(types=frozenset({"MatchEnded"}))) == HALL_GATHER_SECONDS
+    table = Filter(streams=frozenset({"match-t:R1-1", "tournament-t"}))
+    assert _gather_seconds(table) == LOG_GATHER_SECONDS == 0.05

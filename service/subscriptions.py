@@ -5,8 +5,9 @@ reads the log by position up to where the node's fan-out stood when it arrived, 
 the fan-out hands it: one reader a node (``Hub``), woken by word of each commit
 (events/commits.py) and, in case a word is lost, by a poll, offers each new event once to the
 subscribers of its tournament. The node's own commits come with their records: those that follow
-on from the last position handed out, with no gap, are handed out as they are; anything else
-(another node's commits, a word out of order or lost) is read from the log by position.
+on from the last position handed out, with no gap, are handed out as they are (by the thread
+that committed them, when the fan-out is not busy: ``Hub._on_commit``); anything else (another
+node's commits, a word out of order or lost) is read from the log by position.
 Positions are committed in order, so "every event after my position" is exact: nothing lost,
 nothing twice, across reconnects and restarts.
 
@@ -155,6 +156,8 @@ class Hub:
         self._heard: list[Record] = []  # records the words of commits brought, not handed out
         self._heard_end = 0  # the last position any word named, with its records or not
         self._heard_lock = threading.Lock()
+        # held by whoever hands out: the fan-out's thread, or a committing thread (_on_commit)
+        self._handing = threading.Lock()
         self._thread: threading.Thread | None = None
         self._closed = False
 
@@ -215,10 +218,22 @@ class Hub:
                 for s in subs}
 
     def _on_commit(self, last_position: int, records=()) -> None:
+        """A word of a commit. One of this process's, with its records, is handed out by the
+        committing thread itself when the fan-out is not busy: waking the fan-out's thread for
+        it cost a move two thread switches and the interpreter's lock passed back and forth.
+        Anything else (another node's word, a gap, the fan-out busy) wakes the fan-out."""
         if self._seen is None or last_position > self._seen:
             with self._heard_lock:
                 self._heard.extend(records)
                 self._heard_end = max(self._heard_end, last_position)
+            if records and self._thread is not None and self._handing.acquire(blocking=False):
+                try:
+                    if not self._closed and self._hand_out_heard():
+                        return
+                except Exception:  # the fan-out's thread tries again
+                    log.exception("the fan-out could not hand out a commit")
+                finally:
+                    self._handing.release()
             self._woken.set()
 
     def _run(self) -> None:
@@ -226,8 +241,9 @@ class Hub:
             woken = self._woken.wait(self.poll_seconds)
             self._woken.clear()
             try:
-                if not self._skip_if_unheard() and not (woken and self._hand_out_heard()):
-                    self._fan_out()
+                with self._handing:
+                    if not self._skip_if_unheard() and not (woken and self._hand_out_heard()):
+                        self._fan_out()
             except (sqlite3.ProgrammingError, StoreClosed):  # closed under us: the app is gone
                 return
             except Exception:  # a store unavailable for a moment: the next poll reads again

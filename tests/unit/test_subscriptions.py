@@ -227,3 +227,26 @@ def test_a_board_of_the_whole_hall_gathers_longer_than_a_tables_device():
     assert _gather_seconds(Filter(types=frozenset({"MatchEnded"}))) == HALL_GATHER_SECONDS
     table = Filter(streams=frozenset({"match-t:R1-1", "tournament-t"}))
     assert _gather_seconds(table) == LOG_GATHER_SECONDS == 0.05
+
+
+def test_a_commit_is_handed_out_by_its_committing_thread_unless_the_fan_out_is_busy():
+    """This process's commit is offered to its subscribers (its rendering made first) by the
+    thread that committed it, before its append returns: the fan-out's thread is not woken.
+    While the fan-out is busy handing out, the commit is left to it, and nothing is lost."""
+    import threading
+
+    store = InMemoryEventStore()
+    hub = Hub(store, poll_seconds=60)
+    sub = hub.subscribe("t", Filter(), after=None)
+    made_by: list[str] = []
+    sub.prepare = ("board", lambda record: made_by.append(threading.current_thread().name))
+    (first,) = stored(store, 1)
+    assert [r.position for r in sub.take()] == [first.position]  # offered before it returned
+    assert made_by == [threading.current_thread().name]
+    assert not hub._woken.is_set()
+    with hub._handing:  # the fan-out busy: the commit wakes it instead
+        (second,) = stored(store, 1)
+        assert sub.take() == [] and hub._woken.is_set()
+    assert received(sub, 1) == [second.position]
+    assert made_by[-1] == "paiju-fan-out"
+    hub.close()

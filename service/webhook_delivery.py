@@ -16,7 +16,8 @@ says why; ``POST …/redeliver`` enables it again.
 
 :meth:`WebhookDelivery.deliver_due` does one round at a given time (tests drive it on a fake
 clock); :meth:`WebhookDelivery.start` runs rounds in a thread of ``paiju serve``, woken by each
-commit of the store and once a second, and only on the node holding the ``webhooks`` lease.
+commit of the store (while there is a webhook to deliver to) and once a second, and only on the
+node holding the ``webhooks`` lease.
 """
 from __future__ import annotations
 
@@ -101,6 +102,9 @@ class WebhookDelivery:
         self._round = threading.Lock()  # one round at a time in this process
         self._wake, self._stopping = threading.Event(), threading.Event()
         self._thread: threading.Thread | None = None
+        # the last round had nobody to deliver to (no active webhook, or another node holds
+        # the lease): a commit does not wake the thread, whose poll looks again each second
+        self._idle = False
 
     # --- one round ------------------------------------------------------------------------
     def deliver_due(self, now: datetime | None = None) -> list[Attempt]:
@@ -109,9 +113,12 @@ class WebhookDelivery:
         now = now or self.now()
         with self._round:
             if not self.lease.hold(now):
+                self._idle = True
                 return []
+            hooks = self.registry.active()
+            self._idle = not hooks
             made = []
-            for hook in self.registry.active():
+            for hook in hooks:
                 made += self._deliver(hook, now)
             return made
 
@@ -211,7 +218,11 @@ class WebhookDelivery:
         self._thread.start()
 
     def _heard(self, last_position: int, records=()) -> None:
-        self._wake.set()
+        """A commit: a round at once, unless the last one had nobody to deliver to (a tablet
+        hall with no webhook: each commit woke this thread for nothing). A webhook made or
+        redelivered here wakes it itself; one made on another node, within the poll."""
+        if not self._idle:
+            self._wake.set()
 
     def _run(self) -> None:
         while not self._stopping.is_set():

@@ -369,3 +369,21 @@ def test_the_postgresql_registry_keeps_webhooks_and_their_cursor(postgres_url, c
         assert stored["webhook"]["cursor"] == log_positions(admin)[-1][0]
     finally:
         pg.extensions["paiju"].store.close()
+
+
+def test_a_commit_wakes_the_deliverer_only_while_a_webhook_is_active(app, admin, receiver):
+    """With no active webhook, a round finds nobody to deliver to and a commit does not wake
+    the thread (its poll looks again each second); a webhook made wakes it, and from then on
+    each commit does."""
+    delivery = app.extensions["paiju"].webhook_delivery
+    assert deliver(app) == []
+    delivery._wake.clear()
+    delivery._heard(1, ())
+    assert not delivery._wake.is_set()
+    create_hook(admin, receiver.url)
+    assert delivery._wake.is_set()  # made here: a round at once
+    delivery._wake.clear()
+    deliver(app)
+    delivery._wake.clear()
+    delivery._heard(2, ())
+    assert delivery._wake.is_set()

@@ -34,8 +34,8 @@ from .leases import Lease, SoleLease
 
 log = logging.getLogger("paiju.timer")
 
-# Commits heard and not yet followed, at most: beyond them the next follow reads the log instead
-# (the follow job trims what was heard every second: this bounds a timer that stopped following)
+# Records heard and not yet followed, at most: beyond them the next nudge reads the log instead
+# (a follow that reads the log drops what it read: this bounds a timer that stopped following)
 MAX_HEARD = 10_000
 # Deadlines fired in one call at most: a restart after a long stop fires what passed, in order,
 # and a chain of deadlines each due at once is finite, but a bound keeps a fault from spinning.
@@ -124,6 +124,12 @@ class Timekeeper:
             return None
         return after
 
+    def _forget_heard_until(self, position: int) -> None:
+        """What was heard up to ``position`` has been read from the log: dropped (so the
+        follow that runs each second keeps the heard ones few)."""
+        with self._heard_lock:
+            self._heard = [r for r in self._heard if r.position > position]
+
     def start(self) -> None:
         """Rebuild the deadlines of every match still running from the log (start-up): both
         halves, :meth:`begin` and :meth:`load`, at once."""
@@ -186,6 +192,8 @@ class Timekeeper:
                 self._position = record.position
                 if record.stream.startswith("match-"):
                     touched[record.stream] = record.position
+            if not heard:
+                self._forget_heard_until(self._position)
             for stream, position in touched.items():
                 self._refused.pop(stream, None)  # a new history: judge its deadlines afresh
                 self._unknown.pop(stream, None)  # folded now, with what was appended

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 if TYPE_CHECKING:
     from .envelope import Record
@@ -61,6 +61,21 @@ class CommitFeed:
                 listener(last_position, records)
             except Exception:  # a listener's fault must never fail an append that committed
                 log.exception("a commit listener failed")
+
+
+def following_on(heard: Iterable[Record], after: int) -> list[Record]:
+    """Of the records words brought, those that follow on from position ``after`` with no gap,
+    in position order (older ones and repeats left out): what a listener may take as read. What
+    lies beyond a gap is read from the log."""
+    run: list[Record] = []
+    last = after
+    for record in sorted(heard, key=lambda r: r.position):
+        if record.position > last + 1:
+            break  # a gap: what is missing is read from the log
+        if record.position == last + 1:
+            run.append(record)
+            last = record.position
+    return run
 
 
 class GroupSizes:

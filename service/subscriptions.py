@@ -30,6 +30,7 @@ from itertools import chain
 from dataclasses import dataclass
 from typing import Callable, Hashable, Iterable
 
+from events.commits import following_on
 from events.envelope import Record
 from events.store import EventStore, StoreClosed
 from rules.messages import Message
@@ -256,16 +257,7 @@ class Hub:
             heard, self._heard, end = self._heard, [], self._heard_end
         if not heard:
             return False
-        heard.sort(key=lambda r: r.position)
-        run: list[Record] = []
-        last = self._seen
-        for record in heard:
-            if record.position > last + 1:
-                break  # a gap: what is missing is read from the log
-            if record.position == last + 1:
-                run.append(record)
-                last = record.position
-        self._hand_out(run)
+        self._hand_out(following_on(heard, self._seen))
         return self._seen >= end
 
     def _skip_if_unheard(self) -> bool:

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from events.catalogue import Catalogue
+from events.commits import following_on
 from events.envelope import Record
 from events.store import EventStore, IdempotencyConflict, WrongExpectedVersion
 from projections.deadlines import PendingDeadline, pending_deadlines
@@ -117,12 +118,9 @@ class Timekeeper:
             lost, self._heard_lost = self._heard_lost, False
         if lost:
             return None
-        heard.sort(key=lambda r: r.position)
-        after = [r for r in heard if r.position > self._position]
-        expected = range(self._position + 1, self._position + 1 + len(after))
-        if any(r.position != p for r, p in zip(after, expected)):
-            return None
-        return after
+        run = following_on(heard, self._position)
+        end = run[-1].position if run else self._position
+        return None if any(r.position > end for r in heard) else run
 
     def _forget_heard_until(self, position: int) -> None:
         """What was heard up to ``position`` has been read from the log: dropped (so the

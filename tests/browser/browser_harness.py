@@ -113,6 +113,32 @@ def open_page(driver, url: str) -> None:
         raise AssertionError(f"{url} failed: {status}")
 
 
+def on_the_page_as_drawn(driver, move, what: str):
+    """``move`` done on the page as it is now drawn: a page redrawn under the hand (another
+    desk's event arriving, or the live log's echo of our own) replaces its elements, and the
+    move is made again on the new ones."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    for _ in range(5):
+        try:
+            return move()
+        except StaleElementReferenceException:
+            wait_until(driver, lambda d: d.execute_script(
+                "return document.body.dataset.ready === 'true'"), f"{what}: redrawn")
+    raise AssertionError(f"{what}: the page kept being redrawn")
+
+
+def click(driver, css: str) -> None:
+    """Clicks ``css`` once it is on the page and enabled, on the page as drawn at the click."""
+    from selenium.webdriver.common.by import By
+
+    wait_until(driver, lambda d: d.execute_script(
+        "const e = document.querySelector(arguments[0]); return !!e && !e.disabled", css),
+        f"{css} to be clickable")
+    on_the_page_as_drawn(driver, lambda: driver.find_element(By.CSS_SELECTOR, css).click(),
+                         f"click {css}")
+
+
 def screenshot(driver, name: str) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"

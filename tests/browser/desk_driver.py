@@ -16,8 +16,7 @@ import sys
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-from browser_harness import wait_until
-from selenium.common.exceptions import StaleElementReferenceException
+from browser_harness import click, on_the_page_as_drawn, wait_until
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -194,19 +193,10 @@ class DeskPage:
         return bool(self.js("return !!document.querySelector(arguments[0])", css))
 
     def _again(self, move, what: str):
-        """``move`` done on the page as it is now drawn: a page redrawn under the hand (another
-        desk's event arriving) replaces its elements, and the move is made on the new ones."""
-        for _ in range(5):
-            try:
-                return move()
-            except StaleElementReferenceException:
-                self.wait_js("return document.body.dataset.ready === 'true'", f"{what}: redrawn")
-        raise AssertionError(f"{what}: the page kept being redrawn")
+        return on_the_page_as_drawn(self.driver, move, what)
 
     def click(self, css: str) -> None:
-        self.wait_js("const e = document.querySelector(arguments[0]); return !!e && !e.disabled",
-                     f"{css} to be clickable", css)
-        self._again(lambda: self.find(css).click(), f"click {css}")
+        click(self.driver, css)
 
     def type(self, css: str, text) -> None:
         def move():

@@ -9,7 +9,7 @@ from __future__ import annotations
 from urllib.parse import quote
 
 import pytest
-from browser_harness import LiveServer, screenshot, texts, wait_until
+from browser_harness import LiveServer, click, screenshot, texts, wait_until
 from clients import admin_client, token_for
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -70,10 +70,6 @@ def signed_in(driver, url: str, app, tid: str, role: str, path: str) -> None:
 def team_event(rounds: int = 3) -> Day:
     return Day("desk-teams", "SJ3", "swiss-teams", {"rounds": rounds, "match": {"recording": "sheet"}},
                [(t, [f"{t}{k}" for k in "甲乙丙丁"]) for t in TEAMS])
-
-
-def click(driver, css: str) -> None:
-    driver.find_element(By.CSS_SELECTOR, css).click()
 
 
 def rows_shown(driver, round_: int) -> list[tuple[str, str]]:

@@ -78,6 +78,54 @@ def following_on(heard: Iterable[Record], after: int) -> list[Record]:
     return run
 
 
+class HeardRecords:
+    """What the words of commits brought to one listener and it has not yet taken: their
+    records, and the last position any word named. Words come on the committing threads, and
+    the listener takes them on its own, so they are kept under a lock. At most ``bound``
+    records are kept: beyond them all are dropped, and the next :meth:`take` reads the log."""
+
+    def __init__(self, bound: int = 10_000):
+        self._records: list[Record] = []
+        self._end = 0  # the last position any word named, with its records or not
+        self._lost = False  # more were heard than the bound
+        self._bound = bound
+        self._lock = threading.Lock()
+
+    def hear(self, last_position: int, records: Sequence[Record]) -> None:
+        with self._lock:
+            if len(self._records) + len(records) > self._bound:
+                self._records.clear()
+                self._lost = True
+            else:
+                self._records.extend(records)
+            self._end = max(self._end, last_position)
+
+    def take(self, after: int) -> tuple[list[Record], bool]:
+        """The records heard that follow on from position ``after`` with no gap
+        (:func:`following_on`), and whether they reach the last position heard: if not,
+        what lies beyond them is read from the log."""
+        with self._lock:
+            heard, self._records = self._records, []
+            lost, self._lost, end = self._lost, False, self._end
+        if lost:
+            return [], False
+        run = following_on(heard, after)
+        return run, (run[-1].position if run else after) >= end
+
+    def forget_until(self, position: int) -> None:
+        """What was heard up to ``position`` has been read from the log: dropped."""
+        with self._lock:
+            self._records = [r for r in self._records if r.position > position]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._records.clear()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._records)
+
+
 class GroupSizes:
     """How many appends each commit of a store carried (group commit): counts per bucket of
     sizes, kept by the one thread that commits (SQLite's writer) or under the lock that forms

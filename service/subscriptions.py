@@ -30,7 +30,7 @@ from itertools import chain
 from dataclasses import dataclass
 from typing import Callable, Hashable, Iterable
 
-from events.commits import following_on
+from events.commits import HeardRecords
 from events.envelope import Record
 from events.store import EventStore, StoreClosed
 from rules.messages import Message
@@ -154,9 +154,7 @@ class Hub:
         self._lock = threading.Lock()
         self._woken = threading.Event()
         self._seen: int | None = None  # the last position handed to the subscribers
-        self._heard: list[Record] = []  # records the words of commits brought, not handed out
-        self._heard_end = 0  # the last position any word named, with its records or not
-        self._heard_lock = threading.Lock()
+        self._heard = HeardRecords()  # what the words of commits brought, not handed out
         # held by whoever hands out: the fan-out's thread, or a committing thread (_on_commit)
         self._handing = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -224,9 +222,7 @@ class Hub:
         it cost a move two thread switches and the interpreter's lock passed back and forth.
         Anything else (another node's word, a gap, the fan-out busy) wakes the fan-out."""
         if self._seen is None or last_position > self._seen:
-            with self._heard_lock:
-                self._heard.extend(records)
-                self._heard_end = max(self._heard_end, last_position)
+            self._heard.hear(last_position, records)
             if records and self._thread is not None and self._handing.acquire(blocking=False):
                 try:
                     if not self._closed and self._hand_out_heard():
@@ -253,12 +249,10 @@ class Hub:
     def _hand_out_heard(self) -> bool:
         """Hand out the records the words brought that follow on from ``_seen``; True if
         that reached the last position the words named (nothing to read from the log)."""
-        with self._heard_lock:
-            heard, self._heard, end = self._heard, [], self._heard_end
-        if not heard:
-            return False
-        self._hand_out(following_on(heard, self._seen))
-        return self._seen >= end
+        run, reached = self._heard.take(self._seen)
+        if run:
+            self._hand_out(run)
+        return reached
 
     def _skip_if_unheard(self) -> bool:
         """With nobody subscribed, move past the log's end without reading it (a subscriber
@@ -271,8 +265,7 @@ class Hub:
             if self._by_tournament:  # one came meanwhile: it starts from _seen, read on
                 return False
             self._seen = max(self._seen, end)
-        with self._heard_lock:
-            self._heard.clear()  # nobody to hand them to; the log has them
+        self._heard.clear()  # nobody to hand them to; the log has them
         return True
 
     def _fan_out(self) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from events.catalogue import Catalogue
-from events.commits import following_on
+from events.commits import HeardRecords
 from events.envelope import Record
 from events.store import EventStore, IdempotencyConflict, WrongExpectedVersion
 from projections.deadlines import PendingDeadline, pending_deadlines
@@ -35,9 +35,6 @@ from .leases import Lease, SoleLease
 
 log = logging.getLogger("paiju.timer")
 
-# Records heard and not yet followed, at most: beyond them the next nudge reads the log instead
-# (a follow that reads the log drops what it read: this bounds a timer that stopped following)
-MAX_HEARD = 10_000
 # Deadlines fired in one call at most: a restart after a long stop fires what passed, in order,
 # and a chain of deadlines each due at once is finite, but a bound keeps a fault from spinning.
 MAX_FIRINGS_PER_TICK = 10_000
@@ -86,10 +83,9 @@ class Timekeeper:
         self._position = 0                       # the log position followed so far
         self._lock = threading.RLock()
         # this process's commits, with their records, heard since the last follow
-        # (follow_commits): a nudge follows them without reading the log back
-        self._heard: list[Record] = []
-        self._heard_lost = False  # more were heard than MAX_HEARD: read the log
-        self._heard_lock = threading.Lock()
+        # (follow_commits): a nudge follows them without reading the log back. A follow that
+        # reads the log drops what it read; the bound keeps a timer that stopped following small
+        self._heard = HeardRecords()
 
     # --- following the log --------------------------------------------------------------------
     def follow_commits(self) -> None:
@@ -97,36 +93,10 @@ class Timekeeper:
         follow after one of them (``catch_up(heard=True)``: the nudge a POST gives) takes
         them as they were stored instead of reading the log back. Another process's appends
         are read from the log by the follow that runs each second."""
-        self.store.commits.listen_own(self._hear)
+        self.store.commits.listen_own(self._heard.hear)
 
     def stop_following_commits(self) -> None:
-        self.store.commits.unlisten(self._hear)
-
-    def _hear(self, _last: int, records) -> None:
-        with self._heard_lock:
-            if len(self._heard) + len(records) > MAX_HEARD:
-                self._heard.clear()
-                self._heard_lost = True
-            else:
-                self._heard.extend(records)
-
-    def _take_heard(self) -> list[Record] | None:
-        """The records heard after the position followed, if they follow on from it with no
-        gap (another process's commit between two of ours is one); None: read the log."""
-        with self._heard_lock:
-            heard, self._heard = self._heard, []
-            lost, self._heard_lost = self._heard_lost, False
-        if lost:
-            return None
-        run = following_on(heard, self._position)
-        end = run[-1].position if run else self._position
-        return None if any(r.position > end for r in heard) else run
-
-    def _forget_heard_until(self, position: int) -> None:
-        """What was heard up to ``position`` has been read from the log: dropped (so the
-        follow that runs each second keeps the heard ones few)."""
-        with self._heard_lock:
-            self._heard = [r for r in self._heard if r.position > position]
+        self.store.commits.unlisten(self._heard.hear)
 
     def start(self) -> None:
         """Rebuild the deadlines of every match still running from the log (start-up): both
@@ -180,8 +150,8 @@ class Timekeeper:
         this process's commits as they were heard (:meth:`follow_commits`), reading the log
         only where they leave a gap."""
         with self._lock:
-            records = self._take_heard() if heard else None
-            if records is None:
+            records, reached = self._heard.take(self._position) if heard else ([], False)
+            if not reached:  # another process's commit between two of ours, or no word
                 if self.store.last_position() <= self._position:
                     return set()
                 records = self.store.read_all(after=self._position)
@@ -191,7 +161,7 @@ class Timekeeper:
                 if record.stream.startswith("match-"):
                     touched[record.stream] = record.position
             if not heard:
-                self._forget_heard_until(self._position)
+                self._heard.forget_until(self._position)
             for stream, position in touched.items():
                 self._refused.pop(stream, None)  # a new history: judge its deadlines afresh
                 self._unknown.pop(stream, None)  # folded now, with what was appended

@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from babel.support import NullTranslations, Translations
-from flask import Flask, current_app, g, has_request_context, request
+from flask import Flask, Response, current_app, g, has_request_context, request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_translations
 from werkzeug.datastructures import LanguageAccept
@@ -144,11 +144,24 @@ class SayingJSONProvider(DefaultJSONProvider):
     ensure_ascii = False  # names in Chinese stay readable
 
     def dumps(self, obj, **kwargs) -> str:
+        if kwargs == {"separators": (",", ":")}:  # every answer (and problem) outside debug
+            return self._compact(obj).decode()
         if has_request_context() and language() != "en":
             obj = Saying(get_translations().gettext).said(obj)
-        if kwargs == {"separators": (",", ":")}:  # every answer (and problem) outside debug
-            return json_text.dumps(obj, sort_keys=self.sort_keys, default=self.default).decode()
         return super().dumps(obj, **kwargs)
+
+    def response(self, *args, **kwargs) -> Response:
+        """Flask's JSON answer, its bytes made once: Flask's own makes text of the JSON, and
+        the answer encodes that text again (two copies of every view, at every read)."""
+        if (self.compact is None and self._app.debug) or self.compact is False:
+            return super().response(*args, **kwargs)  # indented, for a developer
+        body = self._compact(self._prepare_response_obj(args, kwargs)) + b"\n"
+        return self._app.response_class(body, mimetype=self.mimetype)
+
+    def _compact(self, obj) -> bytes:
+        if has_request_context() and language() != "en":
+            obj = Saying(get_translations().gettext).said(obj)
+        return json_text.dumps(obj, sort_keys=self.sort_keys, default=self.default)
 
     @staticmethod
     def default(value):

@@ -117,6 +117,9 @@ class Metrics:
         self.fired = Counter("paiju_timer_deadlines_fired", "Events the timer appended as "
                              "their deadlines passed, by type", ["type"], registry=r)
         self.startup_phases: dict[str, float] = {}
+        # (method, route, status) -> the request counter's and the latency's series: found by
+        # ``labels`` once, not at every request (its look-up takes a lock and checks each name)
+        self._series: dict[tuple[str, str, int], tuple] = {}
         self.games = _Games(services.store)
         self.state = StateCollector(self)
         r.register(self.state)
@@ -144,8 +147,13 @@ class Metrics:
         method = method if method in METHODS else "other"
         route = route or UNMATCHED
         status = response.status_code
-        self.requests.labels(method, route, str(status)).inc()
-        self.latency.labels(method, route).observe(seconds)
+        series = self._series.get((method, route, status))
+        if series is None:
+            series = self._series[(method, route, status)] = (
+                self.requests.labels(method, route, str(status)),
+                self.latency.labels(method, route))
+        series[0].inc()
+        series[1].observe(seconds)
         if status == 422 and response.mimetype == "application/problem+json":
             body = response.get_json(silent=True)
             rule = body.get("rule") if isinstance(body, dict) else None

@@ -25,8 +25,8 @@ import re
 import sys
 import time
 from contextvars import ContextVar
-from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import NamedTuple
 
 from flask import Flask, Response, current_app, request
 
@@ -41,8 +41,7 @@ FORMATS = ("text", "json")
 log = logging.getLogger("paiju.request")
 
 
-@dataclass(frozen=True)
-class RequestInfo:
+class RequestInfo(NamedTuple):  # a tuple: made at every request, and cheaply
     request_id: str
     tournament: str | None   # the route's tournament id (``<tid>``), if it names one
     route: str | None        # the route's pattern, ``/v1/tournaments/<tid>/events``
@@ -74,30 +73,34 @@ def register(app: Flask) -> None:
 
 
 def _begin() -> None:
-    environ = request.environ
+    # the request itself, not its proxy: each look-up through ``request`` costs a context
+    # variable's read, and these hooks run at every request
+    asked = request._get_current_object()
+    environ = asked.environ
     environ[ENVIRON_STARTED] = time.perf_counter()
-    request_id = environ[ENVIRON_ID] = request_id_of(request.headers.get("X-Request-ID"))
-    rule = request.url_rule
-    _current.set(RequestInfo(request_id, (request.view_args or {}).get("tid"),
+    request_id = environ[ENVIRON_ID] = request_id_of(environ.get("HTTP_X_REQUEST_ID"))
+    rule = asked.url_rule
+    _current.set(RequestInfo(request_id, (asked.view_args or {}).get("tid"),
                              rule.rule if rule is not None else None))
 
 
 def _answered(response: Response) -> Response:
-    environ = request.environ
+    asked = request._get_current_object()
+    environ = asked.environ
     if ENVIRON_ID not in environ:  # a request that failed before the app began it
         environ[ENVIRON_ID] = new_event_id()
     response.headers[HEADER] = environ[ENVIRON_ID]
     started = environ.get(ENVIRON_STARTED)
     seconds = time.perf_counter() - started if started is not None else 0.0
-    rule = request.url_rule
+    rule = asked.url_rule
     route = rule.rule if rule is not None else None
     metrics = current_app.extensions.get("paiju.metrics")
     if metrics is not None:
-        metrics.observe_request(request.method, route, response, seconds)
+        metrics.observe_request(asked.method, route, response, seconds)
     if log.isEnabledFor(logging.INFO):
         status = response.status_code
-        log.info("%s %s %d", request.method, request.path, status,
-                 extra={"method": request.method, "path": request.path, "status": status,
+        log.info("%s %s %d", asked.method, asked.path, status,
+                 extra={"method": asked.method, "path": asked.path, "status": status,
                         "duration_ms": round(seconds * 1000, 3)})
     return response
 

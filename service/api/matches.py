@@ -3,7 +3,9 @@ round by lots, and read every state as of any position (``?at=``), filtered for 
 bearer token; ``?as=`` narrows it, see service/auth.py)."""
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, url_for
+from functools import lru_cache
+
+from flask import Blueprint, jsonify, request, url_for
 from marshmallow import Schema, fields, validate
 
 from events.catalogue import match_stream
@@ -105,11 +107,18 @@ def _match_view(s, tid: str, mid: str, at: int | None, viewer: Viewer,
     if folded.state is None:
         raise no_match(mid, tid, at)
     view = {**folded_view(folded, viewer), "stream": match_stream(tid, mid),
-            "hand_results": url_for("matches.list_hand_results", tid=tid, mid=mid)}
+            "hand_results": _hand_results_url(request.script_root, tid, mid)}
     current = view["current_hand"]
     if not live_shown and current and hand_in_play(folded.state, current["hand"]):
         view["current_hand"] = None  # the public sees finished hands only
     return view
+
+
+@lru_cache(maxsize=4096)
+def _hand_results_url(script_root: str, tid: str, mid: str) -> str:
+    """Where a match's finished hands are read: in every match read, the same for a match
+    (building it from the route each time was a tenth of the read's own work)."""
+    return url_for("matches.list_hand_results", tid=tid, mid=mid)
 
 
 @bp.get("/matches/<mid>")

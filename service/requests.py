@@ -43,7 +43,8 @@ def json_body() -> object:
                            parse_int=_whole_number, parse_float=_fraction)
         _check_depth(value)
         _check_numbers(value)
-        canonical_json(value).encode("utf-8")  # lone surrogates (\ud800) cannot be stored
+        if "\\u" in text:  # only an escape can make a lone surrogate: the text is UTF-8
+            canonical_json(value).encode("utf-8")  # lone surrogates (\ud800) cannot be stored
     except json.JSONDecodeError as error:
         raise Problem(400, "malformed-json", Message(
             "invalid JSON at line {line} column {column}: {error}", line=error.lineno,

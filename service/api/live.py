@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, Response, current_app, request, url_for
+from flask import Blueprint, Response, current_app, request
 
 from events.catalogue import match_stream
 from events.store import StoreUnavailable
@@ -30,7 +30,7 @@ from ..subscriptions import Filter, HubClosed
 from ..tokens import NotHeld
 from ..visibility import Reader, Seen
 from .common import no_match, require_tournament, services
-from .matches import _match_view
+from .matches import _match_view, hand_results_url
 
 bp = Blueprint("live", __name__, url_prefix="/v1/tournaments/<tid>")
 
@@ -123,7 +123,7 @@ def _shared_views(sub, tid: str, mid: str, viewer, live_shown: bool):
     (service/visibility.py: MatchViews), which the fan-out prepares before it wakes the stream;
     an event of another stream (the tournament's) leaves the view as it was: nothing is sent."""
     views, stream = services().visibility.views, match_stream(tid, mid)
-    seen = Seen(viewer, live_shown, url_for("matches.list_hand_results", tid=tid, mid=mid))
+    seen = Seen(viewer, live_shown, hand_results_url(tid, mid))
 
     def render(record):
         return views.frame(record, tid, mid, seen) if record.stream == stream else b""

@@ -107,17 +107,22 @@ def _match_view(s, tid: str, mid: str, at: int | None, viewer: Viewer,
     if folded.state is None:
         raise no_match(mid, tid, at)
     view = {**folded_view(folded, viewer), "stream": match_stream(tid, mid),
-            "hand_results": _hand_results_url(request.script_root, tid, mid)}
+            "hand_results": hand_results_url(tid, mid)}
     current = view["current_hand"]
     if not live_shown and current and hand_in_play(folded.state, current["hand"]):
         view["current_hand"] = None  # the public sees finished hands only
     return view
 
 
+def hand_results_url(tid: str, mid: str) -> str:
+    """Where a match's finished hands are read (``GET …/matches/{mid}/hands``): in every match
+    read, kept per match (building it from the route each time was a tenth of the read's own
+    work)."""
+    return _hand_results_url(request.script_root, tid, mid)
+
+
 @lru_cache(maxsize=4096)
 def _hand_results_url(script_root: str, tid: str, mid: str) -> str:
-    """Where a match's finished hands are read: in every match read, the same for a match
-    (building it from the route each time was a tenth of the read's own work)."""
     return url_for("matches.list_hand_results", tid=tid, mid=mid)
 
 
@@ -168,7 +173,7 @@ def get_hand(tid: str, mid: str, n: int):
                                                    n=n, mid=mid))
     if recorded_by_sheet(folded.state, n):
         raise Problem(404, "not-found", no_card_record(
-            mid, n, url_for(".list_hand_results", tid=tid, mid=mid)))
+            mid, n, hand_results_url(tid, mid)))
     view = hand_view(folded.state, n, viewer)
     if view is None:
         raise hand_not_dealt(n, mid, at)

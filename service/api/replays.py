@@ -16,6 +16,7 @@ from ..problems import Problem
 from ..requests import int_arg
 from ..visibility import Reader
 from .common import hand_not_dealt, no_match, require_tournament, services
+from .matches import hand_results_url
 
 bp = Blueprint("replays", __name__, url_prefix="/v1/tournaments/<tid>")
 
@@ -37,7 +38,7 @@ def get_hand_replay(tid: str, mid: str, n: int):
         raise no_match(mid, tid, at)
     if recorded_by_sheet(replay["state"], n):  # a score sheet's row holds no cards
         raise Problem(404, "not-found", no_card_record(
-            mid, n, url_for("matches.list_hand_results", tid=tid, mid=mid)))
+            mid, n, hand_results_url(tid, mid)))
     if not replay["steps"] and not after:
         raise hand_not_dealt(n, mid, at)
     if not live_shown and hand_in_play(replay["state"], n):

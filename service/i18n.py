@@ -146,9 +146,7 @@ class SayingJSONProvider(DefaultJSONProvider):
     def dumps(self, obj, **kwargs) -> str:
         if kwargs == {"separators": (",", ":")}:  # every answer (and problem) outside debug
             return self._compact(obj).decode()
-        if has_request_context() and language() != "en":
-            obj = Saying(get_translations().gettext).said(obj)
-        return super().dumps(obj, **kwargs)
+        return super().dumps(self._said(obj), **kwargs)
 
     def response(self, *args, **kwargs) -> Response:
         """Flask's JSON answer, its bytes made once: Flask's own makes text of the JSON, and
@@ -159,9 +157,14 @@ class SayingJSONProvider(DefaultJSONProvider):
         return self._app.response_class(body, mimetype=self.mimetype)
 
     def _compact(self, obj) -> bytes:
+        return json_text.dumps(self._said(obj), sort_keys=self.sort_keys, default=self.default)
+
+    @staticmethod
+    def _said(obj):
+        """``obj`` with its sentences said in the request's language (English: as it is)."""
         if has_request_context() and language() != "en":
-            obj = Saying(get_translations().gettext).said(obj)
-        return json_text.dumps(obj, sort_keys=self.sort_keys, default=self.default)
+            return Saying(get_translations().gettext).said(obj)
+        return obj
 
     @staticmethod
     def default(value):
